@@ -1,0 +1,20 @@
+package io.herald.contracts.channel;
+
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import java.time.Instant;
+import org.axonframework.serialization.Revision;
+
+/** A connection was created or changed. Secrets are referenced by version, never carried. */
+@Revision("1")
+public record ChannelConnectionConfiguredEvent(
+        ChannelConnectionId connectionId,
+        WorkspaceId workspaceId,
+        ChannelId channelId,
+        ChannelType type,
+        ChannelSettings settings,
+        long credentialVersion,
+        boolean autoReattemptAfterNotFound,
+        String configuredBy,
+        Instant configuredAt) {
+}

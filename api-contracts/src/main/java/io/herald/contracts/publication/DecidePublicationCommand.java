@@ -1,0 +1,20 @@
+package io.herald.contracts.publication;
+
+import io.herald.contracts.id.PublicationId;
+import java.time.Instant;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+/**
+ * An operator's decision on a publication Herald cannot settle alone.
+ *
+ * @param providerRef required for {@link OperatorDecision#CONFIRM_PUBLISHED}: the post's id or URL
+ * @param operator    the operator's identity, recorded in the event
+ */
+public record DecidePublicationCommand(
+        @TargetAggregateIdentifier PublicationId publicationId,
+        OperatorDecision decision,
+        ProviderRef providerRef,
+        String operator,
+        String note,
+        Instant decidedAt) {
+}

@@ -1,0 +1,24 @@
+package io.herald.contracts.publication;
+
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import java.time.Instant;
+import org.axonframework.serialization.Revision;
+
+/**
+ * Written before the provider is called (write-ahead). An attempt with no result by
+ * {@code expiresAt} becomes an unknown outcome, never a retry.
+ */
+@Revision("1")
+public record PublicationAttemptedEvent(
+        PublicationId publicationId,
+        WorkspaceId workspaceId,
+        ChannelId channelId,
+        int attemptNo,
+        AttemptTrigger trigger,
+        String idempotencyKey,
+        String contentHash,
+        Instant startedAt,
+        Instant expiresAt) {
+}

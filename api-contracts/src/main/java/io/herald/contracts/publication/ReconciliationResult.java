@@ -1,0 +1,8 @@
+package io.herald.contracts.publication;
+
+/** What a read-back at the provider found. */
+public enum ReconciliationResult {
+    FOUND,
+    NOT_FOUND,
+    UNKNOWN
+}

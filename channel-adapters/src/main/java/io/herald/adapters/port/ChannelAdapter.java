@@ -1,0 +1,23 @@
+package io.herald.adapters.port;
+
+import io.herald.contracts.channel.ChannelType;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The one interface the sagas use to talk to a provider. Every method is non-blocking: a slow
+ * provider holds an HTTP exchange, never a processor thread. The futures never complete
+ * exceptionally for provider behaviour: every answer, or its absence, is classified.
+ */
+public interface ChannelAdapter {
+
+    ChannelType type();
+
+    /** Creates the post. Call only after the attempt was recorded (write-ahead). */
+    CompletableFuture<PublishOutcome> publish(PublishRequest request);
+
+    /** Looks at the provider for what a past attempt left behind. Safe to repeat. */
+    CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request);
+
+    /** What the connection's credentials allow: publishing, and reading back. */
+    CompletableFuture<CapabilityReport> probe(ChannelConnection connection);
+}

@@ -1,0 +1,41 @@
+package io.herald.adapters.port;
+
+import io.herald.contracts.channel.Capability;
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.UnknownCause;
+import java.time.Duration;
+
+/** How a provider call ended: one of three outcomes, plus the provider's duplicate refusal. */
+public sealed interface PublishOutcome {
+
+    AttemptTrace trace();
+
+    /**
+     * The provider confirmed the post.
+     *
+     * @param reconcileCapabilityChange non-null when the answer showed that read-back no longer
+     *                                  works (e.g. a WordPress site that dropped Herald's meta key)
+     */
+    record Published(ProviderRef providerRef, Capability reconcileCapabilityChange, AttemptTrace trace)
+            implements PublishOutcome {
+    }
+
+    /**
+     * The provider refused, or the request provably never left.
+     *
+     * @param retryAfter for {@link FailureKind#RATE_LIMITED}: the provider's delay, when it gave one
+     */
+    record Failed(FailureKind kind, String errorCode, String detail, Duration retryAfter, AttemptTrace trace)
+            implements PublishOutcome {
+    }
+
+    /** The provider refused the text as a duplicate; {@code earlierPost} where it names it. */
+    record DuplicateRefused(ProviderRef earlierPost, String detail, AttemptTrace trace) implements PublishOutcome {
+    }
+
+    /** The request may have taken effect; no proof either way. */
+    record OutcomeUnknown(UnknownCause cause, String detail, AttemptTrace trace) implements PublishOutcome {
+    }
+}

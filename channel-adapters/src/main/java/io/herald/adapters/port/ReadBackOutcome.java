@@ -1,0 +1,23 @@
+package io.herald.adapters.port;
+
+import io.herald.contracts.publication.ProviderRef;
+
+/** What a read-back found. */
+public sealed interface ReadBackOutcome {
+
+    /** Exactly one matching post. */
+    record Found(ProviderRef providerRef, String evidence) implements ReadBackOutcome {
+    }
+
+    /** The whole window was read and nothing matched. */
+    record NotFound(String detail) implements ReadBackOutcome {
+    }
+
+    /** Several matches, or the window could not be read completely: ask again later or an operator. */
+    record Unknown(String reason) implements ReadBackOutcome {
+    }
+
+    /** The credentials do not allow reading back; the reason says what would fix it. */
+    record Unavailable(String reason) implements ReadBackOutcome {
+    }
+}
