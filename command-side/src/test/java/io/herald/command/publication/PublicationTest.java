@@ -1,0 +1,490 @@
+package io.herald.command.publication;
+
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.IdempotencyKeys;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.DecidePublicationCommand;
+import io.herald.contracts.publication.ExecutePublicationCommand;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.OperatorDecision;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.contracts.publication.RecordAttemptFailedCommand;
+import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
+import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordDuplicateSignalCommand;
+import io.herald.contracts.publication.RecordReconciliationCommand;
+import io.herald.contracts.publication.RequestPublicationCommand;
+import io.herald.contracts.publication.StartAttemptCommand;
+import io.herald.contracts.publication.UnknownCause;
+import java.time.Duration;
+import java.time.Instant;
+import org.axonframework.test.aggregate.AggregateTestFixture;
+import org.hamcrest.Description;
+import org.hamcrest.Matcher;
+import org.hamcrest.TypeSafeMatcher;
+import org.axonframework.test.aggregate.FixtureConfiguration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class PublicationTest {
+
+    private static final WorkspaceId WS = new WorkspaceId("acme");
+    private static final ChannelId CHANNEL = new ChannelId("fb-main");
+    private static final PublicationId ID = IdempotencyKeys.publicationId(WS, "entry-42", 3, CHANNEL,
+            PublicationAction.PUBLISH);
+    private static final Content CONTENT = new Content(null, "Hello from Herald", "https://example.org/a");
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+    private static final AttemptTrace TRACE = new AttemptTrace("fp", "page-1", T0, true, 200, null, "trace-1", 120);
+    private static final AttemptTrace NO_ANSWER = new AttemptTrace("fp", "page-1", T0, false, null, null, null, 30000);
+    private static final ProviderRef POST = new ProviderRef("page-1_777", "https://www.facebook.com/page-1_777");
+
+    private FixtureConfiguration<Publication> fixture;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new AggregateTestFixture<>(Publication.class);
+    }
+
+    private static RequestPublicationCommand request(Content content) {
+        return new RequestPublicationCommand(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
+                PublicationAction.PUBLISH, content, null, T0, "calendar");
+    }
+
+    private static PublicationRequestedEvent requested() {
+        return new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
+                PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), null, T0, "calendar");
+    }
+
+    private static PublicationAttemptedEvent attempted(int n, AttemptTrigger trigger) {
+        return attempted(n, trigger, n);
+    }
+
+    private static PublicationAttemptedEvent attempted(int n, AttemptTrigger trigger, int secondsAfterT0) {
+        Instant at = T0.plusSeconds(secondsAfterT0);
+        return new PublicationAttemptedEvent(ID, WS, CHANNEL, n, trigger, ID.value(), CONTENT.hash(), at,
+                at.plus(TIMEOUT));
+    }
+
+    private static StartAttemptCommand start(AttemptTrigger trigger, int secondsAfterT0) {
+        return new StartAttemptCommand(ID, trigger, T0.plusSeconds(secondsAfterT0), TIMEOUT);
+    }
+
+    private static PublicationOutcomeUnknownEvent unknown(int n) {
+        return new PublicationOutcomeUnknownEvent(ID, WS, n, UnknownCause.READ_TIMEOUT, "read timed out", NO_ANSWER,
+                T0.plusSeconds(30));
+    }
+
+    private static PublicationReconciledEvent reconciled(int n, ReconciliationResult result, ReconciliationSource source) {
+        return new PublicationReconciledEvent(ID, WS, n, result, source, null, "read back", null, null,
+                T0.plusSeconds(60));
+    }
+
+    private static DecidePublicationCommand decide(OperatorDecision decision, ProviderRef ref) {
+        return new DecidePublicationCommand(ID, decision, ref, "olga", "checked by hand", T0.plusSeconds(90));
+    }
+
+    @Nested
+    class Intake {
+
+        @Test
+        void firstRequestIsRecorded() {
+            fixture.givenNoPriorActivity()
+                    .when(request(CONTENT))
+                    .expectSuccessfulHandlerExecution()
+                    .expectResultMessagePayload(true)
+                    .expectEvents(requested());
+        }
+
+        @Test
+        void sameRequestAgainChangesNothing() {
+            fixture.given(requested())
+                    .when(request(CONTENT))
+                    .expectResultMessagePayload(false)
+                    .expectNoEvents();
+        }
+
+        @Test
+        void sameKeyWithOtherContentIsRefused() {
+            fixture.given(requested())
+                    .when(request(new Content(null, "Other text", null)))
+                    .expectNoEvents()
+                    .expectException(HeraldRejection.class)
+                    .expectExceptionMessage(org.hamcrest.Matchers.containsString("other content"));
+        }
+    }
+
+    @Nested
+    class Attempts {
+
+        @Test
+        void startsTheFirstAttemptWriteAheadAndSchedulesItsExpiry() {
+            fixture.given(requested())
+                    .when(start(AttemptTrigger.INITIAL, 1))
+                    .expectResultMessagePayload(1)
+                    .expectEvents(attempted(1, AttemptTrigger.INITIAL))
+                    .expectScheduledDeadline(T0.plusSeconds(1).plus(TIMEOUT),
+                            new AttemptDeadline(1, T0.plusSeconds(1).plus(TIMEOUT)));
+        }
+
+        @Test
+        void refusesASecondAttemptWhileOneIsInFlight() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(start(AttemptTrigger.INITIAL, 2))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.ATTEMPT_IN_FLIGHT));
+        }
+
+        @Test
+        void recordsSuccess() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
+                    .expectEvents(new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0.plusSeconds(2)));
+        }
+
+        @Test
+        void refusesToRunASucceededPublicationAgain() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0))
+                    .when(start(AttemptTrigger.RETRY, 5))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.PUBLICATION_ALREADY_SUCCEEDED));
+        }
+
+        @Test
+        void refusesExecuteOnASucceededPublication() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0))
+                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(9)))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.PUBLICATION_ALREADY_SUCCEEDED));
+        }
+
+        @Test
+        void notSentFailureWithRetryWaitsForTheRetry() {
+            Instant retryAt = T0.plusSeconds(10);
+            var failed = new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "connect_refused",
+                    "connection refused", NO_ANSWER, retryAt, T0.plusSeconds(2));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordAttemptFailedCommand(ID, 1, FailureKind.NOT_SENT, "connect_refused",
+                            "connection refused", NO_ANSWER, retryAt, T0.plusSeconds(2)))
+                    .expectEvents(failed);
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), failed)
+                    .when(start(AttemptTrigger.RETRY, 10))
+                    .expectEvents(attempted(2, AttemptTrigger.RETRY, 10));
+        }
+
+        @Test
+        void refusesToScheduleARetryForARejection() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordAttemptFailedCommand(ID, 1, FailureKind.REJECTED, "100", "invalid parameter",
+                            TRACE, T0.plusSeconds(10), T0.plusSeconds(2)))
+                    .expectNoEvents()
+                    .expectException(IllegalArgumentException.class);
+        }
+
+        @Test
+        void aFinalFailureCannotBeRetriedWithoutADecision() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "190", "bad token", TRACE,
+                                    null, T0))
+                    .when(start(AttemptTrigger.RETRY, 10))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+        }
+
+        @Test
+        void ignoresAResultForAnOlderAttempt() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "x", "x", NO_ANSWER,
+                                    T0.plusSeconds(5), T0),
+                            attempted(2, AttemptTrigger.RETRY))
+                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(9)))
+                    .expectSuccessfulHandlerExecution()
+                    .expectNoEvents();
+        }
+
+        @Test
+        void ignoresAResultWhenNoAttemptIsInFlight() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(9)))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void recordsAnUnknownOutcome() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordAttemptOutcomeUnknownCommand(ID, 1, UnknownCause.READ_TIMEOUT, "read timed out",
+                            NO_ANSWER, T0.plusSeconds(30)))
+                    .expectEvents(unknown(1));
+        }
+
+        @Test
+        void anAttemptWithoutResultByItsDeadlineBecomesInterrupted() {
+            Instant expiry = T0.plusSeconds(1).plus(TIMEOUT);
+            fixture.given(requested())
+                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1))
+                    .whenTimeElapses(TIMEOUT.plusSeconds(5))
+                    .expectDeadlinesMet(new AttemptDeadline(1, expiry))
+                    .expectEvents(new PublicationOutcomeUnknownEvent(ID, WS, 1, UnknownCause.INTERRUPTED,
+                            "no result was recorded before the attempt's deadline; the process may have died or"
+                                    + " the call hung",
+                            AttemptTrace.nothingCameBack(null, null), expiry));
+        }
+
+        @Test
+        void aDeadlineAfterTheResultChangesNothing() {
+            fixture.given(requested())
+                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1),
+                            new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
+                    .whenTimeElapses(TIMEOUT.plusSeconds(5))
+                    .expectNoEvents();
+        }
+    }
+
+    @Nested
+    class AfterAnUnknownOutcome {
+
+        @Test
+        void refusesABlindRetry() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(start(AttemptTrigger.RETRY, 40))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION));
+        }
+
+        @Test
+        void refusesExecute() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(40)))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION));
+        }
+
+        @Test
+        void readBackFoundSucceeds() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(new RecordReconciliationCommand(ID, 1, ReconciliationResult.FOUND, POST, "1 match",
+                            T0.plusSeconds(60)))
+                    .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
+                            ReconciliationSource.AUTOMATIC, POST, "1 match", null, null, T0.plusSeconds(60)));
+        }
+
+        @Test
+        void readBackUnknownKeepsItBlocked() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.UNKNOWN, ReconciliationSource.AUTOMATIC))
+                    .when(start(AttemptTrigger.RETRY, 70))
+                    .expectException(rejection(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION));
+        }
+
+        @Test
+        void refusesReattemptBeforeNotFound() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.REATTEMPT, null))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+        }
+
+        @Test
+        void notFoundByReadBackAllowsOnlyAnOptedInAutomaticReattempt() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
+                    .when(start(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70))
+                    .expectEvents(attempted(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
+                    .when(start(AttemptTrigger.RETRY, 70))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+        }
+
+        @Test
+        void operatorConfirmsNotPublishedThenReattempts() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.CONFIRM_NOT_PUBLISHED, null))
+                    .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.NOT_FOUND,
+                            ReconciliationSource.OPERATOR, null, "confirmed not published by olga", "olga",
+                            "checked by hand", T0.plusSeconds(90)));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR))
+                    .when(decide(OperatorDecision.REATTEMPT, null))
+                    .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT,
+                            "olga", "checked by hand", T0.plusSeconds(90)));
+        }
+
+        @Test
+        void anOperatorNotFoundDoesNotAllowAnAutomaticReattempt() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR))
+                    .when(start(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70))
+                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+        }
+
+        @Test
+        void aPostThatAppearsLateWinsOverTheReattempt() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR),
+                            new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT, "olga",
+                                    null, T0))
+                    .when(new RecordReconciliationCommand(ID, 1, ReconciliationResult.FOUND, POST, "appeared late",
+                            T0.plusSeconds(100)))
+                    .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
+                            ReconciliationSource.AUTOMATIC, POST, "appeared late", null, null, T0.plusSeconds(100)));
+        }
+
+        @Test
+        void aDuplicateRefusalOnAReattemptProvesTheEarlierAttemptLanded() {
+            var earlier = new ProviderRef("urn:li:share:714", null);
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR),
+                            new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT, "olga",
+                                    null, T0),
+                            attempted(2, AttemptTrigger.OPERATOR_REATTEMPT))
+                    .when(new RecordDuplicateSignalCommand(ID, 2, earlier, "duplicate of urn:li:share:714", TRACE,
+                            T0.plusSeconds(120)))
+                    .expectEvents(new PublicationReconciledEvent(ID, WS, 2, ReconciliationResult.FOUND,
+                            ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL, earlier, "duplicate of urn:li:share:714",
+                            null, null, T0.plusSeconds(120)));
+        }
+
+        @Test
+        void ignoresAReadBackForAnOlderAttempt() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC),
+                            attempted(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND), unknown(2))
+                    .when(new RecordReconciliationCommand(ID, 1, ReconciliationResult.FOUND, POST, "old",
+                            T0.plusSeconds(200)))
+                    .expectNoEvents();
+        }
+    }
+
+    @Nested
+    class Decisions {
+
+        @Test
+        void aDuplicateRefusalOnAFirstAttemptIsARejection() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordDuplicateSignalCommand(ID, 1, null, "(#506) Duplicate status message", TRACE,
+                            T0.plusSeconds(2)))
+                    .expectEvents(new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "duplicate_content",
+                            "the provider refused the post as a duplicate of one that already exists (perhaps"
+                                    + " posted by hand): (#506) Duplicate status message",
+                            TRACE, null, T0.plusSeconds(2)));
+        }
+
+        @Test
+        void confirmPublishedNeedsAnIdOrUrl() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, new ProviderRef(" ", null)))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.VALIDATION_FAILED));
+        }
+
+        @Test
+        void confirmPublishedSucceeds() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, POST))
+                    .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
+                            ReconciliationSource.OPERATOR, POST, "confirmed published by olga", "olga",
+                            "checked by hand", T0.plusSeconds(90)));
+        }
+
+        @Test
+        void confirmNotPublishedOnlyAfterAnUnknownOutcome() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "190", "bad token", TRACE,
+                                    null, T0))
+                    .when(decide(OperatorDecision.CONFIRM_NOT_PUBLISHED, null))
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+        }
+
+        @Test
+        void reattemptAfterAFinalFailure() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "190", "bad token", TRACE,
+                                    null, T0))
+                    .when(decide(OperatorDecision.REATTEMPT, null))
+                    .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT,
+                            "olga", "checked by hand", T0.plusSeconds(90)));
+        }
+
+        @Test
+        void abandonIsTerminal() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.ABANDON, null))
+                    .expectEvents(new PublicationAbandonedEvent(ID, WS, "olga", "checked by hand",
+                            T0.plusSeconds(90)));
+            fixture.given(requested(), new PublicationAbandonedEvent(ID, WS, "olga", null, T0))
+                    .when(decide(OperatorDecision.REATTEMPT, null))
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+            fixture.given(requested(), new PublicationAbandonedEvent(ID, WS, "olga", null, T0))
+                    .when(new ExecutePublicationCommand(ID, "calendar", T0))
+                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+        }
+
+        @Test
+        void cannotAbandonWhileAnAttemptIsInFlight() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(decide(OperatorDecision.ABANDON, null))
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+        }
+
+        @Test
+        void noDecisionOnASucceededPublication() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0))
+                    .when(decide(OperatorDecision.ABANDON, null))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+        }
+
+        @Test
+        void executeRequestsAnAttemptForAScheduledPublication() {
+            fixture.given(requested())
+                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(3)))
+                    .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.EXECUTE_REQUESTED,
+                            "calendar", null, T0.plusSeconds(3)));
+        }
+
+        @Test
+        void executeWhileInFlightIsRefused() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(3)))
+                    .expectException(rejection(ErrorCode.ATTEMPT_IN_FLIGHT));
+        }
+    }
+
+    private static Matcher<HeraldRejection> rejection(ErrorCode code) {
+        return new TypeSafeMatcher<>() {
+            @Override
+            protected boolean matchesSafely(HeraldRejection rejection) {
+                return rejection.code() == code;
+            }
+
+            @Override
+            public void describeTo(Description description) {
+                description.appendText("a rejection with code ").appendValue(code.code());
+            }
+        };
+    }
+}
