@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Starts two local WordPress sites (Debian's package, PHP's built-in server, the local MariaDB) for
+# the WordPress live tests: one WITH Herald's mu-plugin, one stock site WITHOUT it.
+# Run as root. Safe to run again: what is installed stays, stopped servers are started again, and
+# the editor gets a fresh application password each run.
+#
+# Writes ${HERALD_WORDPRESS_ENV:-/tmp/herald-wordpress.env} (mode 600), read by WordPressLiveIT:
+#   WP_PLUGIN_URL, WP_PLUGIN_USERNAME, WP_PLUGIN_APP_PASSWORD   site with the mu-plugin
+#   WP_STOCK_URL,  WP_STOCK_USERNAME,  WP_STOCK_APP_PASSWORD    site without it
+# Ports: HERALD_WP_PLUGIN_PORT (default 18081), HERALD_WP_STOCK_PORT (default 18082).
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+plugin_source="$repo_root/deploy/wordpress/herald-publication-id.php"
+install_script="$repo_root/deploy/wordpress/install-local-site.php"
+router_source="$repo_root/deploy/wordpress/local-server-router.php"
+env_file="${HERALD_WORDPRESS_ENV:-/tmp/herald-wordpress.env}"
+plugin_port="${HERALD_WP_PLUGIN_PORT:-18081}"
+stock_port="${HERALD_WP_STOCK_PORT:-18082}"
+state_dir=/var/lib/herald-wordpress
+editor_login=herald-editor
+db_user=herald_wp
+packages=(wordpress php php-cli php-mysql curl)
+
+log() { echo "wordpress.sh: $*" >&2; }
+
+if [[ $EUID -ne 0 ]]; then
+    log "must run as root"
+    exit 1
+fi
+
+install_packages() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if ((${#missing[@]} == 0)); then
+        return
+    fi
+    log "installing ${missing[*]}"
+    apt-get update -qq
+    # No recommends: themes and translations are not needed for the REST API, and they are slow.
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+}
+
+db() { mariadb --protocol=tcp -h 127.0.0.1 -P 3306 -u root "$@"; }
+
+ensure_mariadb() {
+    if mariadb-admin --protocol=tcp -h 127.0.0.1 -P 3306 -u root ping >/dev/null 2>&1; then
+        return
+    fi
+    log "starting MariaDB"
+    install -d -o mysql -g mysql /run/mysqld
+    start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
+    for _ in $(seq 1 60); do
+        mariadb-admin --protocol=tcp -h 127.0.0.1 -P 3306 -u root ping >/dev/null 2>&1 && return
+        sleep 0.5
+    done
+    log "MariaDB did not answer on 127.0.0.1:3306"
+    exit 1
+}
+
+db_password() {
+    local file="$state_dir/db-password"
+    if [[ ! -s $file ]]; then
+        (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$file")
+    fi
+    cat "$file"
+}
+
+# $1 site name (plugin|stock), $2 port
+configure_site() {
+    local site=$1 port=$2 password
+    local database="herald_wp_$site" content="$state_dir/$site/wp-content"
+    password=$(db_password)
+    db -e "CREATE DATABASE IF NOT EXISTS \`$database\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+           CREATE USER IF NOT EXISTS '$db_user'@'127.0.0.1' IDENTIFIED BY '$password';
+           ALTER USER '$db_user'@'127.0.0.1' IDENTIFIED BY '$password';
+           GRANT ALL PRIVILEGES ON \`$database\`.* TO '$db_user'@'127.0.0.1';"
+
+    install -d "$content/plugins" "$content/themes" "$content/uploads" "$content/mu-plugins"
+    if [[ $site == plugin ]]; then
+        install -m 644 "$plugin_source" "$content/mu-plugins/herald-publication-id.php"
+    else
+        rm -f "$content/mu-plugins/herald-publication-id.php"
+    fi
+    chown -R www-data:www-data "$state_dir/$site"
+
+    # Debian's wp-config.php loads /etc/wordpress/config-$WORDPRESS_CONFIG.php; each server sets that
+    # variable (through the router), so both sites can live on 127.0.0.1 with their own database and wp-content.
+    install -d /etc/wordpress
+    (umask 027 && cat >"/etc/wordpress/config-herald-$site.php" <<PHP
+<?php
+// Herald's local WordPress test site "$site", written by .ci/wordpress.sh.
+define('DB_NAME', '$database');
+define('DB_USER', '$db_user');
+define('DB_PASSWORD', '$password');
+define('DB_HOST', '127.0.0.1:3306');
+define('WP_CONTENT_DIR', '$content');
+define('WP_HOME', 'http://127.0.0.1:$port');
+define('WP_SITEURL', 'http://127.0.0.1:$port');
+// Application Passwords are offered over plain HTTP only on a "local" site.
+define('WP_ENVIRONMENT_TYPE', 'local');
+define('DISABLE_WP_CRON', true);
+define('AUTOMATIC_UPDATER_DISABLED', true);
+\$table_prefix = 'wp_';
+PHP
+    )
+    chgrp www-data "/etc/wordpress/config-herald-$site.php"
+}
+
+# $1 site name; prints the application password
+install_site() {
+    local site=$1
+    php "$install_script" "herald-$site" "$editor_login"
+}
+
+server_running() {
+    local site=$1 port=$2
+    local pid_file="$state_dir/$site/server.pid"
+    [[ -s $pid_file ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null \
+        && curl -fsS -o /dev/null "http://127.0.0.1:$port/?rest_route=/"
+}
+
+start_server() {
+    local site=$1 port=$2
+    local pid_file="$state_dir/$site/server.pid"
+    if server_running "$site" "$port"; then
+        return
+    fi
+    # A server that stopped answering: end it with its workers (setsid made it a group leader).
+    if [[ -s $pid_file ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+        kill -- "-$(cat "$pid_file")" 2>/dev/null || true
+        sleep 0.5
+    fi
+    if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+        log "port $port is taken by another program; set HERALD_WP_${site^^}_PORT"
+        exit 1
+    fi
+    log "starting the $site site on http://127.0.0.1:$port"
+    # The router is copied so that the server does not depend on this checkout staying where it is.
+    install -m 644 "$router_source" "$state_dir/router.php"
+    # Several workers, so concurrent requests from a test don't queue behind each other.
+    WORDPRESS_CONFIG="herald-$site" PHP_CLI_SERVER_WORKERS=4 setsid nohup \
+        php -S "127.0.0.1:$port" -t /usr/share/wordpress "$state_dir/router.php" \
+        >"$state_dir/$site/server.log" 2>&1 </dev/null &
+    echo $! >"$pid_file"
+    for _ in $(seq 1 40); do
+        curl -fsS -o /dev/null "http://127.0.0.1:$port/?rest_route=/" 2>/dev/null && return
+        sleep 0.25
+    done
+    log "the $site site did not answer; see $state_dir/$site/server.log"
+    exit 1
+}
+
+install_packages
+ensure_mariadb
+install -d -m 755 "$state_dir"
+
+configure_site plugin "$plugin_port"
+configure_site stock "$stock_port"
+plugin_password=$(install_site plugin)
+stock_password=$(install_site stock)
+start_server plugin "$plugin_port"
+start_server stock "$stock_port"
+
+(umask 077 && cat >"$env_file.tmp" <<ENV
+WP_PLUGIN_URL=http://127.0.0.1:$plugin_port
+WP_PLUGIN_USERNAME=$editor_login
+WP_PLUGIN_APP_PASSWORD=$plugin_password
+WP_STOCK_URL=http://127.0.0.1:$stock_port
+WP_STOCK_USERNAME=$editor_login
+WP_STOCK_APP_PASSWORD=$stock_password
+ENV
+)
+mv "$env_file.tmp" "$env_file"
+log "WordPress with the Herald mu-plugin: http://127.0.0.1:$plugin_port, without: http://127.0.0.1:$stock_port"
+log "credentials written to $env_file"
