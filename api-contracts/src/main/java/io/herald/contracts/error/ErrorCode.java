@@ -8,7 +8,6 @@ import com.fasterxml.jackson.annotation.JsonValue;
  */
 public enum ErrorCode {
     VALIDATION_FAILED("validation_failed", 400),
-    MALFORMED_REQUEST("malformed_request", 400),
     UNAUTHENTICATED("unauthenticated", 401),
     SIGNATURE_INVALID("signature_invalid", 401),
     FORBIDDEN("forbidden", 403),

@@ -185,6 +185,7 @@ public class Publication {
 
     @CommandHandler
     public void handle(ExecutePublicationCommand command) {
+        requireWorkspace(command.workspaceId());
         switch (status) {
             case REQUESTED, FAILED -> apply(new PublicationExecutionRequestedEvent(publicationId, workspaceId,
                     AttemptTrigger.EXECUTE_REQUESTED, command.requestedBy(), null, command.requestedAt()));
@@ -198,6 +199,7 @@ public class Publication {
 
     @CommandHandler
     public void handle(DecidePublicationCommand command) {
+        requireWorkspace(command.workspaceId());
         switch (command.decision()) {
             case CONFIRM_PUBLISHED -> {
                 requireDecidable(command, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
@@ -245,6 +247,12 @@ public class Publication {
                 UnknownCause.INTERRUPTED, "no result was recorded before the attempt's deadline; the process may"
                         + " have died or the call hung",
                 AttemptTrace.nothingCameBack(null, null), deadline.expiresAt()));
+    }
+
+    private void requireWorkspace(WorkspaceId caller) {
+        if (!workspaceId.equals(caller)) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + publicationId);
+        }
     }
 
     private boolean isStale(int attemptNo, String what) {

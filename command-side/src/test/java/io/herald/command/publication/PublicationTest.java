@@ -100,7 +100,7 @@ class PublicationTest {
     }
 
     private static DecidePublicationCommand decide(OperatorDecision decision, ProviderRef ref) {
-        return new DecidePublicationCommand(ID, decision, ref, "olga", "checked by hand", T0.plusSeconds(90));
+        return new DecidePublicationCommand(ID, WS, decision, ref, "olga", "checked by hand", T0.plusSeconds(90));
     }
 
     @Nested
@@ -174,7 +174,7 @@ class PublicationTest {
         void refusesExecuteOnASucceededPublication() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
                             new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0))
-                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(9)))
+                    .when(new ExecutePublicationCommand(ID, WS, "calendar", T0.plusSeconds(9)))
                     .expectNoEvents()
                     .expectException(rejection(ErrorCode.PUBLICATION_ALREADY_SUCCEEDED));
         }
@@ -275,7 +275,7 @@ class PublicationTest {
         @Test
         void refusesExecute() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
-                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(40)))
+                    .when(new ExecutePublicationCommand(ID, WS, "calendar", T0.plusSeconds(40)))
                     .expectNoEvents()
                     .expectException(rejection(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION));
         }
@@ -438,7 +438,7 @@ class PublicationTest {
                     .when(decide(OperatorDecision.REATTEMPT, null))
                     .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
             fixture.given(requested(), new PublicationAbandonedEvent(ID, WS, "olga", null, T0))
-                    .when(new ExecutePublicationCommand(ID, "calendar", T0))
+                    .when(new ExecutePublicationCommand(ID, WS, "calendar", T0))
                     .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
         }
 
@@ -461,15 +461,28 @@ class PublicationTest {
         @Test
         void executeRequestsAnAttemptForAScheduledPublication() {
             fixture.given(requested())
-                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(3)))
+                    .when(new ExecutePublicationCommand(ID, WS, "calendar", T0.plusSeconds(3)))
                     .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.EXECUTE_REQUESTED,
                             "calendar", null, T0.plusSeconds(3)));
         }
 
         @Test
+        void anotherWorkspaceCannotTellThePublicationExists() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(new DecidePublicationCommand(ID, new WorkspaceId("intruder"), OperatorDecision.ABANDON,
+                            null, "mallory", null, T0))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.NOT_FOUND));
+            fixture.given(requested())
+                    .when(new ExecutePublicationCommand(ID, new WorkspaceId("intruder"), "mallory", T0))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.NOT_FOUND));
+        }
+
+        @Test
         void executeWhileInFlightIsRefused() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
-                    .when(new ExecutePublicationCommand(ID, "calendar", T0.plusSeconds(3)))
+                    .when(new ExecutePublicationCommand(ID, WS, "calendar", T0.plusSeconds(3)))
                     .expectException(rejection(ErrorCode.ATTEMPT_IN_FLIGHT));
         }
     }

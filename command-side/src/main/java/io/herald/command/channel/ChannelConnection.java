@@ -1,0 +1,98 @@
+package io.herald.command.channel;
+
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
+import io.herald.contracts.channel.Capability;
+import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
+import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
+import io.herald.contracts.channel.ChannelConnectionId;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.ConfigureChannelConnectionCommand;
+import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import java.util.Objects;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateCreationPolicy;
+import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.CreationPolicy;
+import org.axonframework.spring.stereotype.Aggregate;
+
+/**
+ * A workspace's connection to one Page, LinkedIn author or WordPress site: its settings and
+ * what its credentials allow. The credentials themselves are never part of this history.
+ */
+@Aggregate
+public class ChannelConnection {
+
+    @AggregateIdentifier
+    private ChannelConnectionId connectionId;
+    private WorkspaceId workspaceId;
+    private ChannelId channelId;
+    private ChannelType type;
+    private ChannelSettings settings;
+    private long credentialVersion;
+    private boolean autoReattemptAfterNotFound;
+    private Capability publish;
+    private Capability reconcile;
+
+    protected ChannelConnection() {
+        // required by Axon
+    }
+
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    public void handle(ConfigureChannelConnectionCommand command) {
+        if (connectionId != null && type != command.type()) {
+            throw new HeraldRejection(ErrorCode.CHANNEL_TYPE_CHANGED, "channel " + channelId + " is a "
+                    + type.wireName() + " connection; use a new channel id for a " + command.type().wireName()
+                    + " connection");
+        }
+        boolean unchanged = connectionId != null
+                && Objects.equals(settings, command.settings())
+                && credentialVersion == command.credentialVersion()
+                && autoReattemptAfterNotFound == command.autoReattemptAfterNotFound();
+        if (unchanged) {
+            return;
+        }
+        apply(new ChannelConnectionConfiguredEvent(command.connectionId(), command.workspaceId(),
+                command.channelId(), command.type(), command.settings(), command.credentialVersion(),
+                command.autoReattemptAfterNotFound(), command.configuredBy(), command.configuredAt()));
+    }
+
+    /** A probe of older credentials, or one that found nothing new, changes nothing. */
+    @CommandHandler
+    public void handle(RecordChannelCapabilitiesCommand command) {
+        if (command.credentialVersion() != credentialVersion) {
+            return;
+        }
+        if (Objects.equals(publish, command.publish()) && Objects.equals(reconcile, command.reconcile())) {
+            return;
+        }
+        apply(new ChannelCapabilitiesProbedEvent(connectionId, workspaceId, channelId, command.credentialVersion(),
+                command.publish(), command.reconcile(), command.probedAt()));
+    }
+
+    @EventSourcingHandler
+    void on(ChannelConnectionConfiguredEvent event) {
+        connectionId = event.connectionId();
+        workspaceId = event.workspaceId();
+        channelId = event.channelId();
+        type = event.type();
+        settings = event.settings();
+        credentialVersion = event.credentialVersion();
+        autoReattemptAfterNotFound = event.autoReattemptAfterNotFound();
+        publish = null;
+        reconcile = null;
+    }
+
+    @EventSourcingHandler
+    void on(ChannelCapabilitiesProbedEvent event) {
+        publish = event.publish();
+        reconcile = event.reconcile();
+    }
+}

@@ -1,0 +1,110 @@
+package io.herald.command.channel;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.adapters.port.ChannelDirectory;
+import io.herald.adapters.port.ChannelSecrets;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The command side's table of channel connections, with their credentials encrypted. It answers
+ * the intake ("is this a channel of this workspace, and of which type?") and the sagas (the
+ * decrypted connection for one call).
+ */
+@Repository
+public class ChannelConnectionStore implements ChannelDirectory {
+
+    private final JdbcTemplate jdbc;
+    private final CredentialCipher cipher;
+    private final ObjectMapper json;
+
+    public ChannelConnectionStore(JdbcTemplate jdbc, CredentialCipher cipher, ObjectMapper json) {
+        this.jdbc = jdbc;
+        this.cipher = cipher;
+        this.json = json;
+    }
+
+    /** A stored connection; secrets still encrypted. */
+    record StoredConnection(WorkspaceId workspaceId, ChannelId channelId, ChannelType type, ChannelSettings settings,
+                            long credentialVersion, byte[] secretsCiphertext, boolean autoReattemptAfterNotFound) {
+    }
+
+    public Optional<ChannelType> typeOf(WorkspaceId workspace, ChannelId channel) {
+        List<String> types = jdbc.queryForList(
+                "SELECT channel_type FROM channel_connection WHERE workspace_id = ? AND channel_id = ?",
+                String.class, workspace.value(), channel.value());
+        return types.stream().findFirst().map(ChannelType::fromWireName);
+    }
+
+    @Override
+    public Optional<io.herald.adapters.port.ChannelConnection> find(WorkspaceId workspace, ChannelId channel) {
+        return load(workspace, channel).map(stored -> new io.herald.adapters.port.ChannelConnection(
+                stored.workspaceId(), stored.channelId(), stored.type(), stored.settings(), decrypt(stored),
+                stored.autoReattemptAfterNotFound()));
+    }
+
+    Optional<StoredConnection> load(WorkspaceId workspace, ChannelId channel) {
+        return jdbc.query("SELECT * FROM channel_connection WHERE workspace_id = ? AND channel_id = ?",
+                this::map, workspace.value(), channel.value()).stream().findFirst();
+    }
+
+    ChannelSecrets decrypt(StoredConnection stored) {
+        byte[] plain = cipher.decrypt(stored.secretsCiphertext(),
+                associatedData(stored.workspaceId(), stored.channelId(), stored.credentialVersion()));
+        try {
+            return json.readValue(plain, ChannelSecrets.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("stored credentials of " + stored.channelId() + " are unreadable");
+        }
+    }
+
+    void save(WorkspaceId workspace, ChannelId channel, ChannelType type, ChannelSettings settings,
+              long credentialVersion, ChannelSecrets secrets, boolean autoReattempt, Instant at) {
+        byte[] sealed;
+        String settingsJson;
+        try {
+            sealed = cipher.encrypt(json.writeValueAsBytes(secrets),
+                    associatedData(workspace, channel, credentialVersion));
+            settingsJson = json.writeValueAsString(settings);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise channel connection " + channel);
+        }
+        jdbc.update("""
+                INSERT INTO channel_connection (workspace_id, channel_id, channel_type, settings, credential_version,
+                                                secrets_ciphertext, auto_reattempt, updated_at)
+                VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?)
+                ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
+                    channel_type = EXCLUDED.channel_type, settings = EXCLUDED.settings,
+                    credential_version = EXCLUDED.credential_version,
+                    secrets_ciphertext = EXCLUDED.secrets_ciphertext, auto_reattempt = EXCLUDED.auto_reattempt,
+                    updated_at = EXCLUDED.updated_at
+                """, workspace.value(), channel.value(), type.wireName(), settingsJson, credentialVersion, sealed,
+                autoReattempt, Timestamp.from(at));
+    }
+
+    private StoredConnection map(ResultSet rs, int row) throws SQLException {
+        try {
+            return new StoredConnection(new WorkspaceId(rs.getString("workspace_id")),
+                    new ChannelId(rs.getString("channel_id")), ChannelType.fromWireName(rs.getString("channel_type")),
+                    json.readValue(rs.getString("settings"), ChannelSettings.class), rs.getLong("credential_version"),
+                    rs.getBytes("secrets_ciphertext"), rs.getBoolean("auto_reattempt"));
+        } catch (JsonProcessingException e) {
+            throw new SQLException("unreadable settings of channel " + rs.getString("channel_id"), e);
+        }
+    }
+
+    private static String associatedData(WorkspaceId workspace, ChannelId channel, long version) {
+        return workspace.value() + "/" + channel.value() + "/" + version;
+    }
+}

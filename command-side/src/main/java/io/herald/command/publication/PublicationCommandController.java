@@ -1,0 +1,147 @@
+package io.herald.command.publication;
+
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.DecidePublicationCommand;
+import io.herald.contracts.publication.ExecutePublicationCommand;
+import io.herald.contracts.publication.OperatorDecision;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationView;
+import io.herald.contracts.publication.RequestPublicationCommand;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The publication commands of API.md: request, execute, decide. */
+@RestController
+public class PublicationCommandController {
+
+    /** Set by the deploy module's authentication: who is calling. */
+    public static final String ACTOR_ATTRIBUTE = "herald.actor";
+
+    private static final String PUBLICATION_ID = "pub_[0-9a-f]{64}";
+
+    private final PublicationIntake intake;
+    private final PublicationViews views;
+    private final CommandGateway commands;
+    private final Clock clock;
+
+    public PublicationCommandController(PublicationIntake intake, PublicationViews views, CommandGateway commands,
+                                        Clock clock) {
+        this.intake = intake;
+        this.views = views;
+        this.commands = commands;
+        this.clock = clock;
+    }
+
+    @PostMapping("/api/v1/workspaces/{ws}/publications")
+    public ResponseEntity<PublicationView> request(@PathVariable("ws") String ws,
+                                                   @Valid @RequestBody PublicationRequest body,
+                                                   @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)
+                                                   String actor) {
+        WorkspaceId workspace = workspace(ws);
+        PublicationIntake.Accepted accepted = intake.accept(workspace, body, actorOrAnonymous(actor));
+        RequestPublicationCommand command = accepted.command();
+        if (accepted.created()) {
+            URI location = URI.create("/api/v1/workspaces/" + ws + "/publications/" + command.publicationId());
+            return ResponseEntity.accepted().location(location).body(newlyRequested(command));
+        }
+        PublicationView existing = views.awaitUpdatedSince(workspace, command.publicationId(), Instant.MIN)
+                .orElseGet(() -> newlyRequested(command));
+        return ResponseEntity.ok(existing);
+    }
+
+    @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/execute")
+    public ResponseEntity<PublicationView> execute(@PathVariable("ws") String ws, @PathVariable("id") String id,
+                                                   @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)
+                                                   String actor) {
+        WorkspaceId workspace = workspace(ws);
+        PublicationId publication = publication(id);
+        Instant at = clock.instant();
+        send(new ExecutePublicationCommand(publication, workspace, actorOrAnonymous(actor), at), publication);
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(current(workspace, publication, at));
+    }
+
+    /** An operator's decision (API.md "Operator"). */
+    public record DecisionRequest(
+            @NotNull @Pattern(regexp = "confirm_published|confirm_not_published|reattempt|abandon",
+                    message = "must be confirm_published, confirm_not_published, reattempt or abandon")
+            String decision,
+            @Valid ProviderRefRequest providerRef,
+            @Size(max = 2000) String note) {
+    }
+
+    public record ProviderRefRequest(@Size(max = 512) String id,
+                                     @Size(max = 2048) @Pattern(regexp = "https?://\\S+",
+                                             message = "must be an http(s) URL") String url) {
+    }
+
+    @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/decisions")
+    public ResponseEntity<PublicationView> decide(@PathVariable("ws") String ws, @PathVariable("id") String id,
+                                                  @Valid @RequestBody DecisionRequest body,
+                                                  @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)
+                                                  String actor) {
+        WorkspaceId workspace = workspace(ws);
+        PublicationId publication = publication(id);
+        Instant at = clock.instant();
+        ProviderRef ref = body.providerRef() == null ? null
+                : new ProviderRef(body.providerRef().id(), body.providerRef().url());
+        send(new DecidePublicationCommand(publication, workspace, OperatorDecision.fromWireName(body.decision()), ref,
+                actorOrAnonymous(actor), body.note(), at), publication);
+        return ResponseEntity.ok(current(workspace, publication, at));
+    }
+
+    private void send(Object command, PublicationId publication) {
+        try {
+            commands.sendAndWait(command);
+        } catch (AggregateNotFoundException e) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + publication);
+        }
+    }
+
+    private PublicationView current(WorkspaceId workspace, PublicationId publication, Instant since) {
+        return views.awaitUpdatedSince(workspace, publication, since)
+                .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + publication));
+    }
+
+    private static PublicationView newlyRequested(RequestPublicationCommand c) {
+        return new PublicationView(c.publicationId(), c.workspaceId(), c.calendarEntryId(), c.contentVersion(),
+                c.channelId(), c.channelType(), c.action(), PublicationStatus.REQUESTED, c.content().hash(),
+                c.scheduledAt(), c.requestedAt(), null, List.of(), List.of(), false, null, c.requestedAt());
+    }
+
+    static WorkspaceId workspace(String ws) {
+        if (ws == null || !ws.matches(PublicationRequest.SAFE_ID)) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace");
+        }
+        return new WorkspaceId(ws);
+    }
+
+    private static PublicationId publication(String id) {
+        if (id == null || !id.matches(PUBLICATION_ID)) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such publication");
+        }
+        return new PublicationId(id);
+    }
+
+    static String actorOrAnonymous(String actor) {
+        return actor == null ? "anonymous" : actor;
+    }
+}

@@ -1,0 +1,120 @@
+package io.herald.command.publication;
+
+import io.herald.command.channel.ChannelConnectionStore;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.IdempotencyKeys;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.RequestPublicationCommand;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+/**
+ * Turns a publication request into a {@link RequestPublicationCommand}. Idempotent by
+ * construction: the id comes from the request's body, so a client that timed out may send the
+ * same request again and reaches the same publication.
+ */
+@Service
+public class PublicationIntake {
+
+    private static final Logger log = LoggerFactory.getLogger(PublicationIntake.class);
+
+    /** Provider limits checked at the door, so a post that can never be accepted is never attempted. */
+    static final int LINKEDIN_COMMENTARY_MAX = 3000;
+    static final int FACEBOOK_MESSAGE_MAX = 63206;
+
+    private final ChannelConnectionStore channels;
+    private final CommandGateway commands;
+    private final Clock clock;
+
+    public PublicationIntake(ChannelConnectionStore channels, CommandGateway commands, Clock clock) {
+        this.channels = channels;
+        this.commands = commands;
+        this.clock = clock;
+    }
+
+    /** What intake did: created a publication, or found the same one already requested. */
+    public record Accepted(RequestPublicationCommand command, boolean created) {
+    }
+
+    public Accepted accept(WorkspaceId workspace, PublicationRequest request, String actor) {
+        ChannelId channel = new ChannelId(request.channelId());
+        ChannelType type = channels.typeOf(workspace, channel).orElseThrow(() -> new HeraldRejection(
+                ErrorCode.UNKNOWN_CHANNEL, "workspace " + workspace + " has no channel " + channel));
+        PublicationAction action = PublicationAction.fromWireName(request.action());
+        Content content = new Content(request.content().title(), request.content().body(), request.content().link());
+        Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
+        checkAgainstChannel(type, action, content);
+
+        PublicationId id = IdempotencyKeys.publicationId(workspace, request.calendarEntryId(),
+                request.contentVersion(), channel, action);
+        RequestPublicationCommand command = new RequestPublicationCommand(id, workspace, request.calendarEntryId(),
+                request.contentVersion(), channel, type, action, content, scheduledAt, clock.instant(), actor);
+        boolean created = send(command);
+        log.info("publication {} {} for entry {} v{} on {}", id, created ? "requested" : "already requested",
+                request.calendarEntryId(), request.contentVersion(), channel);
+        return new Accepted(command, created);
+    }
+
+    /**
+     * A request racing another node for the same new publication loses at the event store's unique
+     * key; sent again, it finds the publication and answers like any replay.
+     */
+    private boolean send(RequestPublicationCommand command) {
+        try {
+            return commands.<Boolean>sendAndWait(command);
+        } catch (AggregateStreamCreationException | ConcurrencyException raced) {
+            log.info("publication {} was created concurrently; resending as a replay", command.publicationId());
+            return commands.<Boolean>sendAndWait(command);
+        }
+    }
+
+    private static void checkAgainstChannel(ChannelType type, PublicationAction action, Content content) {
+        List<FieldViolation> violations = new ArrayList<>();
+        if (action == PublicationAction.DRAFT && type != ChannelType.WORDPRESS) {
+            violations.add(new FieldViolation("action", "draft is only available on WordPress channels"));
+        }
+        boolean hasBody = content.body() != null && !content.body().isBlank();
+        switch (type) {
+            case FACEBOOK -> {
+                if (!hasBody && content.link() == null) {
+                    violations.add(new FieldViolation("content.body", "Facebook needs a message or a link"));
+                }
+                if (hasBody && content.body().length() > FACEBOOK_MESSAGE_MAX) {
+                    violations.add(new FieldViolation("content.body",
+                            "Facebook messages are at most " + FACEBOOK_MESSAGE_MAX + " characters"));
+                }
+            }
+            case LINKEDIN -> {
+                if (!hasBody) {
+                    violations.add(new FieldViolation("content.body", "LinkedIn needs the post's text"));
+                } else if (content.body().length() > LINKEDIN_COMMENTARY_MAX) {
+                    violations.add(new FieldViolation("content.body",
+                            "LinkedIn commentary is at most " + LINKEDIN_COMMENTARY_MAX + " characters"));
+                }
+            }
+            case WORDPRESS -> {
+                if (!hasBody && (content.title() == null || content.title().isBlank())) {
+                    violations.add(new FieldViolation("content", "WordPress needs a title or a body"));
+                }
+            }
+        }
+        if (!violations.isEmpty()) {
+            throw HeraldRejection.invalid(violations);
+        }
+    }
+}

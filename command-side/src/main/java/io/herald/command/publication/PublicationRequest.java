@@ -1,0 +1,30 @@
+package io.herald.command.publication;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.time.OffsetDateTime;
+
+/** Body of {@code POST /api/v1/workspaces/{ws}/publications} (API.md). */
+public record PublicationRequest(
+        @NotNull @Pattern(regexp = SAFE_ID, message = SAFE_ID_MESSAGE) String calendarEntryId,
+        @NotNull @Min(1) @Max(Integer.MAX_VALUE) Long contentVersion,
+        @NotNull @Pattern(regexp = SAFE_ID, message = SAFE_ID_MESSAGE) String channelId,
+        @NotNull @Pattern(regexp = "publish|draft", message = "must be publish or draft") String action,
+        @NotNull @Valid ContentRequest content,
+        OffsetDateTime scheduledAt) {
+
+    /** Ids travel in URLs, logs and provider metadata: a small, safe alphabet. */
+    public static final String SAFE_ID = "[A-Za-z0-9][A-Za-z0-9._:-]{0,127}";
+    public static final String SAFE_ID_MESSAGE = "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'";
+
+    /** What to publish. Which fields a channel needs is checked against the channel's type. */
+    public record ContentRequest(
+            @Size(max = 300) String title,
+            @Size(max = 100_000) String body,
+            @Size(max = 2048) @Pattern(regexp = "https?://\\S+", message = "must be an http(s) URL") String link) {
+    }
+}
