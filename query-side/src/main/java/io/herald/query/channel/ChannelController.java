@@ -1,0 +1,30 @@
+package io.herald.query.channel;
+
+import io.herald.contracts.channel.ChannelConnectionView;
+import io.herald.contracts.channel.FindChannelConnectionsQuery;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.query.web.QueryAnswers;
+import java.util.List;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/** API.md: {@code GET /api/v1/workspaces/{ws}/channels}, connections without secrets. */
+@RestController
+public class ChannelController {
+
+    private final QueryGateway queries;
+
+    public ChannelController(QueryGateway queries) {
+        this.queries = queries;
+    }
+
+    @GetMapping(path = "/api/v1/workspaces/{ws}/channels", produces = MediaType.APPLICATION_JSON_VALUE)
+    public List<ChannelConnectionView> channels(@PathVariable("ws") String workspace) {
+        return QueryAnswers.await(queries.query(new FindChannelConnectionsQuery(WorkspaceId.of(workspace)),
+                ResponseTypes.multipleInstancesOf(ChannelConnectionView.class)));
+    }
+}

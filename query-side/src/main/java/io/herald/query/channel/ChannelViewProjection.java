@@ -1,0 +1,86 @@
+package io.herald.query.channel;
+
+import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
+import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
+import io.herald.contracts.channel.ChannelConnectionView;
+import java.util.Optional;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.SequenceNumber;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps {@code channel_connection_view} in step with the channel connection events. Idempotent like
+ * the publication view: an event at or below the row's last applied sequence number is ignored.
+ *
+ * <p>A probe describes one version of the credentials. New credentials void the old probe's result
+ * (shown as "not checked yet" until the next probe), and a probe of older credentials that arrives
+ * late is not shown.
+ */
+@Component
+@ProcessingGroup(ChannelViewProjection.PROCESSING_GROUP)
+public class ChannelViewProjection {
+
+    public static final String PROCESSING_GROUP = "channel-view";
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelViewProjection.class);
+
+    private final ChannelViewRepository repository;
+
+    public ChannelViewProjection(ChannelViewRepository repository) {
+        this.repository = repository;
+    }
+
+    @EventHandler
+    public void on(ChannelConnectionConfiguredEvent event, @SequenceNumber long sequence) {
+        Optional<ChannelViewRepository.Row> stored = repository.find(event.workspaceId(), event.channelId());
+        if (stored.isPresent() && sequence <= stored.get().lastSequence()) {
+            log.debug("channel {}: event at sequence {} already applied", event.connectionId(), sequence);
+            return;
+        }
+        boolean sameCredentials = stored.isPresent()
+                && stored.get().credentialVersion() == event.credentialVersion();
+        ChannelConnectionView.Capabilities capabilities = sameCredentials ? stored.get().capabilities() : null;
+        repository.save(new ChannelViewRepository.Row(event.connectionId().value(), event.workspaceId(),
+                event.channelId(), event.type(), event.settings(), event.autoReattemptAfterNotFound(),
+                event.credentialVersion(), capabilities, sameCredentials ? stored.get().probedAt() : null,
+                event.configuredAt(), sequence));
+    }
+
+    @EventHandler
+    public void on(ChannelCapabilitiesProbedEvent event, @SequenceNumber long sequence) {
+        Optional<ChannelViewRepository.Row> stored = repository.find(event.workspaceId(), event.channelId());
+        if (stored.isEmpty()) {
+            // a connection's stream starts with its configuration, applied before any probe
+            log.warn("channel {} has no view row; probe at sequence {} not applied", event.connectionId(), sequence);
+            return;
+        }
+        ChannelViewRepository.Row row = stored.get();
+        if (sequence <= row.lastSequence()) {
+            log.debug("channel {}: event at sequence {} already applied", event.connectionId(), sequence);
+            return;
+        }
+        if (event.credentialVersion() < row.credentialVersion()) {
+            log.info("channel {}: probe of credential version {} ignored, current is {}",
+                    event.connectionId(), event.credentialVersion(), row.credentialVersion());
+            repository.save(new ChannelViewRepository.Row(row.connectionId(), row.workspaceId(), row.channelId(),
+                    row.type(), row.settings(), row.autoReattempt(), row.credentialVersion(), row.capabilities(),
+                    row.probedAt(), row.updatedAt(), sequence));
+            return;
+        }
+        repository.save(new ChannelViewRepository.Row(row.connectionId(), row.workspaceId(), row.channelId(),
+                row.type(), row.settings(), row.autoReattempt(), event.credentialVersion(),
+                new ChannelConnectionView.Capabilities(event.publish(), event.reconcile()), event.probedAt(),
+                event.probedAt(), sequence));
+    }
+
+    /** Before a rebuild from the history: the history writes every row again. */
+    @ResetHandler
+    public void reset() {
+        log.info("clearing channel_connection_view for a rebuild");
+        repository.deleteAll();
+    }
+}

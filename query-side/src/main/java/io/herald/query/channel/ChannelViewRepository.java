@@ -1,0 +1,120 @@
+package io.herald.query.channel;
+
+import static io.herald.query.jdbc.JdbcColumns.instant;
+import static io.herald.query.jdbc.JdbcColumns.timestamp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.contracts.channel.Capability;
+import io.herald.contracts.channel.ChannelConnectionView;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.query.jdbc.JdbcColumns;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/** The {@code channel_connection_view} table. */
+@Repository
+public class ChannelViewRepository {
+
+    private static final String COLUMNS = """
+            workspace_id, channel_id, connection_id, type, settings, auto_reattempt, credential_version,
+            capabilities, probed_at, updated_at, last_sequence""";
+
+    static final String NOT_PROBED = "not checked yet: no capability probe has run for the current credentials";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcColumns columns;
+
+    public ChannelViewRepository(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
+        this.jdbc = jdbc;
+        this.columns = new JdbcColumns(objectMapper);
+    }
+
+    /**
+     * A stored connection.
+     *
+     * @param capabilities null until a probe for the current credentials was recorded
+     */
+    record Row(String connectionId, WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
+               ChannelSettings settings, boolean autoReattempt, long credentialVersion,
+               ChannelConnectionView.Capabilities capabilities, Instant probedAt, Instant updatedAt,
+               long lastSequence) {
+    }
+
+    Optional<Row> find(WorkspaceId workspace, ChannelId channel) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM channel_connection_view"
+                                + " WHERE workspace_id = :workspace AND channel_id = :channel",
+                        new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value()),
+                        (rs, n) -> row(rs))
+                .stream().findFirst();
+    }
+
+    /** Writes the row unless a later event of the connection was applied already. */
+    void save(Row row) {
+        jdbc.update("""
+                INSERT INTO channel_connection_view (%s)
+                VALUES (:workspace, :channel, :connection, :type, CAST(:settings AS jsonb), :autoReattempt,
+                        :credentialVersion, CAST(:capabilities AS jsonb), :probedAt, :updatedAt, :sequence)
+                ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
+                    connection_id = EXCLUDED.connection_id, type = EXCLUDED.type, settings = EXCLUDED.settings,
+                    auto_reattempt = EXCLUDED.auto_reattempt, credential_version = EXCLUDED.credential_version,
+                    capabilities = EXCLUDED.capabilities, probed_at = EXCLUDED.probed_at,
+                    updated_at = EXCLUDED.updated_at, last_sequence = EXCLUDED.last_sequence
+                WHERE channel_connection_view.last_sequence < EXCLUDED.last_sequence""".formatted(COLUMNS),
+                new MapSqlParameterSource()
+                        .addValue("workspace", row.workspaceId().value())
+                        .addValue("channel", row.channelId().value())
+                        .addValue("connection", row.connectionId())
+                        .addValue("type", row.type().name())
+                        .addValue("settings", columns.toJson(row.settings()))
+                        .addValue("autoReattempt", row.autoReattempt())
+                        .addValue("credentialVersion", row.credentialVersion())
+                        .addValue("capabilities", columns.toJson(row.capabilities()))
+                        .addValue("probedAt", timestamp(row.probedAt()))
+                        .addValue("updatedAt", timestamp(row.updatedAt()))
+                        .addValue("sequence", row.lastSequence()));
+    }
+
+    void deleteAll() {
+        jdbc.getJdbcTemplate().update("DELETE FROM channel_connection_view");
+    }
+
+    public List<ChannelConnectionView> findAll(WorkspaceId workspace) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM channel_connection_view"
+                        + " WHERE workspace_id = :workspace ORDER BY channel_id",
+                new MapSqlParameterSource("workspace", workspace.value()),
+                (rs, n) -> view(row(rs)));
+    }
+
+    /** Before the first probe of the current credentials nothing is known to work, and the view says so. */
+    static ChannelConnectionView view(Row row) {
+        ChannelConnectionView.Capabilities capabilities = row.capabilities() != null ? row.capabilities()
+                : new ChannelConnectionView.Capabilities(
+                        Capability.unavailable(NOT_PROBED),
+                        Capability.unavailable(NOT_PROBED));
+        return new ChannelConnectionView(row.workspaceId(), row.channelId(), row.type(), row.settings(),
+                row.autoReattempt(), capabilities, row.probedAt(), row.updatedAt());
+    }
+
+    private Row row(ResultSet rs) throws SQLException {
+        return new Row(rs.getString("connection_id"),
+                WorkspaceId.of(rs.getString("workspace_id")),
+                ChannelId.of(rs.getString("channel_id")),
+                ChannelType.valueOf(rs.getString("type")),
+                columns.fromJson(rs.getString("settings"), ChannelSettings.class),
+                rs.getBoolean("auto_reattempt"),
+                rs.getLong("credential_version"),
+                columns.fromJson(rs.getString("capabilities"), ChannelConnectionView.Capabilities.class),
+                instant(rs, "probed_at"),
+                instant(rs, "updated_at"),
+                rs.getLong("last_sequence"));
+    }
+}

@@ -1,0 +1,58 @@
+package io.herald.query.publication;
+
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.FindPublicationQuery;
+import io.herald.contracts.publication.FindPublicationsQuery;
+import io.herald.contracts.publication.PublicationPage;
+import io.herald.contracts.publication.PublicationView;
+import io.herald.query.web.QueryAnswers;
+import io.herald.query.web.QueryParams;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** API.md: the publication view and the publication list. */
+@RestController
+@RequestMapping(path = "/api/v1/workspaces/{ws}/publications", produces = MediaType.APPLICATION_JSON_VALUE)
+public class PublicationController {
+
+    private final QueryGateway queries;
+
+    public PublicationController(QueryGateway queries) {
+        this.queries = queries;
+    }
+
+    @GetMapping("/{id}")
+    public PublicationView publication(@PathVariable("ws") String workspace, @PathVariable("id") String id) {
+        return QueryAnswers.await(queries.query(new FindPublicationQuery(WorkspaceId.of(workspace), PublicationId.of(id)),
+                        ResponseTypes.optionalInstanceOf(PublicationView.class)))
+                .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + id + " in this workspace"));
+    }
+
+    @GetMapping
+    public PublicationPage publications(@PathVariable("ws") String workspace,
+                                        @RequestParam(name = "status", required = false) String status,
+                                        @RequestParam(name = "channelId", required = false) String channelId,
+                                        @RequestParam(name = "calendarEntryId", required = false) String calendarEntryId,
+                                        @RequestParam(name = "needsDecision", required = false) String needsDecision,
+                                        @RequestParam(name = "cursor", required = false) String cursor,
+                                        @RequestParam(name = "limit", required = false) String limit) {
+        String channel = QueryParams.optional(channelId);
+        // checked here too, so that a bad cursor is refused before anything reaches the query bus
+        PublicationQueryHandler.cursor(cursor);
+        FindPublicationsQuery query = new FindPublicationsQuery(WorkspaceId.of(workspace), QueryParams.status(status),
+                channel == null ? null : ChannelId.of(channel), QueryParams.optional(calendarEntryId),
+                QueryParams.flag("needsDecision", needsDecision), QueryParams.optional(cursor),
+                QueryParams.limit(limit, PublicationListRequest.DEFAULT_LIMIT, PublicationListRequest.MAX_LIMIT));
+        return QueryAnswers.await(queries.query(query, ResponseTypes.instanceOf(PublicationPage.class)));
+    }
+}

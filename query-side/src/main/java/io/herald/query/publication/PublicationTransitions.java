@@ -1,0 +1,191 @@
+package io.herald.query.publication;
+
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationView;
+import io.herald.contracts.publication.PublicationView.Attempt;
+import io.herald.contracts.publication.PublicationView.AttemptOutcome;
+import io.herald.contracts.publication.ReconciliationSource;
+import java.util.List;
+
+/**
+ * How each publication event changes the view: pure functions of (view, event), so a rebuild from
+ * the history gives exactly what the live projection gave.
+ *
+ * <p>Results and reconciliations for an attempt older than the latest one are recorded in the
+ * history but do not change the status (DESIGN.md rule 5: stale results change nothing).
+ */
+final class PublicationTransitions {
+
+    private PublicationTransitions() {
+    }
+
+    static PublicationView requested(PublicationRequestedEvent e) {
+        return new PublicationView(e.publicationId(), e.workspaceId(), e.calendarEntryId(), e.contentVersion(),
+                e.channelId(), e.channelType(), e.action(), PublicationStatus.REQUESTED, e.contentHash(),
+                e.scheduledAt(), e.requestedAt(), null, List.of(), List.of(), false, null, e.requestedAt());
+    }
+
+    static PublicationView attempted(PublicationView view, PublicationAttemptedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.putAttempt(new Attempt(e.attemptNo(), e.trigger(), e.startedAt(), AttemptOutcome.IN_FLIGHT,
+                null, null, null, null, null, null, null, null, null, null));
+        if (e.attemptNo() >= d.latestAttemptNo()) {
+            d.status = PublicationStatus.ATTEMPTING;
+            d.noDecision();
+        }
+        d.updatedAt = e.startedAt();
+        return d.toView();
+    }
+
+    static PublicationView succeeded(PublicationView view, PublicationSucceededEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        Attempt before = d.attempt(e.attemptNo());
+        AttemptTrace t = e.trace();
+        d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.SUCCEEDED,
+                t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
+                t == null ? null : t.providerTraceId(), null, t == null ? null : t.requestFingerprint(),
+                null, null, t == null ? Boolean.TRUE : t.responseReceived(), e.succeededAt(), null));
+        if (e.attemptNo() >= d.latestAttemptNo()) {
+            d.status = PublicationStatus.SUCCEEDED;
+            d.providerRef = e.providerRef();
+            d.noDecision();
+        }
+        d.updatedAt = e.succeededAt();
+        return d.toView();
+    }
+
+    static PublicationView failed(PublicationView view, PublicationFailedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        Attempt before = d.attempt(e.attemptNo());
+        AttemptTrace t = e.trace();
+        String providerCode = t != null && t.providerCode() != null ? t.providerCode() : e.errorCode();
+        d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.FAILED,
+                t == null ? null : t.httpStatus(), providerCode, t == null ? null : t.providerTraceId(),
+                e.detail(), t == null ? null : t.requestFingerprint(), e.kind(), null,
+                t == null ? null : t.responseReceived(), e.failedAt(), e.retryAt()));
+        if (e.attemptNo() >= d.latestAttemptNo()) {
+            if (e.retryAt() != null) {
+                d.status = PublicationStatus.RETRY_SCHEDULED;
+                d.noDecision();
+            } else {
+                d.status = PublicationStatus.FAILED;
+                d.needsDecision(failureReason(e));
+            }
+        }
+        d.updatedAt = e.failedAt();
+        return d.toView();
+    }
+
+    static PublicationView outcomeUnknown(PublicationView view, PublicationOutcomeUnknownEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        Attempt before = d.attempt(e.attemptNo());
+        AttemptTrace t = e.trace();
+        d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.OUTCOME_UNKNOWN,
+                t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
+                t == null ? null : t.providerTraceId(), e.detail(), t == null ? null : t.requestFingerprint(),
+                null, e.cause(), t == null ? Boolean.FALSE : t.responseReceived(), e.recordedAt(), null));
+        if (e.attemptNo() >= d.latestAttemptNo()) {
+            // the automatic read-back comes first; the operator is asked only once it could not tell
+            d.status = PublicationStatus.OUTCOME_UNKNOWN;
+            d.noDecision();
+        }
+        d.updatedAt = e.recordedAt();
+        return d.toView();
+    }
+
+    static PublicationView reconciled(PublicationView view, PublicationReconciledEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.reconciliations.add(new PublicationView.Reconciliation(e.reconciledAt(), e.attemptNo(), e.result(),
+                e.source(), e.detail(), e.providerRef(), e.decidedBy(), e.note()));
+        d.updatedAt = e.reconciledAt();
+        if (e.attemptNo() < d.latestAttemptNo()) {
+            return d.toView();
+        }
+        switch (e.result()) {
+            case FOUND -> {
+                closeAttemptRefusedAsDuplicate(d, e);
+                d.status = PublicationStatus.SUCCEEDED;
+                if (e.providerRef() != null) {
+                    d.providerRef = e.providerRef();
+                }
+                d.noDecision();
+            }
+            case NOT_FOUND -> {
+                d.status = PublicationStatus.NOT_EXECUTED;
+                d.needsDecision(notFoundReason(e));
+            }
+            case UNKNOWN -> {
+                d.status = PublicationStatus.OUTCOME_UNKNOWN;
+                d.needsDecision(e.detail() != null ? e.detail()
+                        : "read-back could not tell whether attempt " + e.attemptNo()
+                        + " was published: confirm published, confirm not published or abandon");
+            }
+        }
+        return d.toView();
+    }
+
+    static PublicationView executionRequested(PublicationView view, PublicationExecutionRequestedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.status = PublicationStatus.RETRY_SCHEDULED;
+        d.noDecision();
+        d.updatedAt = e.requestedAt();
+        return d.toView();
+    }
+
+    static PublicationView abandoned(PublicationView view, PublicationAbandonedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.status = PublicationStatus.ABANDONED;
+        d.noDecision();
+        d.updatedAt = e.abandonedAt();
+        return d.toView();
+    }
+
+    /**
+     * A duplicate refusal on a re-attempt ends that attempt's call (the provider refused it) while
+     * proving that an earlier attempt landed; without this the attempt would stay in flight forever.
+     */
+    private static void closeAttemptRefusedAsDuplicate(PublicationViewDraft d, PublicationReconciledEvent e) {
+        if (e.source() != ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL) {
+            return;
+        }
+        Attempt a = d.attempt(e.attemptNo());
+        if (a.outcome() == AttemptOutcome.IN_FLIGHT) {
+            d.putAttempt(new Attempt(a.attemptNo(), a.trigger(), a.startedAt(), AttemptOutcome.FAILED,
+                    a.httpStatus(), a.providerCode(), a.providerTraceId(), e.detail(), a.requestFingerprint(),
+                    a.failureKind(), a.unknownCause(), Boolean.TRUE, e.reconciledAt(), null));
+        }
+    }
+
+    private static String failureReason(PublicationFailedEvent e) {
+        StringBuilder reason = new StringBuilder("attempt ").append(e.attemptNo()).append(" failed");
+        if (e.errorCode() != null) {
+            reason.append(" (").append(e.errorCode()).append(')');
+        }
+        if (e.detail() != null) {
+            reason.append(": ").append(e.detail());
+        }
+        return reason.toString();
+    }
+
+    private static String notFoundReason(PublicationReconciledEvent e) {
+        String reason;
+        if (e.source() == ReconciliationSource.OPERATOR) {
+            reason = "confirmed not published" + (e.decidedBy() != null ? " by " + e.decidedBy() : "")
+                    + ": re-attempt or abandon";
+        } else {
+            reason = "read-back found nothing for attempt " + e.attemptNo()
+                    + ": confirm not published, re-attempt or abandon";
+        }
+        String why = e.detail() != null ? e.detail() : e.note();
+        return why == null ? reason : reason + " (" + why + ")";
+    }
+}

@@ -1,0 +1,104 @@
+package io.herald.query.publication;
+
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationView;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.SequenceNumber;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps {@code publication_view} in step with the publication events.
+ *
+ * <p>Idempotent: each row remembers the aggregate sequence number of the last event applied, and
+ * an event at or below it (a redelivery after a crash, a second run over the same history) is
+ * ignored, so applying the same events twice leaves the table as applying them once.
+ */
+@Component
+@ProcessingGroup(PublicationViewProjection.PROCESSING_GROUP)
+public class PublicationViewProjection {
+
+    public static final String PROCESSING_GROUP = "publication-view";
+
+    private static final Logger log = LoggerFactory.getLogger(PublicationViewProjection.class);
+
+    private final PublicationViewRepository repository;
+
+    public PublicationViewProjection(PublicationViewRepository repository) {
+        this.repository = repository;
+    }
+
+    @EventHandler
+    public void on(PublicationRequestedEvent event, @SequenceNumber long sequence) {
+        repository.insert(PublicationTransitions.requested(event), sequence);
+    }
+
+    @EventHandler
+    public void on(PublicationAttemptedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.attempted(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationSucceededEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.succeeded(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationFailedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.failed(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationOutcomeUnknownEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.outcomeUnknown(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationReconciledEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.reconciled(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationExecutionRequestedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.executionRequested(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationAbandonedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.abandoned(view, event));
+    }
+
+    /** Before a rebuild from the history: the history writes every row again. */
+    @ResetHandler
+    public void reset() {
+        log.info("clearing publication_view for a rebuild");
+        repository.deleteAll();
+    }
+
+    private void apply(PublicationId id, long sequence, UnaryOperator<PublicationView> transition) {
+        Optional<PublicationViewRepository.Stored> stored = repository.findStored(id);
+        if (stored.isEmpty()) {
+            // every stream starts with PublicationRequested (sequence 0), applied before anything else
+            log.warn("publication {} has no view row; event at sequence {} not applied", id, sequence);
+            return;
+        }
+        if (sequence <= stored.get().lastSequence()) {
+            log.debug("publication {}: event at sequence {} already applied", id, sequence);
+            return;
+        }
+        repository.update(transition.apply(stored.get().view()), sequence);
+    }
+}

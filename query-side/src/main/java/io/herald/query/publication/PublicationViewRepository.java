@@ -1,0 +1,185 @@
+package io.herald.query.publication;
+
+import static io.herald.query.jdbc.JdbcColumns.instant;
+import static io.herald.query.jdbc.JdbcColumns.timestamp;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationPage;
+import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationView;
+import io.herald.query.jdbc.JdbcColumns;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/** The {@code publication_view} table: written by the projection, read by the query handlers. */
+@Repository
+public class PublicationViewRepository {
+
+    private static final TypeReference<List<PublicationView.Attempt>> ATTEMPTS = new TypeReference<>() { };
+    private static final TypeReference<List<PublicationView.Reconciliation>> RECONCILIATIONS =
+            new TypeReference<>() { };
+
+    private static final String COLUMNS = """
+            publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
+            status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
+            needs_decision, decision_reason, attempts, reconciliations, last_sequence""";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcColumns columns;
+    private final RowMapper<PublicationView> viewMapper = this::view;
+
+    public PublicationViewRepository(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
+        this.jdbc = jdbc;
+        this.columns = new JdbcColumns(objectMapper);
+    }
+
+    /** A stored view with the aggregate sequence number of the last event applied to it. */
+    record Stored(PublicationView view, long lastSequence) {
+    }
+
+    Optional<Stored> findStored(PublicationId id) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM publication_view WHERE publication_id = :id",
+                        new MapSqlParameterSource("id", id.value()),
+                        (rs, n) -> new Stored(view(rs, n), rs.getLong("last_sequence")))
+                .stream().findFirst();
+    }
+
+    /** Inserts the first row of a publication; a second delivery of its first event changes nothing. */
+    void insert(PublicationView view, long sequence) {
+        jdbc.update("INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId, :workspaceId,"
+                + " :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status, :contentHash,"
+                + " :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl, :needsDecision,"
+                + " :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb), :sequence)"
+                + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence));
+    }
+
+    /**
+     * Replaces a row's state; the sequence condition keeps an older event from overwriting a newer
+     * state even if two deliveries ever raced.
+     */
+    void update(PublicationView view, long sequence) {
+        jdbc.update("""
+                UPDATE publication_view SET status = :status, updated_at = :updatedAt,
+                    provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
+                    needs_decision = :needsDecision, decision_reason = :decisionReason,
+                    attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
+                    last_sequence = :sequence
+                WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
+    }
+
+    void deleteAll() {
+        jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
+    }
+
+    /** The publication, if it belongs to that workspace. */
+    public Optional<PublicationView> find(WorkspaceId workspace, PublicationId id) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM publication_view"
+                                + " WHERE publication_id = :id AND workspace_id = :workspace",
+                        new MapSqlParameterSource("id", id.value()).addValue("workspace", workspace.value()),
+                        viewMapper)
+                .stream().findFirst();
+    }
+
+    public PublicationPage list(PublicationListRequest request) {
+        boolean newestFirst = request.order() == PublicationListRequest.Order.NEWEST_FIRST;
+        int limit = PublicationListRequest.effectiveLimit(request.limit());
+        MapSqlParameterSource p = new MapSqlParameterSource("workspace", request.workspaceId().value())
+                // one row more than asked tells whether a next page exists
+                .addValue("fetch", limit + 1);
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM publication_view WHERE workspace_id = :workspace");
+        if (request.status() != null) {
+            sql.append(" AND status = :status");
+            p.addValue("status", request.status().name());
+        }
+        if (request.channelId() != null) {
+            sql.append(" AND channel_id = :channel");
+            p.addValue("channel", request.channelId().value());
+        }
+        if (request.calendarEntryId() != null) {
+            sql.append(" AND calendar_entry_id = :entry");
+            p.addValue("entry", request.calendarEntryId());
+        }
+        if (request.needsDecision() != null) {
+            sql.append(" AND needs_decision = :needsDecision");
+            p.addValue("needsDecision", request.needsDecision());
+        }
+        if (request.after() != null) {
+            sql.append(newestFirst
+                    ? " AND (requested_at, publication_id) < (:afterAt, :afterId)"
+                    : " AND (requested_at, publication_id) > (:afterAt, :afterId)");
+            p.addValue("afterAt", timestamp(request.after().requestedAt()));
+            p.addValue("afterId", request.after().publicationId());
+        }
+        sql.append(newestFirst
+                ? " ORDER BY requested_at DESC, publication_id DESC"
+                : " ORDER BY requested_at ASC, publication_id ASC");
+        sql.append(" LIMIT :fetch");
+        List<PublicationView> rows = jdbc.query(sql.toString(), p, viewMapper);
+        if (rows.size() <= limit) {
+            return new PublicationPage(rows, null);
+        }
+        List<PublicationView> page = rows.subList(0, limit);
+        PublicationView last = page.get(limit - 1);
+        return new PublicationPage(List.copyOf(page),
+                new PublicationCursor(last.requestedAt(), last.publicationId().value()).encode());
+    }
+
+    private MapSqlParameterSource params(PublicationView v, long sequence) {
+        return new MapSqlParameterSource()
+                .addValue("publicationId", v.publicationId().value())
+                .addValue("workspaceId", v.workspaceId().value())
+                .addValue("calendarEntryId", v.calendarEntryId())
+                .addValue("contentVersion", v.contentVersion())
+                .addValue("channelId", v.channelId().value())
+                .addValue("channelType", v.channelType().name())
+                .addValue("action", v.action().name())
+                .addValue("status", v.status().name())
+                .addValue("contentHash", v.contentHash())
+                .addValue("scheduledAt", timestamp(v.scheduledAt()))
+                .addValue("requestedAt", timestamp(v.requestedAt()))
+                .addValue("updatedAt", timestamp(v.updatedAt()))
+                .addValue("providerRefId", v.providerRef() == null ? null : v.providerRef().id())
+                .addValue("providerRefUrl", v.providerRef() == null ? null : v.providerRef().url())
+                .addValue("needsDecision", v.needsDecision())
+                .addValue("decisionReason", v.decisionReason())
+                .addValue("attempts", columns.toJson(v.attempts()))
+                .addValue("reconciliations", columns.toJson(v.reconciliations()))
+                .addValue("sequence", sequence);
+    }
+
+    private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
+        String refId = rs.getString("provider_ref_id");
+        String refUrl = rs.getString("provider_ref_url");
+        return new PublicationView(
+                PublicationId.of(rs.getString("publication_id")),
+                WorkspaceId.of(rs.getString("workspace_id")),
+                rs.getString("calendar_entry_id"),
+                rs.getLong("content_version"),
+                ChannelId.of(rs.getString("channel_id")),
+                ChannelType.valueOf(rs.getString("channel_type")),
+                PublicationAction.valueOf(rs.getString("action")),
+                PublicationStatus.valueOf(rs.getString("status")),
+                rs.getString("content_hash"),
+                instant(rs, "scheduled_at"),
+                instant(rs, "requested_at"),
+                refId == null && refUrl == null ? null : new ProviderRef(refId, refUrl),
+                columns.fromJson(rs.getString("attempts"), ATTEMPTS),
+                columns.fromJson(rs.getString("reconciliations"), RECONCILIATIONS),
+                rs.getBoolean("needs_decision"),
+                rs.getString("decision_reason"),
+                instant(rs, "updated_at"));
+    }
+}

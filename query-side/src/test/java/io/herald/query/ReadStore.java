@@ -1,0 +1,63 @@
+package io.herald.query;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.testsupport.TestDatabase;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.springframework.http.converter.json.Jackson2ObjectMapperBuilder;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+/**
+ * This test run's read tables on a real PostgreSQL, migrated with the module's own Flyway scripts
+ * exactly as the application runs them.
+ */
+public final class ReadStore {
+
+    private static ReadStore shared;
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final ObjectMapper objectMapper;
+
+    private ReadStore(DataSource dataSource) {
+        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration/query").load().migrate();
+        this.jdbc = new NamedParameterJdbcTemplate(dataSource);
+        // the same defaults as the application's ObjectMapper bean
+        this.objectMapper = Jackson2ObjectMapperBuilder.json().build();
+    }
+
+    public static synchronized ReadStore shared() {
+        if (shared == null) {
+            SingleConnectionDataSource dataSource =
+                    new SingleConnectionDataSource(TestDatabase.shared().jdbcUrl(), true);
+            shared = new ReadStore(dataSource);
+        }
+        return shared;
+    }
+
+    public NamedParameterJdbcTemplate jdbc() {
+        return jdbc;
+    }
+
+    public ObjectMapper objectMapper() {
+        return objectMapper;
+    }
+
+    public void clear() {
+        jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
+        jdbc.getJdbcTemplate().update("DELETE FROM channel_connection_view");
+    }
+
+    /** Every row of a table, every column as text, in key order: for comparing whole table states. */
+    public List<Map<String, Object>> rows(String table, String orderBy) {
+        return jdbc.getJdbcTemplate().queryForList(
+                "SELECT to_jsonb(t)::text AS row FROM " + table + " t ORDER BY " + orderBy);
+    }
+
+    public long count(String table) {
+        Long n = jdbc.getJdbcTemplate().queryForObject("SELECT count(*) FROM " + table, Long.class);
+        return n == null ? 0 : n;
+    }
+}

@@ -1,0 +1,136 @@
+package io.herald.query.publication;
+
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.IdempotencyKeys;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.contracts.publication.UnknownCause;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes publication histories the way the aggregate would, numbering each stream's events, and
+ * delivers them to the projection; keeps every delivery so a test can deliver the same events again.
+ */
+public final class PublicationEvents {
+
+    public static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+
+    private final PublicationViewProjection projection;
+    private final Map<PublicationId, Long> nextSequence = new HashMap<>();
+    private final List<Delivery> delivered = new ArrayList<>();
+
+    public record Delivery(Object event, long sequence) {
+    }
+
+    public PublicationEvents(PublicationViewProjection projection) {
+        this.projection = projection;
+    }
+
+    public List<Delivery> delivered() {
+        return List.copyOf(delivered);
+    }
+
+    /** Delivers again, with their original sequence numbers, as a redelivery after a crash would. */
+    public void redeliver(List<Delivery> deliveries) {
+        deliveries.forEach(d -> deliver(d.event(), d.sequence()));
+    }
+
+    public PublicationId requested(String workspace, String entry, String channel, Instant at) {
+        WorkspaceId ws = WorkspaceId.of(workspace);
+        PublicationId id = IdempotencyKeys.publicationId(ws, entry, 3, ChannelId.of(channel), PublicationAction.PUBLISH);
+        Content content = new Content("Title", "text of the post " + entry, "https://example.org/" + entry);
+        send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of(channel), ChannelType.FACEBOOK,
+                PublicationAction.PUBLISH, content, content.hash(), at.plus(Duration.ofHours(1)), at, "calendar"));
+        return id;
+    }
+
+    public void attempted(PublicationId id, String workspace, int attemptNo, AttemptTrigger trigger, Instant at) {
+        send(id, new PublicationAttemptedEvent(id, WorkspaceId.of(workspace), ChannelId.of("fb-main"), attemptNo,
+                trigger, id.value(), "hash", at, at.plus(Duration.ofMinutes(2))));
+    }
+
+    public void succeeded(PublicationId id, String workspace, int attemptNo, ProviderRef ref, Instant at) {
+        send(id, new PublicationSucceededEvent(id, WorkspaceId.of(workspace), attemptNo, ref,
+                new AttemptTrace("fp-" + attemptNo, "page-1", at, true, 200, null, "trace-ok", 120), at));
+    }
+
+    public void failed(PublicationId id, String workspace, int attemptNo, FailureKind kind, String errorCode,
+                       String detail, Instant retryAt, Instant at) {
+        AttemptTrace trace = kind == FailureKind.NOT_SENT
+                ? new AttemptTrace("fp-" + attemptNo, "page-1", null, false, null, null, null, 5)
+                : new AttemptTrace("fp-" + attemptNo, "page-1", at, true, 400, errorCode, "trace-" + attemptNo, 90);
+        send(id, new PublicationFailedEvent(id, WorkspaceId.of(workspace), attemptNo, kind, errorCode, detail, trace,
+                retryAt, at));
+    }
+
+    public void outcomeUnknown(PublicationId id, String workspace, int attemptNo, Instant at) {
+        send(id, new PublicationOutcomeUnknownEvent(id, WorkspaceId.of(workspace), attemptNo,
+                UnknownCause.READ_TIMEOUT, "no response within 30 s after sending",
+                new AttemptTrace("fp-" + attemptNo, "page-1", at, false, null, null, null, 30000), at));
+    }
+
+    public void reconciled(PublicationId id, String workspace, int attemptNo, ReconciliationResult result,
+                           ReconciliationSource source, ProviderRef ref, String detail, Instant at) {
+        send(id, new PublicationReconciledEvent(id, WorkspaceId.of(workspace), attemptNo, result, source, ref, detail,
+                source == ReconciliationSource.OPERATOR ? "olga" : null,
+                source == ReconciliationSource.OPERATOR ? "checked the Page by hand" : null, at));
+    }
+
+    public void executionRequested(PublicationId id, String workspace, AttemptTrigger trigger, Instant at) {
+        send(id, new PublicationExecutionRequestedEvent(id, WorkspaceId.of(workspace), trigger, "olga", "try again", at));
+    }
+
+    public void abandoned(PublicationId id, String workspace, Instant at) {
+        send(id, new PublicationAbandonedEvent(id, WorkspaceId.of(workspace), "olga", "not needed any more", at));
+    }
+
+    private void send(PublicationId id, Object event) {
+        long sequence = nextSequence.merge(id, 1L, Long::sum) - 1;
+        delivered.add(new Delivery(event, sequence));
+        deliver(event, sequence);
+    }
+
+    private void deliver(Object event, long sequence) {
+        if (event instanceof PublicationRequestedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationAttemptedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationSucceededEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationFailedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationOutcomeUnknownEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationReconciledEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationExecutionRequestedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationAbandonedEvent e) {
+            projection.on(e, sequence);
+        } else {
+            throw new IllegalArgumentException("not a publication event: " + event);
+        }
+    }
+}
