@@ -153,6 +153,8 @@ start_server() {
     exit 1
 }
 
+# Stale credentials must not outlive a failed run: the passwords in it are about to be replaced.
+rm -f "$env_file"
 install_packages
 ensure_mariadb
 install -d -m 755 "$state_dir"
