@@ -1,6 +1,7 @@
 package io.herald.query;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.herald.testsupport.TestDatabase;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,9 @@ public final class ReadStore {
     private ReadStore(DataSource dataSource) {
         Flyway.configure().dataSource(dataSource).locations("classpath:db/migration/query").load().migrate();
         this.jdbc = new NamedParameterJdbcTemplate(dataSource);
-        // the same defaults as the application's ObjectMapper bean
-        this.objectMapper = Jackson2ObjectMapperBuilder.json().build();
+        // the defaults of the application's ObjectMapper bean (Spring Boot writes dates as ISO-8601 text)
+        this.objectMapper = Jackson2ObjectMapperBuilder.json()
+                .featuresToDisable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
     }
 
     public static synchronized ReadStore shared() {
