@@ -1,0 +1,149 @@
+package io.herald.deploy.axon;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import javax.sql.DataSource;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
+import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
+import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
+import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
+import org.axonframework.modelling.saga.repository.jdbc.SagaSqlSchema;
+import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.http.converter.json.Jackson2ObjectMapperBuilder;
+
+/**
+ * Axon's storage on PostgreSQL through JDBC: snake_case tables with bytea payloads (see the
+ * {@code db/migration/deploy} scripts), Jackson for every serializer, and one connection release
+ * per borrow.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AxonPersistenceConfiguration {
+
+    /**
+     * Plain Spring-managed connections. Axon's default wraps this provider in a unit-of-work-aware
+     * wrapper whose clean-up releases the connection a second time after Spring's transaction
+     * manager already returned it to the pool at commit; under load two threads then shared one
+     * pooled connection's statement list. Inside a Spring transaction every borrow here is the
+     * transaction's own connection, released once by Spring.
+     */
+    @Bean
+    ConnectionProvider connectionProvider(DataSource dataSource) {
+        return new SpringDataSourceConnectionProvider(dataSource);
+    }
+
+    /** A duplicate (aggregate, sequence) key means a concurrent append: a clean conflict, not a driver error. */
+    @Bean
+    PersistenceExceptionResolver persistenceExceptionResolver() {
+        return new SQLStateResolver("23505");
+    }
+
+    @Bean
+    EventSchema eventSchema() {
+        return EventSchema.builder()
+                .eventTable("domain_event_entry")
+                .snapshotTable("snapshot_event_entry")
+                .globalIndexColumn("global_index")
+                .timestampColumn("time_stamp")
+                .eventIdentifierColumn("event_identifier")
+                .aggregateIdentifierColumn("aggregate_identifier")
+                .sequenceNumberColumn("sequence_number")
+                .typeColumn("type")
+                .payloadTypeColumn("payload_type")
+                .payloadRevisionColumn("payload_revision")
+                .payloadColumn("payload")
+                .metaDataColumn("meta_data")
+                .build();
+    }
+
+    @Bean
+    TokenSchema tokenSchema() {
+        return TokenSchema.builder()
+                .setTokenTable("token_entry")
+                .setProcessorNameColumn("processor_name")
+                .setSegmentColumn("segment")
+                .setTokenColumn("token")
+                .setTokenTypeColumn("token_type")
+                .setTimestampColumn("timestamp")
+                .setOwnerColumn("owner")
+                .build();
+    }
+
+    @Bean
+    SagaSqlSchema sagaSqlSchema() {
+        return new PostgresSagaSqlSchema(SagaSchema.builder()
+                .sagaEntryTable("saga_entry")
+                .associationValueEntryTable("association_value_entry")
+                .sagaIdColumn("saga_id")
+                .sagaTypeColumn("saga_type")
+                .revisionColumn("revision")
+                .serializedSagaColumn("serialized_saga")
+                .associationKeyColumn("association_key")
+                .associationValueColumn("association_value")
+                .build());
+    }
+
+    @Bean
+    DeadLetterSchema deadLetterSchema() {
+        return DeadLetterSchema.builder()
+                .deadLetterTable("dead_letter_entry")
+                .deadLetterIdentifierColumn("dead_letter_id")
+                .processingGroupColumn("processing_group")
+                .sequenceIdentifierColumn("sequence_identifier")
+                .sequenceIndexColumn("sequence_index")
+                .messageTypeColumn("message_type")
+                .eventIdentifierColumn("event_identifier")
+                .timestampColumn("time_stamp")
+                .payloadTypeColumn("payload_type")
+                .payloadRevisionColumn("payload_revision")
+                .payloadColumn("payload")
+                .metaDataColumn("meta_data")
+                .aggregateTypeColumn("aggregate_type")
+                .aggregateIdentifierColumn("aggregate_identifier")
+                .sequenceNumberColumn("sequence_number")
+                .tokenTypeColumn("token_type")
+                .tokenColumn("token")
+                .enqueuedAtColumn("enqueued_at")
+                .lastTouchedColumn("last_touched")
+                .processingStartedColumn("processing_started")
+                .causeTypeColumn("cause_type")
+                .causeMessageColumn("cause_message")
+                .diagnosticsColumn("diagnostics")
+                .build();
+    }
+
+    /**
+     * The mapper for stored messages, sagas and tokens: lenient about unknown fields (old events
+     * must stay readable), field-based so sagas serialize without getters.
+     */
+    @Bean("defaultAxonObjectMapper")
+    ObjectMapper defaultAxonObjectMapper() {
+        return JsonMapper.builder()
+                .addModule(new JavaTimeModule())
+                .addModule(new ParameterNamesModule())
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                .build();
+    }
+
+    /** The mapper for HTTP and everything else: Spring Boot's, configured by {@code spring.jackson.*}. */
+    @Bean
+    @Primary
+    ObjectMapper objectMapper(Jackson2ObjectMapperBuilder builder) {
+        return builder.build();
+    }
+}

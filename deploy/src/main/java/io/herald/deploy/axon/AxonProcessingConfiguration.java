@@ -1,0 +1,72 @@
+package io.herald.deploy.axon;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.messaging.MessageDispatchInterceptor;
+import org.axonframework.messaging.correlation.CorrelationDataProvider;
+import org.axonframework.messaging.correlation.MessageOriginProvider;
+import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.slf4j.MDC;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * How events are processed: pooled streaming processors (segments split across threads and
+ * nodes through the token store), and an error handler that propagates, so a failing handler
+ * rolls back and is retried instead of Axon's default of logging and skipping the event.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AxonProcessingConfiguration {
+
+    /** MDC keys the HTTP layer sets; copied into every command dispatched from a request. */
+    public static final String CORRELATION_ID = "correlationId";
+    public static final String ACTOR = "actor";
+
+    @Bean
+    ConfigurerModule eventProcessingDefaults() {
+        return configurer -> configurer.eventProcessing(processing -> processing
+                .usingPooledStreamingEventProcessors()
+                .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
+                .registerDefaultErrorHandler(c -> PropagatingErrorHandler.instance()));
+    }
+
+    /**
+     * Commands sent from an HTTP request carry its correlation id and actor as metadata; Axon's
+     * correlation providers then copy the correlation id onto every event and later message.
+     */
+    @Bean
+    ConfigurerModule correlationOfRequests() {
+        return configurer -> configurer.onInitialize(config -> config.onStart(() ->
+                config.commandBus().registerDispatchInterceptor(requestMetadata())));
+    }
+
+    static MessageDispatchInterceptor<CommandMessage<?>> requestMetadata() {
+        return messages -> (index, message) -> {
+            Map<String, String> metadata = new HashMap<>();
+            String correlationId = MDC.get(CORRELATION_ID);
+            if (correlationId != null && !message.getMetaData().containsKey(CORRELATION_ID)) {
+                metadata.put(CORRELATION_ID, correlationId);
+            }
+            String actor = MDC.get(ACTOR);
+            if (actor != null && !message.getMetaData().containsKey(ACTOR)) {
+                metadata.put(ACTOR, actor);
+            }
+            return metadata.isEmpty() ? message : message.andMetaData(metadata);
+        };
+    }
+
+    /** The correlation id travels from message to message (Axon's default provider)... */
+    @Bean
+    CorrelationDataProvider messageOrigin() {
+        return new MessageOriginProvider();
+    }
+
+    /** ...and so does the actor who started the chain. */
+    @Bean
+    CorrelationDataProvider actorCorrelation() {
+        return new SimpleCorrelationDataProvider(ACTOR);
+    }
+}
