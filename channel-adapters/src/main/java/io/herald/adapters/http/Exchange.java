@@ -1,0 +1,46 @@
+package io.herald.adapters.http;
+
+import io.herald.contracts.publication.UnknownCause;
+import java.net.http.HttpHeaders;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * How one HTTP exchange with a provider ended, before any provider-specific reading: an answer,
+ * a request that provably never left, or a request that left and got no answer.
+ */
+public sealed interface Exchange {
+
+    OutgoingRequest request();
+
+    /** When the request was handed to the network, null when it never left. */
+    Instant sentAt();
+
+    long durationMillis();
+
+    /** The provider answered. {@code body} is raw; redact before quoting it. */
+    record Answered(OutgoingRequest request, int status, HttpHeaders headers, String body, Instant sentAt,
+                    long durationMillis) implements Exchange {
+
+        public Optional<String> header(String name) {
+            return headers.firstValue(name);
+        }
+
+        public boolean success() {
+            return status >= 200 && status < 300;
+        }
+    }
+
+    /** Connection refused, DNS failure, TLS handshake failure, connect timeout: nothing was written. */
+    record NotSent(OutgoingRequest request, String detail, long durationMillis) implements Exchange {
+        @Override
+        public Instant sentAt() {
+            return null;
+        }
+    }
+
+    /** The request may have reached the provider; nothing usable came back. */
+    record NoAnswer(OutgoingRequest request, UnknownCause cause, String detail, Instant sentAt, long durationMillis)
+            implements Exchange {
+    }
+}

@@ -1,0 +1,33 @@
+package io.herald.adapters.http;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One provider call as an adapter describes it. Credentials travel only in {@code headers} and
+ * {@code uri}; the {@code fingerprint} was computed from the request without them, and
+ * {@code secrets} lists every credential value so that provider answers echoing one can be redacted.
+ *
+ * @param target      the provider-side target for the trace (Page id, author URN, site URL)
+ * @param contentType null when there is no body
+ */
+public record OutgoingRequest(
+        String method,
+        URI uri,
+        Map<String, String> headers,
+        String body,
+        String contentType,
+        String fingerprint,
+        String target,
+        List<String> secrets) {
+
+    public OutgoingRequest {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(uri, "uri");
+        headers = Map.copyOf(new LinkedHashMap<>(headers));
+        secrets = secrets.stream().filter(Objects::nonNull).filter(s -> !s.isBlank()).toList();
+    }
+}

@@ -1,0 +1,105 @@
+package io.herald.adapters;
+
+import io.herald.adapters.facebook.FacebookAdapter;
+import io.herald.adapters.linkedin.LinkedInAdapter;
+import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.ChannelSecrets;
+import io.herald.adapters.port.PublishRequest;
+import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.sandbox.SandboxClient;
+import io.herald.adapters.sandbox.SandboxServer;
+import io.herald.adapters.wordpress.WordPressAdapter;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.IdempotencyKeys;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.PublicationAction;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Shared set-up for tests that drive adapters against the sandbox over real HTTP. */
+public abstract class SandboxTestSupport {
+
+    protected static final Duration SHORT_READ_TIMEOUT = Duration.ofMillis(700);
+
+    protected final SandboxServer server = SandboxServer.shared();
+    protected final SandboxClient sandbox = server.client();
+    protected final Clock clock = Clock.systemUTC();
+
+    protected ChannelAdaptersProperties properties(Duration readTimeout) {
+        return new ChannelAdaptersProperties(
+                new ChannelAdaptersProperties.Facebook(sandbox.facebookGraphUrl(), Duration.ofSeconds(2), readTimeout),
+                new ChannelAdaptersProperties.LinkedIn(sandbox.linkedInApiUrl(), "202611", Duration.ofSeconds(2),
+                        readTimeout),
+                new ChannelAdaptersProperties.WordPress(Duration.ofSeconds(2), readTimeout));
+    }
+
+    protected FacebookAdapter facebook(Duration readTimeout) {
+        return ChannelAdaptersConfiguration.facebook(properties(readTimeout), clock);
+    }
+
+    protected LinkedInAdapter linkedIn(Duration readTimeout) {
+        return ChannelAdaptersConfiguration.linkedIn(properties(readTimeout), clock);
+    }
+
+    protected WordPressAdapter wordPress(Duration readTimeout) {
+        return ChannelAdaptersConfiguration.wordPress(properties(readTimeout), clock);
+    }
+
+    protected static String unique(String prefix) {
+        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
+    protected static String numericId() {
+        return Long.toString(100_000_000_000L + (long) (Math.random() * 800_000_000_000L));
+    }
+
+    protected static ChannelConnection facebookConnection(String pageId, String pageToken, String readToken) {
+        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-" + pageId), ChannelType.FACEBOOK,
+                new ChannelSettings(pageId, null, null, null, null, readToken != null),
+                new ChannelSecrets(pageToken, readToken, null, null), false);
+    }
+
+    protected static ChannelConnection linkedInConnection(String author, String token, List<String> scopes) {
+        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("li-main"), ChannelType.LINKEDIN,
+                new ChannelSettings(null, author, scopes, null, null, false),
+                new ChannelSecrets(null, null, token, null), false);
+    }
+
+    protected static ChannelConnection wordPressConnection(String siteUrl, String username, String password) {
+        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-main"), ChannelType.WORDPRESS,
+                new ChannelSettings(null, null, null, siteUrl, username, false),
+                new ChannelSecrets(null, null, null, password), false);
+    }
+
+    protected static PublicationId publicationId(String entry) {
+        return IdempotencyKeys.publicationId(new WorkspaceId("acme"), entry, 1, new ChannelId("any"),
+                PublicationAction.PUBLISH);
+    }
+
+    protected static PublishRequest publish(ChannelConnection connection, Content content) {
+        return new PublishRequest(publicationId(UUID.randomUUID().toString()), 1, PublicationAction.PUBLISH, content,
+                null, connection);
+    }
+
+    protected static ReadBackRequest readBack(PublishRequest request, Instant attemptStartedAt) {
+        return new ReadBackRequest(request.publicationId(), request.attemptNo(), request.action(), request.content(),
+                attemptStartedAt, request.connection());
+    }
+
+    protected static <T> T result(CompletableFuture<T> future) {
+        try {
+            return future.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("the adapter's future did not complete normally", e);
+        }
+    }
+}
