@@ -47,7 +47,8 @@ public class AxonProcessingConfiguration {
         return messages -> (index, message) -> {
             Map<String, String> metadata = new HashMap<>();
             String correlationId = MDC.get(CORRELATION_ID);
-            if (correlationId != null && !message.getMetaData().containsKey(CORRELATION_ID)) {
+            // the request's id wins over one Axon derived from the command's own identifier
+            if (correlationId != null) {
                 metadata.put(CORRELATION_ID, correlationId);
             }
             String actor = MDC.get(ACTOR);
@@ -58,15 +59,19 @@ public class AxonProcessingConfiguration {
         };
     }
 
-    /** The correlation id travels from message to message (Axon's default provider)... */
+    /**
+     * Axon's origin provider names each message's parent ({@code causationId}) and the root of its
+     * chain ({@code traceId}); it would use {@code correlationId} for the parent, which is the
+     * key Herald reserves for the HTTP request's id.
+     */
     @Bean
     CorrelationDataProvider messageOrigin() {
-        return new MessageOriginProvider();
+        return new MessageOriginProvider("causationId", "traceId");
     }
 
-    /** ...and so does the actor who started the chain. */
+    /** The request's correlation id and the actor who started the chain travel with every message. */
     @Bean
-    CorrelationDataProvider actorCorrelation() {
-        return new SimpleCorrelationDataProvider(ACTOR);
+    CorrelationDataProvider requestCorrelation() {
+        return new SimpleCorrelationDataProvider(CORRELATION_ID, ACTOR);
     }
 }

@@ -1,0 +1,42 @@
+package io.herald.deploy;
+
+import io.herald.deploy.embedded.DataDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/** Tells whoever started Herald where to look. */
+@Component
+class StartupReport {
+
+    private static final Logger log = LoggerFactory.getLogger(StartupReport.class);
+
+    @EventListener
+    void ready(ApplicationReadyEvent event) {
+        Environment env = event.getApplicationContext().getEnvironment();
+        int port = event.getApplicationContext() instanceof WebServerApplicationContext web
+                ? web.getWebServer().getPort() : -1;
+        String base = "http://localhost:" + port;
+        String database = DataDirectory.embeddedDatabase(env)
+                ? "embedded PostgreSQL, data in " + DataDirectory.resolve(env)
+                : "PostgreSQL at " + env.getProperty("spring.datasource.url");
+        boolean sandbox = env.getProperty("herald.sandbox.enabled", Boolean.class, false);
+        log.info("""
+
+                ==============================================================
+                 Herald is running
+                   API          {}/api/v1/workspaces/{{ws}}/publications
+                   API docs     {}/swagger-ui.html  (OpenAPI: {}/v3/api-docs)
+                   console      {}/console
+                   health       {}/actuator/health
+                   database     {}
+                   sandbox      {}
+                ==============================================================""",
+                base, base, base, base, base, database,
+                sandbox ? base + "/sandbox (simulated Facebook, LinkedIn, WordPress)" : "off");
+    }
+}
