@@ -40,7 +40,16 @@ final class Replies {
     static DeferredResult<ResponseEntity<String>> after(SandboxState state, long extraMillis,
                                                         Supplier<ResponseEntity<String>> answer) {
         DeferredResult<ResponseEntity<String>> result = new DeferredResult<>(HOLD_MILLIS + extraMillis);
-        state.later(state.latencyMillis() + extraMillis, () -> result.setResult(answer.get()));
+        long delay = state.latencyMillis() + extraMillis;
+        if (delay <= 0) {
+            result.setResult(answer.get());
+            return result;
+        }
+        state.answerPending();
+        state.later(delay, () -> {
+            state.answerSent();
+            result.setResult(answer.get());
+        });
         return result;
     }
 

@@ -141,7 +141,8 @@ public class SandboxAdminController {
     public ResponseEntity<String> stats() {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
                 .body(Json.write(Json.object().put("requests", state.requestCount())
-                        .put("latencyMillis", state.latencyMillis())));
+                        .put("latencyMillis", state.latencyMillis())
+                        .put("mostPendingAnswers", state.mostPendingAnswers())));
     }
 
     private static String escape(String text) {

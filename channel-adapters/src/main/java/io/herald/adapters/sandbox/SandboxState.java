@@ -47,6 +47,8 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
     private final Map<String, LinkedList<SandboxFault>> faults = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong(1_000_000);
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong pending = new AtomicLong();
+    private final AtomicLong mostPending = new AtomicLong();
     private volatile long latencyMillis;
     private volatile boolean running;
     private final Set<DeferredResult<ResponseEntity<String>>> held = ConcurrentHashMap.newKeySet();
@@ -72,6 +74,21 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
         return requests.get();
     }
 
+    /** An answer is waiting on the timer: counted to show how many requests are held at once. */
+    void answerPending() {
+        long now = pending.incrementAndGet();
+        mostPending.accumulateAndGet(now, Math::max);
+    }
+
+    void answerSent() {
+        pending.decrementAndGet();
+    }
+
+    /** The most requests that were waiting for a delayed answer at the same time. */
+    public long mostPendingAnswers() {
+        return mostPending.get();
+    }
+
     public long latencyMillis() {
         return latencyMillis;
     }
@@ -87,6 +104,7 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
         posts.clear();
         faults.clear();
         latencyMillis = 0;
+        mostPending.set(pending.get());
     }
 
     public void register(FacebookToken token) {
