@@ -5,6 +5,7 @@ import io.herald.adapters.http.Exchange;
 import io.herald.adapters.http.Fingerprints;
 import io.herald.adapters.http.Forms;
 import io.herald.adapters.http.Json;
+import io.herald.adapters.http.OutcomeLog;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
@@ -98,7 +99,12 @@ public final class FacebookAdapter implements ChannelAdapter {
                 Map.of("Authorization", "Bearer " + token, "Accept", "application/json"),
                 Forms.encode(form), "application/x-www-form-urlencoded", fingerprint, pageId,
                 secretsOf(connection));
-        return http.send(outgoing).thenApply(this::classifyPublish);
+        return http.send(outgoing).thenApply(this::classifyPublish)
+                .whenComplete((outcome, failure) -> {
+                    if (outcome != null) {
+                        OutcomeLog.publish("facebook", request, outcome);
+                    }
+                });
     }
 
     private static CompletableFuture<PublishOutcome> refuseLocally(String fingerprint, String target, String code,

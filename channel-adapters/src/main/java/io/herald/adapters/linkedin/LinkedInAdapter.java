@@ -6,6 +6,7 @@ import io.herald.adapters.http.Exchange;
 import io.herald.adapters.http.Fingerprints;
 import io.herald.adapters.http.Forms;
 import io.herald.adapters.http.Json;
+import io.herald.adapters.http.OutcomeLog;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
@@ -109,7 +110,12 @@ public final class LinkedInAdapter implements ChannelAdapter {
         }
         OutgoingRequest outgoing = new OutgoingRequest("POST", URI.create(apiBase + "/rest/posts"),
                 headers(token), Json.write(body), "application/json", fingerprint, author, List.of(token));
-        return http.send(outgoing).thenApply(this::classifyPublish);
+        return http.send(outgoing).thenApply(this::classifyPublish)
+                .whenComplete((outcome, failure) -> {
+                    if (outcome != null) {
+                        OutcomeLog.publish("linkedin", request, outcome);
+                    }
+                });
     }
 
     private Map<String, String> headers(String token) {

@@ -264,9 +264,15 @@ public class FacebookSandboxController {
 
     private ResponseEntity<String> rateLimited(SandboxFault fault) {
         int code = fault.providerCode() == null ? 32 : fault.providerCode();
-        long minutes = (fault.retryAfterSeconds() + 59) / 60;
+        // Only the Page-level limits report estimated_time_to_regain_access in the Page usage header.
+        boolean pageLevel = code == 32 || code == 80001;
+        long minutes = pageLevel ? (fault.retryAfterSeconds() + 59) / 60 : 0;
         HttpHeaders headers = usageHeaders(fault.target(), minutes);
         headers.set("x-app-usage", "{\"call_count\":100,\"total_time\":40,\"total_cputime\":38}");
+        if (code == 4 && fault.retryAfterSeconds() > 0) {
+            // The application-level limit has no Page usage header to say when access returns.
+            headers.set("Retry-After", Long.toString(fault.retryAfterSeconds()));
+        }
         String message = switch (code) {
             case 4 -> "(#4) Application request limit reached";
             case 17 -> "(#17) User request limit reached";

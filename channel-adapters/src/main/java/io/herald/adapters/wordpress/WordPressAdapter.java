@@ -6,6 +6,7 @@ import io.herald.adapters.http.Exchange;
 import io.herald.adapters.http.Fingerprints;
 import io.herald.adapters.http.Forms;
 import io.herald.adapters.http.Json;
+import io.herald.adapters.http.OutcomeLog;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
@@ -123,7 +124,12 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         OutgoingRequest outgoing = new OutgoingRequest("POST", route(site, "posts", Map.of()), auth(connection),
                 Json.write(body), "application/json", fingerprint, site, secretsOf(connection));
-        return http.send(outgoing).thenApply(exchange -> classifyPublish(exchange, request.publicationId().value()));
+        return http.send(outgoing).thenApply(exchange -> classifyPublish(exchange, request.publicationId().value()))
+                .whenComplete((outcome, failure) -> {
+                    if (outcome != null) {
+                        OutcomeLog.publish("wordpress", request, outcome);
+                    }
+                });
     }
 
     PublishOutcome classifyPublish(Exchange exchange, String publicationId) {

@@ -141,6 +141,22 @@ class FacebookAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
+    void applicationRateLimitUsesRetryAfter() {
+        sandbox.fault(SandboxFault.of("facebook", pageId, Type.RATE_LIMIT).withProviderCode(4).withRetryAfterSeconds(90));
+        sandbox.fault(SandboxFault.of("facebook", pageId, Type.RATE_LIMIT).withProviderCode(613));
+
+        PublishOutcome.Failed withHeader = (PublishOutcome.Failed) result(adapter.publish(request("app limit")));
+        PublishOutcome.Failed withoutDelay = (PublishOutcome.Failed) result(adapter.publish(request("custom limit")));
+
+        assertThat(withHeader.kind()).isEqualTo(FailureKind.RATE_LIMITED);
+        assertThat(withHeader.errorCode()).isEqualTo("4");
+        assertThat(withHeader.trace().httpStatus()).isEqualTo(403);
+        assertThat(withHeader.retryAfter()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(withoutDelay.kind()).isEqualTo(FailureKind.RATE_LIMITED);
+        assertThat(withoutDelay.retryAfter()).isNull();
+    }
+
+    @Test
     void expiredTokenIsRejected() {
         sandbox.fault(SandboxFault.of("facebook", pageId, Type.TOKEN_ERROR));
 
