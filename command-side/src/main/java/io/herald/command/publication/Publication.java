@@ -17,6 +17,7 @@ import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
@@ -30,6 +31,7 @@ import io.herald.contracts.publication.RecordAttemptSucceededCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.RequestPublicationCommand;
+import io.herald.contracts.publication.RequestReadBackCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
@@ -233,6 +235,17 @@ public class Publication {
             }
             default -> throw new IllegalArgumentException("unknown decision " + command.decision());
         }
+    }
+
+    @CommandHandler
+    public void handle(RequestReadBackCommand command) {
+        requireWorkspace(command.workspaceId());
+        if (status != PublicationStatus.OUTCOME_UNKNOWN) {
+            throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED,
+                    "a read-back is only useful while the outcome is unknown; the publication is " + status);
+        }
+        apply(new PublicationReadBackRequestedEvent(publicationId, workspaceId, lastAttemptNo, command.requestedBy(),
+                command.requestedAt()));
     }
 
     /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */

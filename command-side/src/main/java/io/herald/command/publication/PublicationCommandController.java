@@ -11,6 +11,7 @@ import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.publication.RequestPublicationCommand;
+import io.herald.contracts.publication.RequestReadBackCommand;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -106,6 +107,18 @@ public class PublicationCommandController {
         send(new DecidePublicationCommand(publication, workspace, OperatorDecision.fromWireName(body.decision()), ref,
                 actorOrAnonymous(actor), body.note(), at), publication);
         return ResponseEntity.ok(current(workspace, publication, at));
+    }
+
+    /** Read back now, e.g. after new credentials made it possible (API.md "Operator"). */
+    @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/reconcile")
+    public ResponseEntity<PublicationView> reconcile(@PathVariable("ws") String ws, @PathVariable("id") String id,
+                                                     @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)
+                                                     String actor) {
+        WorkspaceId workspace = workspace(ws);
+        PublicationId publication = publication(id);
+        Instant at = clock.instant();
+        send(new RequestReadBackCommand(publication, workspace, actorOrAnonymous(actor), at), publication);
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(current(workspace, publication, at));
     }
 
     private void send(Object command, PublicationId publication) {

@@ -21,6 +21,7 @@ import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
@@ -32,6 +33,7 @@ import io.herald.contracts.publication.RecordAttemptSucceededCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.RequestPublicationCommand;
+import io.herald.contracts.publication.RequestReadBackCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Duration;
@@ -365,6 +367,17 @@ class PublicationTest {
                     .expectEvents(new PublicationReconciledEvent(ID, WS, 2, ReconciliationResult.FOUND,
                             ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL, earlier, "duplicate of urn:li:share:714",
                             null, null, T0.plusSeconds(120)));
+        }
+
+        @Test
+        void anOperatorMayAskForAReadBackOnlyWhileTheOutcomeIsUnknown() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(new RequestReadBackCommand(ID, WS, "olga", T0.plusSeconds(50)))
+                    .expectEvents(new PublicationReadBackRequestedEvent(ID, WS, 1, "olga", T0.plusSeconds(50)));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RequestReadBackCommand(ID, WS, "olga", T0.plusSeconds(50)))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
         }
 
         @Test

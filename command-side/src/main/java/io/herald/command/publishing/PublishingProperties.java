@@ -1,0 +1,50 @@
+package io.herald.command.publishing;
+
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code herald.publishing.*}: how long an attempt may go without a result before it counts as
+ * interrupted, and the retry policy, with per-channel-type overrides
+ * ({@code herald.publishing.channels.linkedin.not-sent-max-tries=5}).
+ */
+@ConfigurationProperties("herald.publishing")
+public record PublishingProperties(Duration attemptTimeout, Retry retry, Map<String, Retry> channels) {
+
+    public PublishingProperties {
+        attemptTimeout = attemptTimeout != null ? attemptTimeout : Duration.ofMinutes(2);
+        retry = Retry.withDefaults(retry, null);
+        channels = channels != null ? Map.copyOf(channels) : Map.of();
+    }
+
+    /** The retry policy for a channel type: its overrides on top of the defaults. */
+    public Retry retryFor(String channelType) {
+        return Retry.withDefaults(channels.get(channelType), retry);
+    }
+
+    /**
+     * @param notSentMaxTries     tries in all (first included) while the request provably never left
+     * @param rateLimitedMaxTries tries in all while the provider answers with a rate limit
+     * @param initialBackoff      first wait; doubles per try ({@code multiplier}), with jitter
+     * @param randomization       jitter, as a fraction of the wait (0.2 = ±20%)
+     */
+    public record Retry(Integer notSentMaxTries, Integer rateLimitedMaxTries, Duration initialBackoff,
+                        Double multiplier, Double randomization, Duration maxBackoff) {
+
+        static Retry withDefaults(Retry given, Retry defaults) {
+            Retry base = defaults != null ? defaults
+                    : new Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.2, Duration.ofMinutes(10));
+            if (given == null) {
+                return base;
+            }
+            return new Retry(
+                    given.notSentMaxTries != null ? given.notSentMaxTries : base.notSentMaxTries,
+                    given.rateLimitedMaxTries != null ? given.rateLimitedMaxTries : base.rateLimitedMaxTries,
+                    given.initialBackoff != null ? given.initialBackoff : base.initialBackoff,
+                    given.multiplier != null ? given.multiplier : base.multiplier,
+                    given.randomization != null ? given.randomization : base.randomization,
+                    given.maxBackoff != null ? given.maxBackoff : base.maxBackoff);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.herald.command.publishing;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.herald.contracts.publication.FailureKind;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * When to try again after a failure, if at all. Only failures that provably did not execute are
+ * retried: a request that never left, or one the provider refused for a rate limit. A rejection is
+ * never retried, and an unknown outcome never reaches here.
+ */
+final class RetryPolicy {
+
+    private RetryPolicy() {
+    }
+
+    /**
+     * @param failuresOfKind failures of this kind so far, the current one included
+     * @return when to retry, or null when the failure is final
+     */
+    static Instant retryAt(FailureKind kind, int failuresOfKind, Duration providerDelay,
+                           PublishingProperties.Retry policy, Instant now) {
+        int maxTries = switch (kind) {
+            case NOT_SENT -> policy.notSentMaxTries();
+            case RATE_LIMITED -> policy.rateLimitedMaxTries();
+            case REJECTED -> 0;
+        };
+        if (failuresOfKind >= maxTries) {
+            return null;
+        }
+        Duration backoff = Duration.ofMillis(IntervalFunction.ofExponentialRandomBackoff(
+                policy.initialBackoff(), policy.multiplier(), policy.randomization(), policy.maxBackoff())
+                .apply(failuresOfKind));
+        // a provider's own delay is a floor: never call before it said we may
+        Duration wait = providerDelay != null && providerDelay.compareTo(backoff) > 0 ? providerDelay : backoff;
+        return now.plus(wait);
+    }
+}
