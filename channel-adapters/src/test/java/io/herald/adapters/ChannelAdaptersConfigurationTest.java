@@ -12,11 +12,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.ComponentScan;
-import org.springframework.context.annotation.Configuration;
 
 class ChannelAdaptersConfigurationTest {
 
-    @Configuration
+    /** Not a {@code @Configuration}, so that no scan of {@code io.herald.adapters} picks it up. */
     @ComponentScan("io.herald.adapters")
     static class ScanLikeTheApplication {
     }

@@ -1,6 +1,5 @@
 package io.herald.adapters.sandbox;
 
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -14,7 +13,10 @@ import org.springframework.context.annotation.ComponentScan;
  */
 public final class SandboxServer {
 
-    @SpringBootConfiguration
+    /**
+     * Deliberately not a {@code @Configuration}: an application scanning {@code io.herald.adapters}
+     * with this test-jar on its class path must not pick it up.
+     */
     @EnableAutoConfiguration
     @ComponentScan(basePackageClasses = SandboxState.class)
     static class Application {
