@@ -1,0 +1,25 @@
+package io.herald.query.admin;
+
+import java.util.List;
+
+/**
+ * Where an event processor stands.
+ *
+ * @param projection true when it can be rebuilt (its handlers support a reset); sagas never are
+ * @param running    it has been started and not shut down
+ * @param replaying  some segment is still replaying the history after a reset
+ * @param caughtUp   every segment is claimed and has reached the head of the store
+ * @param error      a segment is in error (it retries; the cause is in the log), or null
+ */
+public record ProcessorStatus(
+        String name,
+        boolean projection,
+        boolean running,
+        boolean replaying,
+        boolean caughtUp,
+        List<Segment> segments,
+        String error) {
+
+    public record Segment(int segment, boolean caughtUp, boolean replaying, Long position, boolean errored) {
+    }
+}

@@ -1,0 +1,11 @@
+package io.herald.query.audit;
+
+/**
+ * One place where a publication's history breaks a rule of DESIGN.md.
+ *
+ * @param rule     1 to 5, as numbered in DESIGN.md ("Rules the aggregate enforces")
+ * @param sequence the sequence number of the event that breaks it
+ * @param detail   what happened, in an auditor's words
+ */
+public record Breach(String publicationId, int rule, long sequence, String detail) {
+}

@@ -1,0 +1,158 @@
+package io.herald.query.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Replays one publication's stream against DESIGN.md's rules 1–5, independently of the aggregate
+ * that wrote it: the aggregate refuses what breaks a rule, and this finds whatever got into the
+ * store anyway (a bug, a hand-edited row, a second writer).
+ *
+ * <ol>
+ *   <li>at most one attempt in flight, attempt numbers consecutive from 1;</li>
+ *   <li>an attempt without a result is closed only by an outcome-unknown: never followed directly by
+ *       a new attempt, a reconciliation or an abandon, and never left open long past its deadline;</li>
+ *   <li>after an unknown outcome, the next attempt needs a NOT_FOUND reconciliation in between;</li>
+ *   <li>nothing is attempted after success (a succeeded event or a FOUND reconciliation);</li>
+ *   <li>results (succeeded, failed, outcome unknown) only for the attempt in flight.</li>
+ * </ol>
+ */
+public final class PublicationStreamCheck {
+
+    /** How long after its deadline an attempt may stay open before the history counts it as lost. */
+    public static final Duration DEADLINE_GRACE = Duration.ofMinutes(5);
+
+    private final String publicationId;
+    private final List<Breach> breaches = new ArrayList<>();
+    private long events;
+    private int lastAttemptNo;
+    private Integer inFlight;
+    private long inFlightSequence;
+    private Instant inFlightExpiresAt;
+    /** The latest attempt's outcome is unknown and no NOT_FOUND has been recorded since. */
+    private Integer unknownOutcomeOf;
+    private boolean succeeded;
+
+    public PublicationStreamCheck(String publicationId) {
+        this.publicationId = publicationId;
+    }
+
+    public String publicationId() {
+        return publicationId;
+    }
+
+    public long events() {
+        return events;
+    }
+
+    /** Takes the stream's next event (in sequence order). */
+    public void accept(long sequence, String type, JsonNode payload) {
+        events++;
+        switch (type) {
+            case "PublicationAttemptedEvent" -> attempted(sequence, payload);
+            case "PublicationSucceededEvent" -> result(sequence, payload, "success");
+            case "PublicationFailedEvent" -> result(sequence, payload, "failure");
+            case "PublicationOutcomeUnknownEvent" -> result(sequence, payload, "unknown outcome");
+            case "PublicationReconciledEvent" -> reconciled(sequence, payload);
+            case "PublicationAbandonedEvent" -> closedWithoutResult(sequence, "abandoned");
+            default -> { }
+        }
+    }
+
+    /** The breaches found; {@code now} decides whether an attempt still open is overdue (rule 2). */
+    public List<Breach> finish(Instant now) {
+        if (inFlight != null && inFlightExpiresAt != null && now.isAfter(inFlightExpiresAt.plus(DEADLINE_GRACE))) {
+            breach(2, inFlightSequence, "attempt " + inFlight + " has no result although its deadline "
+                    + inFlightExpiresAt + " passed; an interrupted attempt must be recorded as outcome unknown");
+        }
+        return List.copyOf(breaches);
+    }
+
+    private void attempted(long sequence, JsonNode payload) {
+        int attemptNo = payload.path("attemptNo").asInt();
+        if (succeeded) {
+            breach(4, sequence, "attempt " + attemptNo + " started after the publication had succeeded");
+        }
+        if (inFlight != null) {
+            breach(1, sequence, "attempt " + attemptNo + " started while attempt " + inFlight + " was in flight");
+            breach(2, sequence, "attempt " + inFlight + " had no result and was followed directly by attempt "
+                    + attemptNo + "; an attempt without result is closed only by outcome unknown");
+        }
+        if (attemptNo != lastAttemptNo + 1) {
+            breach(1, sequence, "attempt numbers must be consecutive: expected attempt " + (lastAttemptNo + 1)
+                    + ", found attempt " + attemptNo);
+        }
+        if (unknownOutcomeOf != null) {
+            breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
+                    + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between");
+        }
+        inFlight = attemptNo;
+        inFlightSequence = sequence;
+        inFlightExpiresAt = instant(payload.path("expiresAt"));
+        lastAttemptNo = Math.max(lastAttemptNo, attemptNo);
+        // reported once; the new attempt is what later events refer to
+        unknownOutcomeOf = null;
+    }
+
+    private void result(long sequence, JsonNode payload, String what) {
+        int attemptNo = payload.path("attemptNo").asInt();
+        if (inFlight == null || inFlight != attemptNo) {
+            breach(5, sequence, what + " recorded for attempt " + attemptNo + ", but "
+                    + (inFlight == null ? "no attempt was in flight" : "attempt " + inFlight + " was in flight"));
+            return;
+        }
+        inFlight = null;
+        switch (what) {
+            case "success" -> succeeded = true;
+            case "unknown outcome" -> unknownOutcomeOf = attemptNo;
+            default -> { }
+        }
+    }
+
+    private void reconciled(long sequence, JsonNode payload) {
+        int attemptNo = payload.path("attemptNo").asInt();
+        if (inFlight != null) {
+            closedWithoutResult(sequence, "reconciled");
+        }
+        if (attemptNo != lastAttemptNo) {
+            // a read-back about an older attempt changes nothing (rule 5 for reconciliations)
+            return;
+        }
+        switch (payload.path("result").asText()) {
+            case "FOUND" -> {
+                succeeded = true;
+                unknownOutcomeOf = null;
+            }
+            case "NOT_FOUND" -> unknownOutcomeOf = null;
+            default -> { }
+        }
+    }
+
+    private void closedWithoutResult(long sequence, String how) {
+        if (inFlight == null) {
+            return;
+        }
+        breach(2, sequence, "attempt " + inFlight + " had no result when the publication was " + how
+                + "; an attempt without result is closed only by outcome unknown");
+        inFlight = null;
+    }
+
+    private void breach(int rule, long sequence, String detail) {
+        breaches.add(new Breach(publicationId, rule, sequence, detail));
+    }
+
+    private static Instant instant(JsonNode value) {
+        if (value == null || !value.isTextual()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value.asText());
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.herald.query.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.contracts.publication.UnknownCause;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The verifier's rules on histories built from the real event records, serialized as the store keeps them. */
+class PublicationStreamCheckTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    private static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+    private static final PublicationId ID = PublicationId.of("pub_" + "a".repeat(64));
+    private static final WorkspaceId WS = WorkspaceId.of("acme");
+
+    private final PublicationStreamCheck check = new PublicationStreamCheck(ID.value());
+    private long sequence = 1;
+
+    private void event(Object payload) {
+        JsonNode tree = JSON.valueToTree(payload);
+        check.accept(sequence++, payload.getClass().getSimpleName(), tree);
+    }
+
+    private static PublicationAttemptedEvent attempted(int n) {
+        return new PublicationAttemptedEvent(ID, WS, ChannelId.of("fb-main"), n, AttemptTrigger.INITIAL, ID.value(),
+                "hash", T0.plusSeconds(n * 60L), T0.plusSeconds(n * 60L + 30));
+    }
+
+    private static PublicationSucceededEvent succeeded(int n) {
+        return new PublicationSucceededEvent(ID, WS, n, new ProviderRef("1_2", null), null, T0.plusSeconds(n * 60L + 1));
+    }
+
+    private static PublicationFailedEvent failedRetryable(int n) {
+        return new PublicationFailedEvent(ID, WS, n, FailureKind.NOT_SENT, "connect_refused", "refused", null,
+                T0.plusSeconds(n * 60L + 40), T0.plusSeconds(n * 60L + 1));
+    }
+
+    private static PublicationOutcomeUnknownEvent unknown(int n) {
+        return new PublicationOutcomeUnknownEvent(ID, WS, n, UnknownCause.READ_TIMEOUT, "read timed out",
+                AttemptTrace.nothingCameBack("page", T0), T0.plusSeconds(n * 60L + 2));
+    }
+
+    private static PublicationReconciledEvent reconciled(int n, ReconciliationResult result) {
+        return new PublicationReconciledEvent(ID, WS, n, result, ReconciliationSource.AUTOMATIC, null, "read back",
+                null, null, T0.plusSeconds(n * 60L + 5));
+    }
+
+    private List<Breach> finish() {
+        return check.finish(T0.plus(Duration.ofMinutes(1)));
+    }
+
+    @Test
+    void aHistoryTheAggregateWouldWriteIsClean() {
+        event(attempted(1));
+        event(failedRetryable(1));
+        event(attempted(2));
+        event(unknown(2));
+        event(reconciled(2, ReconciliationResult.UNKNOWN));
+        event(reconciled(2, ReconciliationResult.NOT_FOUND));
+        event(attempted(3));
+        event(succeeded(3));
+
+        assertThat(finish()).isEmpty();
+        assertThat(check.events()).isEqualTo(8);
+    }
+
+    @Test
+    void reportsAnAttemptStartedWhileAnotherWasInFlight() {
+        event(attempted(1));
+        event(attempted(2));
+
+        assertThat(finish()).extracting(Breach::rule, Breach::sequence).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(1, 2L), org.assertj.core.groups.Tuple.tuple(2, 2L));
+    }
+
+    @Test
+    void reportsAttemptNumbersThatAreNotConsecutive() {
+        event(attempted(1));
+        event(failedRetryable(1));
+        event(attempted(3));
+
+        assertThat(finish()).singleElement().satisfies(b -> {
+            assertThat(b.rule()).isEqualTo(1);
+            assertThat(b.detail()).contains("expected attempt 2, found attempt 3");
+        });
+    }
+
+    @Test
+    void reportsAnAttemptLeftWithoutResultLongAfterItsDeadline() {
+        event(attempted(1));
+
+        assertThat(check.finish(T0.plus(Duration.ofHours(1)))).singleElement()
+                .satisfies(b -> assertThat(b.rule()).isEqualTo(2));
+    }
+
+    @Test
+    void anAttemptStillWithinItsDeadlineIsNoBreach() {
+        event(attempted(1));
+
+        assertThat(check.finish(T0.plusSeconds(90))).isEmpty();
+    }
+
+    @Test
+    void reportsAnAbandonWhileAnAttemptHadNoResult() {
+        event(attempted(1));
+        event(new PublicationAbandonedEvent(ID, WS, "op", "stop", T0.plusSeconds(70)));
+
+        assertThat(finish()).singleElement().satisfies(b -> {
+            assertThat(b.rule()).isEqualTo(2);
+            assertThat(b.sequence()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void reportsABlindRetryAfterAnUnknownOutcome() {
+        event(attempted(1));
+        event(unknown(1));
+        event(attempted(2));
+
+        assertThat(finish()).singleElement().satisfies(b -> {
+            assertThat(b.publicationId()).isEqualTo(ID.value());
+            assertThat(b.rule()).isEqualTo(3);
+            assertThat(b.sequence()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void anUnknownReadBackDoesNotAllowANewAttempt() {
+        event(attempted(1));
+        event(unknown(1));
+        event(reconciled(1, ReconciliationResult.UNKNOWN));
+        event(attempted(2));
+
+        assertThat(finish()).extracting(Breach::rule).containsExactly(3);
+    }
+
+    @Test
+    void reportsAnAttemptAfterSuccess() {
+        event(attempted(1));
+        event(succeeded(1));
+        event(attempted(2));
+
+        assertThat(finish()).extracting(Breach::rule).containsExactly(4);
+    }
+
+    @Test
+    void reportsAnAttemptAfterAFoundReadBack() {
+        event(attempted(1));
+        event(unknown(1));
+        event(reconciled(1, ReconciliationResult.FOUND));
+        event(attempted(2));
+
+        assertThat(finish()).extracting(Breach::rule).contains(4);
+    }
+
+    @Test
+    void reportsAResultForAnAttemptNotInFlight() {
+        event(attempted(1));
+        event(failedRetryable(1));
+        event(succeeded(1));
+
+        assertThat(finish()).singleElement().satisfies(b -> {
+            assertThat(b.rule()).isEqualTo(5);
+            assertThat(b.sequence()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void reportsAResultForAnOlderAttempt() {
+        event(attempted(1));
+        event(failedRetryable(1));
+        event(attempted(2));
+        event(unknown(1));
+
+        assertThat(finish()).extracting(Breach::rule).containsExactly(5);
+    }
+}
