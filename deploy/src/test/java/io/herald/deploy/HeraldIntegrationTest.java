@@ -8,9 +8,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -25,9 +31,19 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
-        "herald.sandbox.enabled=true"
+        "herald.sandbox.enabled=true",
+        "herald.security.system-key=" + HeraldIntegrationTest.SYSTEM_KEY,
+        // tests send far more requests per second than a client should; the limit has its own test
+        "herald.security.rate-limit.limit-for-period=1000000"
 })
 public abstract class HeraldIntegrationTest {
+
+    /** The system key of the test application (configured, so no key file is generated). */
+    protected static final String SYSTEM_KEY = "hs.test-system-key-0123456789abcdefghijklmnopqrstuvwxyz";
+    /** Roles of the key {@link #send} uses on a workspace's paths: all of a workspace's roles. */
+    protected static final List<String> ALL_ROLES = List.of("publisher", "operator", "auditor", "admin");
+    private static final Pattern WORKSPACE_PATH = Pattern.compile("^/api/v1/workspaces/([^/?]+)");
+    private static final Map<String, String> WORKSPACE_KEYS = new ConcurrentHashMap<>();
 
     private static final AtomicInteger WORKSPACES = new AtomicInteger();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -55,24 +71,86 @@ public abstract class HeraldIntegrationTest {
         return send(method, path, body, "application/json");
     }
 
+    /**
+     * Sends as a key with every role of the path's workspace (created with the workspace on first
+     * use, through the system key), or as the system key outside workspaces.
+     */
     protected Response send(String method, String path, String body, String contentType) {
+        return sendAs(keyFor(path), method, path, body, contentType, Map.of());
+    }
+
+    /** Sends with the given key (none when null) and extra headers. */
+    protected Response sendAs(String key, String method, String path, String body, String contentType,
+                              Map<String, String> headers) {
+        return sendBytesAs(key, method, path, body == null ? null : body.getBytes(StandardCharsets.UTF_8),
+                contentType, headers);
+    }
+
+    protected Response sendBytesAs(String key, String method, String path, byte[] body, String contentType,
+                                   Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
                 .timeout(Duration.ofSeconds(30))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
-        return send(request.build());
+        if (key != null) {
+            request.header("Authorization", "Bearer " + key);
+        }
+        headers.forEach(request::header);
+        return exchange(request.build());
     }
 
+    /** Sends a prepared request, authorised like {@link #send(String, String, String, String)}. */
     protected Response send(HttpRequest request) {
+        String key = keyFor(request.uri().getRawPath());
+        return exchange(key == null ? request
+                : HttpRequest.newBuilder(request, (name, value) -> true)
+                        .header("Authorization", "Bearer " + key).build());
+    }
+
+    /** The key {@link #send} uses for a path. */
+    protected String keyFor(String path) {
+        Matcher workspace = WORKSPACE_PATH.matcher(path);
+        if (!workspace.find()) {
+            return path.startsWith("/api/") ? SYSTEM_KEY : null;
+        }
+        return WORKSPACE_KEYS.computeIfAbsent(workspace.group(1), ws -> {
+            createWorkspace(ws);
+            return createKey(ws, ALL_ROLES, "tests");
+        });
+    }
+
+    /** Creates a workspace through the system key (an existing one is fine). */
+    protected void createWorkspace(String ws) {
+        Response created = sendAs(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                "{\"workspaceId\":\"" + ws + "\",\"name\":\"" + ws + "\"}", "application/json", Map.of());
+        if (created.status() != 201 && created.status() != 200) {
+            throw new IllegalStateException("workspace not created: " + created);
+        }
+    }
+
+    /** Issues a key of the workspace through the system key and returns the raw key. */
+    protected String createKey(String ws, List<String> roles, String label) {
+        String body = "{\"roles\":[" + String.join(",", roles.stream().map(r -> "\"" + r + "\"").toList())
+                + "],\"label\":\"" + label + "\"}";
+        Response issued = sendAs(SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys", body,
+                "application/json", Map.of());
+        if (issued.status() != 201) {
+            throw new IllegalStateException("key not issued: " + issued);
+        }
+        return issued.json().get("key").asText();
+    }
+
+    private Response exchange(HttpRequest request) {
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.body(),
                     response.headers().firstValue("Content-Type").orElse(""),
                     response.headers().firstValue("Location").orElse(null),
-                    response.headers().firstValue("X-Correlation-Id").orElse(null), json);
+                    response.headers().firstValue("X-Correlation-Id").orElse(null),
+                    response.headers().firstValue("Retry-After").orElse(null), json);
         } catch (IOException e) {
             throw new IllegalStateException("request failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -122,7 +200,7 @@ public abstract class HeraldIntegrationTest {
     }
 
     public record Response(int status, String body, String contentType, String location, String correlationId,
-                           ObjectMapper mapper) {
+                           String retryAfter, ObjectMapper mapper) {
 
         public JsonNode json() {
             try {

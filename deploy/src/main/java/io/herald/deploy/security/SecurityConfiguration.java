@@ -1,21 +1,73 @@
 package io.herald.deploy.security;
 
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.herald.contracts.error.ErrorCode;
+import java.io.IOException;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 
-/** Stateless HTTP security. API keys and roles plug in here. */
+/**
+ * Stateless HTTP security: API keys (Bearer), roles per endpoint, workspace isolation, signed
+ * bodies where a workspace asks for them, a rate limit per key. Every refusal is problem+json.
+ */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecurityProperties.class)
 public class SecurityConfiguration {
 
     @Bean
-    SecurityFilterChain api(HttpSecurity http) throws Exception {
+    SystemKey systemKey(SecurityProperties properties, Environment environment) throws IOException {
+        return SystemKey.resolve(properties, environment);
+    }
+
+    @Bean
+    RateLimiterRegistry apiKeyRateLimiters(SecurityProperties properties) {
+        return RateLimits.registry(properties.rateLimit());
+    }
+
+    @Bean
+    SecurityFilterChain api(HttpSecurity http, SystemKey systemKey, ApiKeyStore keys,
+                            RateLimiterRegistry apiKeyRateLimiters, SigningSecrets signingSecrets,
+                            ProblemResponses problems, SecurityProperties properties, Clock clock) throws Exception {
+        AccessRules rules = new AccessRules();
         return http
                 .csrf(csrf -> csrf.disable())
+                .httpBasic(basic -> basic.disable())
+                .formLogin(form -> form.disable())
+                .logout(logout -> logout.disable())
+                .requestCache(cache -> cache.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .authorizeHttpRequests(auth -> auth.anyRequest().permitAll())
+                .addFilterBefore(new ApiKeyAuthenticationFilter(systemKey, keys, new RateLimits(apiKeyRateLimiters),
+                        problems), AuthorizationFilter.class)
+                .addFilterAfter(new SignatureVerificationFilter(signingSecrets, problems, clock,
+                        properties.signatureTolerance()), AuthorizationFilter.class)
+                .authorizeHttpRequests(auth -> auth.anyRequest().access(rules))
+                .exceptionHandling(errors -> errors
+                        .authenticationEntryPoint((request, response, e) -> problems.write(request, response,
+                                ErrorCode.UNAUTHENTICATED,
+                                "a valid API key is required: Authorization: Bearer <key>"))
+                        .accessDeniedHandler((request, response, e) -> {
+                            if (request.getAttribute(AccessRules.HIDDEN_ATTRIBUTE) != null) {
+                                problems.write(request, response, ErrorCode.NOT_FOUND, "not found");
+                            } else {
+                                problems.write(request, response, ErrorCode.FORBIDDEN,
+                                        "this key lacks the role this request needs");
+                            }
+                        }))
                 .build();
+    }
+
+    /** A URL the firewall refuses (encoded dots or slashes, NUL, ...) gets problem+json, not a bare 400. */
+    @Bean
+    RequestRejectedHandler requestRejectedAsProblem(ProblemResponses problems) {
+        return (request, response, rejected) -> problems.write(request, response, ErrorCode.VALIDATION_FAILED,
+                "the request URL is not acceptable");
     }
 }

@@ -1,0 +1,133 @@
+package io.herald.deploy.security;
+
+import static io.herald.deploy.security.Role.ADMIN;
+import static io.herald.deploy.security.Role.AUDITOR;
+import static io.herald.deploy.security.Role.OPERATOR;
+import static io.herald.deploy.security.Role.PUBLISHER;
+import static io.herald.deploy.security.Role.SYSTEM;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.springframework.http.server.PathContainer;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.authorization.AuthorizationManager;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
+import org.springframework.web.util.UrlPathHelper;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * Which role may call which endpoint (the matrix in the README), and workspace isolation: a key
+ * used on another workspace's path is denied as if the resource did not exist (404).
+ */
+public final class AccessRules implements AuthorizationManager<RequestAuthorizationContext> {
+
+    /** Marks a denial that must look like a missing resource. */
+    static final String HIDDEN_ATTRIBUTE = AccessRules.class.getName() + ".hidden";
+
+    private static final String WS = "/api/v1/workspaces/{ws}";
+    private static final UrlPathHelper PATHS = new UrlPathHelper();
+    private static final PathPattern WORKSPACE_PATHS = new PathPatternParser().parse(WS + "/**");
+
+    private record Rule(String method, PathPattern pattern, Set<Role> roles) {
+    }
+
+    private static final List<String> OPEN = List.of(
+            "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
+            "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
+            "/console", "/console/**", "/favicon.ico", "/error", "/sandbox/**");
+
+    private final List<PathPattern> open;
+    private final List<Rule> rules;
+    private final PathPattern systemPaths;
+
+    public AccessRules() {
+        PathPatternParser parser = new PathPatternParser();
+        this.open = OPEN.stream().map(parser::parse).toList();
+        this.systemPaths = parser.parse("/api/v1/{area:admin|audit}/**");
+        this.rules = List.of(
+                rule(parser, "POST", WS + "/publications", PUBLISHER),
+                rule(parser, "GET", WS + "/publications", PUBLISHER, OPERATOR, AUDITOR),
+                rule(parser, "GET", WS + "/publications/{id}", PUBLISHER, OPERATOR, AUDITOR),
+                rule(parser, "POST", WS + "/publications/{id}/execute", PUBLISHER),
+                rule(parser, "POST", WS + "/publications/{id}/decisions", OPERATOR),
+                rule(parser, "POST", WS + "/publications/{id}/reconcile", OPERATOR),
+                rule(parser, "GET", WS + "/publications/{id}/events", AUDITOR),
+                rule(parser, "GET", WS + "/decisions", OPERATOR),
+                rule(parser, "GET", WS + "/counts", OPERATOR, AUDITOR),
+                rule(parser, "GET", WS + "/channels", OPERATOR, ADMIN),
+                rule(parser, "PUT", WS + "/channels/{channelId}", ADMIN),
+                rule(parser, "POST", WS + "/channels/{channelId}/probe", ADMIN),
+                rule(parser, "GET", WS + "/audit/events", AUDITOR),
+                rule(parser, "GET", WS + "/audit/verify", AUDITOR),
+                rule(parser, "POST", WS + "/keys", ADMIN, SYSTEM),
+                rule(parser, "GET", WS + "/keys", ADMIN, SYSTEM),
+                rule(parser, "DELETE", WS + "/keys/{keyId}", ADMIN, SYSTEM),
+                rule(parser, "PUT", WS + "/signing-secret", ADMIN),
+                rule(parser, "DELETE", WS + "/signing-secret", ADMIN));
+    }
+
+    private static Rule rule(PathPatternParser parser, String method, String pattern, Role... roles) {
+        return new Rule(method, parser.parse(pattern), EnumSet.copyOf(List.of(roles)));
+    }
+
+    /** Paths anyone may call: health, metrics, the API description, the console's shell, the sandbox. */
+    public boolean isOpen(HttpServletRequest request) {
+        if (request.getDispatcherType() == DispatcherType.ERROR) {
+            return true;
+        }
+        PathContainer path = path(request);
+        return open.stream().anyMatch(p -> p.matches(path));
+    }
+
+    @Override
+    public AuthorizationDecision check(Supplier<Authentication> authentication, RequestAuthorizationContext context) {
+        HttpServletRequest request = context.getRequest();
+        if (isOpen(request)) {
+            return new AuthorizationDecision(true);
+        }
+        if (!(authentication.get() instanceof ApiKeyAuthentication key)) {
+            return new AuthorizationDecision(false);
+        }
+        Caller caller = key.getPrincipal();
+        PathContainer path = path(request);
+        String method = "HEAD".equals(request.getMethod()) ? "GET" : request.getMethod();
+
+        PathPattern.PathMatchInfo inWorkspace = WORKSPACE_PATHS.matchAndExtract(path);
+        if (inWorkspace != null && !caller.isSystem()
+                && !inWorkspace.getUriVariables().get("ws").equals(caller.workspaceId())) {
+            request.setAttribute(HIDDEN_ATTRIBUTE, Boolean.TRUE);
+            return new AuthorizationDecision(false);
+        }
+        for (Rule rule : rules) {
+            if (rule.method().equals(method) && rule.pattern().matches(path)) {
+                return new AuthorizationDecision(!Collections.disjoint(rule.roles(), caller.roles()));
+            }
+        }
+        if (systemPaths.matches(path)) {
+            return new AuthorizationDecision(caller.isSystem());
+        }
+        if (inWorkspace != null) {
+            // no such endpoint in the caller's own workspace: Spring MVC answers 404 or 405
+            return new AuthorizationDecision(!caller.isSystem());
+        }
+        return new AuthorizationDecision(true);
+    }
+
+    /** The decoded path within the application, as Spring MVC matches it. */
+    static PathContainer path(HttpServletRequest request) {
+        return PathContainer.parsePath(PATHS.getPathWithinApplication(request));
+    }
+
+    /** The workspace a path belongs to, or null outside {@code /api/v1/workspaces/{ws}}. */
+    static String workspaceOf(HttpServletRequest request) {
+        PathPattern.PathMatchInfo match = WORKSPACE_PATHS.matchAndExtract(path(request));
+        return match == null ? null : match.getUriVariables().get("ws");
+    }
+}

@@ -1,0 +1,20 @@
+package io.herald.deploy.security;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code herald.security.*}: the system key (env {@code HERALD_SECURITY_SYSTEM_KEY}), the per-key
+ * request rate and the tolerance of signed requests.
+ */
+@ConfigurationProperties("herald.security")
+public record SecurityProperties(
+        String systemKey,
+        @DefaultValue RateLimit rateLimit,
+        @DefaultValue("5m") Duration signatureTolerance) {
+
+    /** Each key may send {@code limitForPeriod} requests per {@code refreshPeriod}, per node. */
+    public record RateLimit(@DefaultValue("50") int limitForPeriod, @DefaultValue("1s") Duration refreshPeriod) {
+    }
+}

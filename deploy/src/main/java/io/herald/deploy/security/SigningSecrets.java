@@ -1,0 +1,64 @@
+package io.herald.deploy.security;
+
+import io.herald.command.channel.CredentialCipher;
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Each workspace's secret for signed request bodies, encrypted at rest with the credential key,
+ * and the signatures already accepted. Seen signatures live in PostgreSQL, not in memory: every
+ * node shares them, so a request replayed to another node inside the window is refused as well.
+ */
+@Component
+public class SigningSecrets {
+
+    private final JdbcTemplate jdbc;
+    private final CredentialCipher cipher;
+    private final Clock clock;
+
+    public SigningSecrets(JdbcTemplate jdbc, CredentialCipher cipher, Clock clock) {
+        this.jdbc = jdbc;
+        this.cipher = cipher;
+        this.clock = clock;
+    }
+
+    public void store(String workspaceId, String secret) {
+        byte[] sealed = cipher.encrypt(secret.getBytes(StandardCharsets.UTF_8), associatedData(workspaceId));
+        jdbc.update("""
+                INSERT INTO herald_signing_secret (workspace_id, secret_ciphertext, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (workspace_id) DO UPDATE SET secret_ciphertext = excluded.secret_ciphertext,
+                                                         updated_at = excluded.updated_at""",
+                workspaceId, sealed, Timestamp.from(clock.instant()));
+    }
+
+    public boolean remove(String workspaceId) {
+        return jdbc.update("DELETE FROM herald_signing_secret WHERE workspace_id = ?", workspaceId) > 0;
+    }
+
+    /** The workspace's secret when it requires signed requests. */
+    public Optional<byte[]> secret(String workspaceId) {
+        return jdbc.query("SELECT secret_ciphertext FROM herald_signing_secret WHERE workspace_id = ?",
+                        (rs, n) -> rs.getBytes(1), workspaceId).stream().findFirst()
+                .map(sealed -> cipher.decrypt(sealed, associatedData(workspaceId)));
+    }
+
+    /**
+     * Records a signature as used until it leaves the tolerance window; false when it was used
+     * before (a replay). Expired entries are dropped on the way.
+     */
+    public boolean firstUse(String workspaceId, String signature, Instant expiresAt) {
+        jdbc.update("DELETE FROM herald_seen_signature WHERE expires_at < ?", Timestamp.from(clock.instant()));
+        return jdbc.update("""
+                INSERT INTO herald_seen_signature (workspace_id, signature, expires_at) VALUES (?, ?, ?)
+                ON CONFLICT DO NOTHING""", workspaceId, signature, Timestamp.from(expiresAt)) == 1;
+    }
+
+    private static String associatedData(String workspaceId) {
+        return "signing-secret:" + workspaceId;
+    }
+}
