@@ -274,7 +274,7 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         List<String> secrets = secretsOf(connection);
         CompletableFuture<Exchange> me = http.send(new OutgoingRequest("GET",
-                route(site, "users/me", Map.of("context", "edit")), auth(connection), null, null, null, site, secrets));
+                route(site, "users/me", Map.of()), auth(connection), null, null, null, site, secrets));
         CompletableFuture<Exchange> options = http.send(new OutgoingRequest("OPTIONS",
                 route(site, "posts", Map.of()), auth(connection), null, null, null, site, secrets));
         return me.thenCombine(options, (meExchange, optionsExchange) -> {
