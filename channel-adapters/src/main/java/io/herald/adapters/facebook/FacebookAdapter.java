@@ -176,13 +176,21 @@ public final class FacebookAdapter implements ChannelAdapter {
         query.put("fields", FEED_FIELDS);
         query.put("since", Long.toString(windowStart.getEpochSecond()));
         query.put("limit", "100");
-        URI first = URI.create(graphBase + "/" + pageId + "/feed?" + Forms.encode(query));
+        URI feed = URI.create(graphBase + "/" + pageId + "/feed?" + Forms.encode(query));
         Search search = new Search(connection, token, windowStart, now,
                 Texts.normalise(request.content().body()), request.content().link());
-        return readPage(first, search, 1);
+        // A scheduled post is not in the feed until its time: read the Page's scheduled posts too.
+        Map<String, String> scheduledQuery = new LinkedHashMap<>();
+        scheduledQuery.put("fields", FEED_FIELDS);
+        scheduledQuery.put("limit", "100");
+        URI scheduled = URI.create(graphBase + "/" + pageId + "/scheduled_posts?" + Forms.encode(scheduledQuery));
+        return readPage(feed, search, 1, 1, pages -> readPage(scheduled, search, 1, pages + 1,
+                total -> done(search.result(total))));
     }
 
-    private CompletableFuture<ReadBackOutcome> readPage(URI uri, Search search, int pageNo) {
+    private CompletableFuture<ReadBackOutcome> readPage(URI uri, Search search, int pageNo, int totalPages,
+                                                        java.util.function.Function<Integer,
+                                                                CompletableFuture<ReadBackOutcome>> whenRead) {
         OutgoingRequest outgoing = new OutgoingRequest("GET", uri, bearer(search.token), null, null, null,
                 search.connection.settings().pageId(), secretsOf(search.connection));
         return http.send(outgoing).thenCompose(exchange -> {
@@ -204,7 +212,7 @@ public final class FacebookAdapter implements ChannelAdapter {
             }
             String next = Json.text(body.path("paging"), "next");
             if (Texts.blank(next)) {
-                return done(search.result(pageNo));
+                return whenRead.apply(totalPages);
             }
             if (pageNo >= MAX_PAGES) {
                 return done(new ReadBackOutcome.Unknown("The Page feed has more than " + MAX_PAGES
@@ -220,7 +228,7 @@ public final class FacebookAdapter implements ChannelAdapter {
                 return done(new ReadBackOutcome.Unknown("The Page feed's paging link points to another host ("
                         + nextUri.getHost() + "); not followed."));
             }
-            return readPage(nextUri, search, pageNo + 1);
+            return readPage(nextUri, search, pageNo + 1, totalPages + 1, whenRead);
         });
     }
 
@@ -308,7 +316,8 @@ public final class FacebookAdapter implements ChannelAdapter {
             }
             if (matches.isEmpty()) {
                 return new ReadBackOutcome.NotFound("No post with the attempt's text among " + seen
-                        + " posts of the Page since " + windowStart + " (" + pages + " page(s) read).");
+                        + " posts of the Page (feed and scheduled posts) since " + windowStart + " (" + pages
+                        + " page(s) read).");
             }
             return new ReadBackOutcome.Unknown(matches.size() + " posts have the attempt's text since " + windowStart
                     + ": " + matches.stream().map(p -> Json.text(p, "id")).toList());

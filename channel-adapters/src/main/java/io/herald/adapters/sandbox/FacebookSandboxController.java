@@ -134,7 +134,8 @@ public class FacebookSandboxController {
         };
     }
 
-    @GetMapping({"/sandbox/facebook/{version}/{pageId}/feed", "/sandbox/facebook/{version}/{pageId}/posts"})
+    @GetMapping({"/sandbox/facebook/{version}/{pageId}/feed", "/sandbox/facebook/{version}/{pageId}/posts",
+            "/sandbox/facebook/{version}/{pageId}/scheduled_posts"})
     public DeferredResult<ResponseEntity<String>> read(@PathVariable String pageId,
                                                       @RequestParam Map<String, String> params,
                                                       HttpServletRequest request, HttpServletResponse response) {
@@ -160,8 +161,9 @@ public class FacebookSandboxController {
     }
 
     private ResponseEntity<String> page(String pageId, Map<String, String> params, HttpServletRequest request) {
+        String wanted = request.getRequestURI().endsWith("/scheduled_posts") ? "scheduled" : "published";
         List<SandboxPost> all = new ArrayList<>(state.posts(PROVIDER, pageId).stream()
-                .filter(p -> "published".equals(p.status()))
+                .filter(p -> wanted.equals(p.status()))
                 .toList());
         Collections.reverse(all);
         long since = parseLong(params.get("since"), Long.MIN_VALUE);

@@ -237,7 +237,21 @@ class FacebookAdapterSandboxTest extends SandboxTestSupport {
                 publish(connection, new Content(null, "the  one we look for ", "https://example.org/x")), start)));
 
         assertThat(outcome).isInstanceOfSatisfying(ReadBackOutcome.Found.class,
-                found -> assertThat(found.evidence()).contains("231 posts in 3 page(s)"));
+                found -> assertThat(found.evidence()).contains("231 posts in 4 page(s)"));
+    }
+
+    @Test
+    void scheduledPostIsFoundAmongTheScheduledPosts() {
+        PublishRequest scheduled = new PublishRequest(publicationId(unique("s")), 1,
+                io.herald.contracts.publication.PublicationAction.PUBLISH, new Content(null, "tomorrow at nine", null),
+                clock.instant().plus(Duration.ofDays(1)), connection);
+
+        PublishOutcome outcome = result(adapter.publish(scheduled));
+        ReadBackOutcome found = result(adapter.readBack(readBack(scheduled, clock.instant())));
+
+        assertThat(outcome).isInstanceOf(PublishOutcome.Published.class);
+        assertThat(sandbox.truth("facebook", pageId).get(0).path("status").asText()).isEqualTo("scheduled");
+        assertThat(found).isInstanceOf(ReadBackOutcome.Found.class);
     }
 
     @Test
