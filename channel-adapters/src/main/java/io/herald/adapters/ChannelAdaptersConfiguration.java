@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The three adapters and the {@link ChannelAdapters} registry, one HTTP client per provider.
- * Uses the application's {@link Clock} bean when there is one.
+ * Uses the application's {@link Clock} bean when there is exactly one, else the system clock (UTC).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ChannelAdaptersProperties.class)
@@ -46,17 +46,17 @@ public class ChannelAdaptersConfiguration {
 
     @Bean
     FacebookAdapter facebookAdapter(ChannelAdaptersProperties properties, ObjectProvider<Clock> clock) {
-        return facebook(properties, clock.getIfAvailable(Clock::systemUTC));
+        return facebook(properties, clock.getIfUnique(Clock::systemUTC));
     }
 
     @Bean
     LinkedInAdapter linkedInAdapter(ChannelAdaptersProperties properties, ObjectProvider<Clock> clock) {
-        return linkedIn(properties, clock.getIfAvailable(Clock::systemUTC));
+        return linkedIn(properties, clock.getIfUnique(Clock::systemUTC));
     }
 
     @Bean
     WordPressAdapter wordPressAdapter(ChannelAdaptersProperties properties, ObjectProvider<Clock> clock) {
-        return wordPress(properties, clock.getIfAvailable(Clock::systemUTC));
+        return wordPress(properties, clock.getIfUnique(Clock::systemUTC));
     }
 
     @Bean

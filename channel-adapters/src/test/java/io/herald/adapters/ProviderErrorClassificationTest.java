@@ -317,6 +317,28 @@ class ProviderErrorClassificationTest {
     }
 
     @Test
+    void malformedConnectionSettingsEndInAnOutcomeNotAnException() throws Exception {
+        ChannelConnection badSite = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-bad"),
+                ChannelType.WORDPRESS, new ChannelSettings(null, null, null, "not a url", "editor", false),
+                new ChannelSecrets(null, null, null, WP_PASSWORD), false);
+        ChannelConnection badPage = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-bad"),
+                ChannelType.FACEBOOK, new ChannelSettings("12 34/feed?x", null, null, null, null, false),
+                new ChannelSecrets(FB_TOKEN, null, null, null), false);
+        provider.answer(new Answer(400, Map.of(), fbError(803, null, "(#803) Some of the aliases you requested do not exist")));
+
+        PublishOutcome site = wordPress.publish(new PublishRequest(new PublicationId(PUB), 1, PublicationAction.PUBLISH,
+                new Content("t", "b", null), null, badSite)).get(30, TimeUnit.SECONDS);
+        PublishOutcome page = facebook.publish(new PublishRequest(new PublicationId(PUB), 1, PublicationAction.PUBLISH,
+                new Content(null, "b", null), null, badPage)).get(30, TimeUnit.SECONDS);
+
+        assertThat(describe(site)).isEqualTo("REJECTED");
+        assertThat(describe(page)).isEqualTo("REJECTED");
+        assertThat(provider.received()).extracting(CannedProvider.Received::uri)
+                .containsExactly("/v25.0/12%2034%2Ffeed%3Fx/feed");
+        assertThat(wordPress.probe(badSite).get(30, TimeUnit.SECONDS).publish().available()).isFalse();
+    }
+
+    @Test
     void speaksEachProvidersWireFormat() throws Exception {
         provider.answer(new Answer(200, Map.of(), "{\"id\":\"123456_1\"}"));
         facebook.publish(new PublishRequest(new PublicationId(PUB), 1, PublicationAction.PUBLISH,

@@ -84,7 +84,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         } else {
             form.put("published", "true");
         }
-        String path = "/" + pageId + "/feed";
+        String path = "/" + segment(pageId) + "/feed";
         String fingerprint = Fingerprints.ofParams("POST", path, form);
         if (request.action() != PublicationAction.PUBLISH) {
             return refuseLocally(fingerprint, pageId, "unsupported_action",
@@ -166,9 +166,9 @@ public final class FacebookAdapter implements ChannelAdapter {
         ChannelConnection connection = request.connection();
         String pageId = connection.settings().pageId();
         String token = readToken(connection);
-        if (Texts.blank(token)) {
+        if (Texts.blank(token) || Texts.blank(pageId)) {
             return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
-                    "No Facebook token is stored for reading: store a Page access token."));
+                    "No Page id or no Facebook token is stored for reading: store a Page access token."));
         }
         Instant windowStart = request.attemptStartedAt().minus(READ_BACK_MARGIN);
         Instant now = http.clock().instant();
@@ -176,14 +176,15 @@ public final class FacebookAdapter implements ChannelAdapter {
         query.put("fields", FEED_FIELDS);
         query.put("since", Long.toString(windowStart.getEpochSecond()));
         query.put("limit", "100");
-        URI feed = URI.create(graphBase + "/" + pageId + "/feed?" + Forms.encode(query));
+        URI feed = URI.create(graphBase + "/" + segment(pageId) + "/feed?" + Forms.encode(query));
         Search search = new Search(connection, token, windowStart, now,
                 Texts.normalise(request.content().body()), request.content().link());
         // A scheduled post is not in the feed until its time: read the Page's scheduled posts too.
         Map<String, String> scheduledQuery = new LinkedHashMap<>();
         scheduledQuery.put("fields", FEED_FIELDS);
         scheduledQuery.put("limit", "100");
-        URI scheduled = URI.create(graphBase + "/" + pageId + "/scheduled_posts?" + Forms.encode(scheduledQuery));
+        URI scheduled = URI.create(graphBase + "/" + segment(pageId) + "/scheduled_posts?"
+                + Forms.encode(scheduledQuery));
         return readPage(feed, search, 1, 1, pages -> readPage(scheduled, search, 1, pages + 1,
                 total -> done(search.result(total))));
     }
@@ -366,7 +367,7 @@ public final class FacebookAdapter implements ChannelAdapter {
             return done(new CapabilityReport(publish,
                     Capability.unavailable("No Facebook token stored for reading the Page feed.")));
         }
-        URI uri = URI.create(graphBase + "/" + pageId + "/feed?limit=1");
+        URI uri = URI.create(graphBase + "/" + segment(pageId) + "/feed?limit=1");
         OutgoingRequest outgoing = new OutgoingRequest("GET", uri, bearer(token), null, null, null, pageId,
                 secretsOf(connection));
         boolean readsWithPageToken = Texts.blank(connection.secrets().readAccessToken());
@@ -391,6 +392,11 @@ public final class FacebookAdapter implements ChannelAdapter {
             }
             return new CapabilityReport(publishNow, Capability.unavailable(reason));
         });
+    }
+
+    /** A Page id as a path segment; ids are numeric, but a mistyped one must not break the URI. */
+    static String segment(String pageId) {
+        return Forms.enc(pageId == null ? "" : pageId).replace("+", "%20");
     }
 
     private static String readToken(ChannelConnection connection) {

@@ -72,6 +72,19 @@ public final class WordPressAdapter implements ChannelAdapter {
         return URI.create(uri.toString());
     }
 
+    static boolean validSite(String siteUrl) {
+        if (Texts.blank(siteUrl)) {
+            return false;
+        }
+        try {
+            URI uri = URI.create(siteUrl);
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && uri.getRawQuery() == null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     private static String password(ChannelConnection connection) {
         String password = connection.secrets().applicationPassword();
         return password == null ? null : password.replace(" ", "");
@@ -115,11 +128,12 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         body.putObject("meta").put(META_KEY, request.publicationId().value());
         String fingerprint = Fingerprints.ofJson("POST", "/wp/v2/posts", body);
-        if (Texts.blank(site) || Texts.blank(connection.settings().username())
+        if (!validSite(site) || Texts.blank(connection.settings().username())
                 || Texts.blank(connection.secrets().applicationPassword())) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_credentials",
-                    "The connection has no site URL, user name or application password. Fix: reconnect the site.",
+                    "The connection has no valid site URL (http or https), user name or application password. "
+                            + "Fix: reconnect the site.",
                     null, Traces.notCalled(fingerprint, site)));
         }
         OutgoingRequest outgoing = new OutgoingRequest("POST", route(site, "posts", Map.of()), auth(connection),
@@ -207,9 +221,9 @@ public final class WordPressAdapter implements ChannelAdapter {
     public CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {
         ChannelConnection connection = request.connection();
         String site = connection.settings().siteUrl();
-        if (Texts.blank(connection.secrets().applicationPassword())) {
-            return CompletableFuture.completedFuture(
-                    new ReadBackOutcome.Unavailable("No application password is stored for the site."));
+        if (!validSite(site) || Texts.blank(connection.secrets().applicationPassword())) {
+            return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
+                    "No valid site URL or no application password is stored for the site."));
         }
         String id = request.publicationId().value();
         URI uri = route(site, "posts", Map.of(META_KEY, id, "status", READ_STATUSES, "context", "edit",
@@ -267,9 +281,9 @@ public final class WordPressAdapter implements ChannelAdapter {
     @Override
     public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
         String site = connection.settings().siteUrl();
-        if (Texts.blank(site) || Texts.blank(connection.settings().username())
+        if (!validSite(site) || Texts.blank(connection.settings().username())
                 || Texts.blank(connection.secrets().applicationPassword())) {
-            Capability none = Capability.unavailable("No site URL, user name or application password stored.");
+            Capability none = Capability.unavailable("No valid site URL, user name or application password stored.");
             return CompletableFuture.completedFuture(new CapabilityReport(none, none));
         }
         List<String> secrets = secretsOf(connection);
