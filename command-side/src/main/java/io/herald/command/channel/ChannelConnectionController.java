@@ -10,9 +10,14 @@ import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import jakarta.validation.Valid;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -22,11 +27,16 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class ChannelConnectionController {
 
+    /** How long a PUT or probe waits for the provider before answering with what it knows. */
+    private static final Duration PROBE_PATIENCE = Duration.ofSeconds(10);
+
     private final ChannelConnectionService service;
+    private final CapabilityProbes probes;
     private final Clock clock;
 
-    public ChannelConnectionController(ChannelConnectionService service, Clock clock) {
+    public ChannelConnectionController(ChannelConnectionService service, CapabilityProbes probes, Clock clock) {
         this.service = service;
+        this.probes = probes;
         this.clock = clock;
     }
 
@@ -42,10 +52,39 @@ public class ChannelConnectionController {
         ChannelId channel = new ChannelId(channelId);
         ChannelConnectionService.Configured configured = service.configure(workspace, channel, body,
                 actor == null ? "anonymous" : actor);
-        Capability notProbed = Capability.unavailable("not probed yet");
+        ChannelConnectionView.Capabilities capabilities = probeNow(workspace, channel);
         ChannelConnectionView view = new ChannelConnectionView(workspace, channel, configured.type(),
-                configured.settings(), configured.autoReattempt(),
-                new ChannelConnectionView.Capabilities(notProbed, notProbed), null, clock.instant());
+                configured.settings(), configured.autoReattempt(), capabilities, clock.instant(), clock.instant());
         return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view);
+    }
+
+    /** Re-checks what the connection's credentials allow (API.md {@code POST …/probe}). */
+    @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/probe")
+    public ResponseEntity<ChannelConnectionView.Capabilities> probe(@PathVariable("ws") String ws,
+                                                                    @PathVariable("channelId") String channelId) {
+        if (!ws.matches(PublicationRequest.SAFE_ID) || !channelId.matches(PublicationRequest.SAFE_ID)
+                || service.typeOf(new WorkspaceId(ws), new ChannelId(channelId)).isEmpty()) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace or channel");
+        }
+        return ResponseEntity.ok(probeNow(new WorkspaceId(ws), new ChannelId(channelId)));
+    }
+
+    private ChannelConnectionView.Capabilities probeNow(WorkspaceId workspace, ChannelId channel) {
+        try {
+            return probes.probe(workspace, channel)
+                    .get(PROBE_PATIENCE.toMillis(), TimeUnit.MILLISECONDS)
+                    .map(report -> new ChannelConnectionView.Capabilities(report.publish(), report.reconcile()))
+                    .orElseGet(ChannelConnectionController::unknown);
+        } catch (TimeoutException | ExecutionException e) {
+            return unknown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unknown();
+        }
+    }
+
+    private static ChannelConnectionView.Capabilities unknown() {
+        Capability pending = Capability.unavailable("not checked yet: the provider did not answer the probe in time");
+        return new ChannelConnectionView.Capabilities(pending, pending);
     }
 }

@@ -45,6 +45,10 @@ public class ChannelConnectionService {
                              long credentialVersion) {
     }
 
+    public Optional<ChannelType> typeOf(WorkspaceId workspace, ChannelId channel) {
+        return store.typeOf(workspace, channel);
+    }
+
     @Transactional
     public Configured configure(WorkspaceId workspace, ChannelId channel, ChannelConnectionRequest request,
                                 String actor) {

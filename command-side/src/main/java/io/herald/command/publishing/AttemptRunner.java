@@ -7,6 +7,7 @@ import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.FailureKind;
@@ -59,6 +60,7 @@ public class AttemptRunner implements Attempts {
     private final ChannelDirectory directory;
     private final ChannelAdapters adapters;
     private final ConnectionThrottle throttle;
+    private final CapabilityProbes probes;
     private final PublishingProperties properties;
     private final Clock clock;
     private final MeterRegistry meters;
@@ -70,8 +72,9 @@ public class AttemptRunner implements Attempts {
     });
 
     public AttemptRunner(CommandGateway commands, ChannelDirectory directory, ChannelAdapters adapters,
-                         ConnectionThrottle throttle, PublishingProperties properties, Clock clock,
-                         MeterRegistry meters) {
+                         ConnectionThrottle throttle, CapabilityProbes probes, PublishingProperties properties,
+                         Clock clock, MeterRegistry meters) {
+        this.probes = probes;
         this.commands = commands;
         this.directory = directory;
         this.adapters = adapters;
@@ -201,6 +204,9 @@ public class AttemptRunner implements Attempts {
             if (outcome instanceof PublishOutcome.Published published) {
                 command = new RecordAttemptSucceededCommand(plan.publicationId(), attemptNo, published.providerRef(),
                         trace, now);
+                if (published.reconcileCapabilityChange() != null) {
+                    probes.readBackLost(plan.workspaceId(), plan.channelId(), published.reconcileCapabilityChange());
+                }
             } else if (outcome instanceof PublishOutcome.Failed failed) {
                 PublishingProperties.Retry policy = properties.retryFor(connection.type().wireName());
                 int earlier = failed.kind() == FailureKind.NOT_SENT ? plan.notSentFailures()
