@@ -29,7 +29,7 @@ class StartupReport {
 
                 ==============================================================
                  Herald is running
-                   API          {}/api/v1/workspaces/{{ws}}/publications
+                   API          {}/api/v1/workspaces/{ws}/publications
                    API docs     {}/swagger-ui.html  (OpenAPI: {}/v3/api-docs)
                    console      {}/console
                    health       {}/actuator/health

@@ -13,7 +13,7 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * In tests, Herald talks to its own provider sandbox over real HTTP: the adapters need the
  * sandbox's address when they are built, before a random port would be known. So every test
- * application of this JVM listens on one free port chosen up front, and the adapters point at it.
+ * application of this JVM listens on one free port chosen up front.
  */
 public class SandboxLoopback implements EnvironmentPostProcessor, Ordered {
 
@@ -26,11 +26,9 @@ public class SandboxLoopback implements EnvironmentPostProcessor, Ordered {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (environment.getProperty("herald.test.sandbox-loopback", Boolean.class, true)) {
-            String base = "http://localhost:" + PORT + "/sandbox";
-            environment.getPropertySources().addFirst(new MapPropertySource("herald-test-sandbox-loopback", Map.of(
-                    "server.port", String.valueOf(PORT),
-                    "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
-                    "herald.channels.linkedin.api-base-url", base + "/linkedin")));
+            // the sandbox's own environment post-processor points the adapters at this port
+            environment.getPropertySources().addFirst(new MapPropertySource("herald-test-sandbox-loopback",
+                    Map.of("server.port", String.valueOf(PORT))));
         }
     }
 

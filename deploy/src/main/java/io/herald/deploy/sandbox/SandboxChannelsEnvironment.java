@@ -1,0 +1,26 @@
+package io.herald.deploy.sandbox;
+
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.env.EnvironmentPostProcessor;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * With the sandbox on, Facebook and LinkedIn are the sandbox's simulations served by this very
+ * application, unless their base URLs are set explicitly. (WordPress sites are per connection.)
+ */
+public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        if (!environment.getProperty("herald.sandbox.enabled", Boolean.class, false)) {
+            return;
+        }
+        String base = "http://localhost:${server.port:8080}/sandbox";
+        // lowest precedence: any explicit setting wins
+        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.of(
+                "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
+                "herald.channels.linkedin.api-base-url", base + "/linkedin")));
+    }
+}
