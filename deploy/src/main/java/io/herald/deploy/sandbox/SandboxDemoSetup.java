@@ -6,12 +6,20 @@ import io.herald.command.channel.ChannelConnectionService;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.deploy.embedded.DataDirectory;
+import io.herald.deploy.security.ApiKeyStore;
+import io.herald.deploy.security.Role;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,11 +38,16 @@ class SandboxDemoSetup {
     private final SandboxDemo demo;
     private final ChannelConnectionService connections;
     private final CapabilityProbes probes;
+    private final ApiKeyStore keys;
+    private final Environment environment;
 
-    SandboxDemoSetup(SandboxDemo demo, ChannelConnectionService connections, CapabilityProbes probes) {
+    SandboxDemoSetup(SandboxDemo demo, ChannelConnectionService connections, CapabilityProbes probes,
+                     ApiKeyStore keys, Environment environment) {
         this.demo = demo;
         this.connections = connections;
         this.probes = probes;
+        this.keys = keys;
+        this.environment = environment;
     }
 
     @EventListener
@@ -43,6 +56,7 @@ class SandboxDemoSetup {
             return;
         }
         String base = "http://localhost:" + web.getWebServer().getPort();
+        issueDemoKeyOnce();
         for (SandboxDemo.DemoConnection c : demo.register(base)) {
             var settings = c.settings();
             var secrets = c.secrets();
@@ -55,5 +69,33 @@ class SandboxDemoSetup {
         }
         log.info("demo workspace '{}' has sandbox channels; try POST {}/api/v1/workspaces/demo/publications", DEMO,
                 base);
+    }
+
+    /**
+     * The demo workspace's key (every role but system), issued when the workspace is first
+     * created. The embedded run keeps it beside the system key in the data folder.
+     */
+    private void issueDemoKeyOnce() {
+        Path keyFile = DataDirectory.resolve(environment).resolve("demo.key");
+        if (keys.createWorkspace(DEMO.value(), "Demo (sandbox channels)").isEmpty()) {
+            if (DataDirectory.embeddedDatabase(environment) && Files.exists(keyFile)) {
+                log.info("demo workspace key: see {}", keyFile);
+            }
+            return;
+        }
+        ApiKeyStore.IssuedKey key = keys.issue(DEMO.value(),
+                EnumSet.of(Role.PUBLISHER, Role.OPERATOR, Role.AUDITOR, Role.ADMIN), "demo", "herald-demo");
+        if (DataDirectory.embeddedDatabase(environment)) {
+            try {
+                Files.createDirectories(keyFile.getParent());
+                Files.writeString(keyFile, key.key() + System.lineSeparator());
+                log.info("demo workspace key (all workspace roles), shown once and kept in {}: {}", keyFile,
+                        key.key());
+                return;
+            } catch (IOException e) {
+                log.warn("could not keep the demo key in {}: {}", keyFile, e.getMessage());
+            }
+        }
+        log.info("demo workspace key (all workspace roles), shown once: {}", key.key());
     }
 }
