@@ -9,6 +9,7 @@ import io.herald.adapters.http.OutcomeLog;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
+import io.herald.adapters.http.Safety;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
@@ -99,12 +100,10 @@ public final class FacebookAdapter implements ChannelAdapter {
                 Map.of("Authorization", "Bearer " + token, "Accept", "application/json"),
                 Forms.encode(form), "application/x-www-form-urlencoded", fingerprint, pageId,
                 secretsOf(connection));
-        return http.send(outgoing).thenApply(this::classifyPublish)
-                .whenComplete((outcome, failure) -> {
-                    if (outcome != null) {
-                        OutcomeLog.publish("facebook", request, outcome);
-                    }
-                });
+        Instant startedAt = http.clock().instant();
+        return Safety.publish(http.send(outgoing).thenApply(this::classifyPublish), fingerprint, pageId, startedAt,
+                        outgoing.secrets())
+                .whenComplete((outcome, failure) -> OutcomeLog.publish("facebook", request, outcome));
     }
 
     private static CompletableFuture<PublishOutcome> refuseLocally(String fingerprint, String target, String code,
@@ -185,8 +184,8 @@ public final class FacebookAdapter implements ChannelAdapter {
         scheduledQuery.put("limit", "100");
         URI scheduled = URI.create(graphBase + "/" + segment(pageId) + "/scheduled_posts?"
                 + Forms.encode(scheduledQuery));
-        return readPage(feed, search, 1, 1, pages -> readPage(scheduled, search, 1, pages + 1,
-                total -> done(search.result(total))));
+        return Safety.readBack(readPage(feed, search, 1, 1, pages -> readPage(scheduled, search, 1, pages + 1,
+                total -> done(search.result(total)))), pageId, secretsOf(connection));
     }
 
     private CompletableFuture<ReadBackOutcome> readPage(URI uri, Search search, int pageNo, int totalPages,
@@ -371,7 +370,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         OutgoingRequest outgoing = new OutgoingRequest("GET", uri, bearer(token), null, null, null, pageId,
                 secretsOf(connection));
         boolean readsWithPageToken = Texts.blank(connection.secrets().readAccessToken());
-        return http.send(outgoing).thenApply(exchange -> {
+        return Safety.probe(http.send(outgoing).thenApply(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered)) {
                 return new CapabilityReport(publish, Capability.unavailable(
                         "Facebook could not be asked: " + noAnswerDetail(exchange)));
@@ -391,7 +390,7 @@ public final class FacebookAdapter implements ChannelAdapter {
                         + " Fix: store a fresh Page access token.");
             }
             return new CapabilityReport(publishNow, Capability.unavailable(reason));
-        });
+        }), pageId, secretsOf(connection));
     }
 
     /** A Page id as a path segment; ids are numeric, but a mistyped one must not break the URI. */

@@ -17,6 +17,9 @@ public final class OutcomeLog {
     }
 
     public static void publish(String provider, PublishRequest request, PublishOutcome outcome) {
+        if (outcome == null) {
+            return;
+        }
         var trace = outcome.trace();
         String kind;
         if (outcome instanceof PublishOutcome.Published) {

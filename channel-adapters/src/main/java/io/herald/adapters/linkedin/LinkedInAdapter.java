@@ -11,6 +11,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
 import io.herald.adapters.http.RetryAfter;
+import io.herald.adapters.http.Safety;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
@@ -110,12 +111,10 @@ public final class LinkedInAdapter implements ChannelAdapter {
         }
         OutgoingRequest outgoing = new OutgoingRequest("POST", URI.create(apiBase + "/rest/posts"),
                 headers(token), Json.write(body), "application/json", fingerprint, author, List.of(token));
-        return http.send(outgoing).thenApply(this::classifyPublish)
-                .whenComplete((outcome, failure) -> {
-                    if (outcome != null) {
-                        OutcomeLog.publish("linkedin", request, outcome);
-                    }
-                });
+        Instant startedAt = http.clock().instant();
+        return Safety.publish(http.send(outgoing).thenApply(this::classifyPublish), fingerprint, author, startedAt,
+                        outgoing.secrets())
+                .whenComplete((outcome, failure) -> OutcomeLog.publish("linkedin", request, outcome));
     }
 
     private Map<String, String> headers(String token) {
@@ -237,7 +236,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         Instant windowStart = request.attemptStartedAt().minus(READ_BACK_MARGIN);
         Search search = new Search(connection, windowStart, http.clock().instant(),
                 Texts.normalise(commentaryOf(request.content())));
-        return readPage(search, 0, 1);
+        return Safety.readBack(readPage(search, 0, 1), connection.settings().authorUrn(), List.of(token));
     }
 
     private URI byAuthor(String author, int start, int count) {
@@ -374,7 +373,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
                 : Capability.unavailable("The token lacks " + writeScope + ": Herald cannot post as " + author + ".");
         OutgoingRequest outgoing = new OutgoingRequest("GET", byAuthor(author, 0, 1), headers(token), null, null, null,
                 author, List.of(token));
-        return http.send(outgoing).thenApply(exchange -> {
+        return Safety.probe(http.send(outgoing).thenApply(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered)) {
                 return new CapabilityReport(publish, Capability.unavailable("LinkedIn could not be asked: "
                         + (exchange instanceof Exchange.NotSent n ? n.detail() : ((Exchange.NoAnswer) exchange).detail())));
@@ -391,6 +390,6 @@ public final class LinkedInAdapter implements ChannelAdapter {
             String reason = failure instanceof ReadBackOutcome.Unavailable u ? u.reason()
                     : ((ReadBackOutcome.Unknown) failure).reason();
             return new CapabilityReport(publish, Capability.unavailable(reason));
-        });
+        }), author, List.of(token));
     }
 }

@@ -11,6 +11,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
 import io.herald.adapters.http.RetryAfter;
+import io.herald.adapters.http.Safety;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
@@ -138,12 +139,11 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         OutgoingRequest outgoing = new OutgoingRequest("POST", route(site, "posts", Map.of()), auth(connection),
                 Json.write(body), "application/json", fingerprint, site, secretsOf(connection));
-        return http.send(outgoing).thenApply(exchange -> classifyPublish(exchange, request.publicationId().value()))
-                .whenComplete((outcome, failure) -> {
-                    if (outcome != null) {
-                        OutcomeLog.publish("wordpress", request, outcome);
-                    }
-                });
+        Instant startedAt = http.clock().instant();
+        return Safety.publish(http.send(outgoing)
+                                .thenApply(exchange -> classifyPublish(exchange, request.publicationId().value())),
+                        fingerprint, site, startedAt, outgoing.secrets())
+                .whenComplete((outcome, failure) -> OutcomeLog.publish("wordpress", request, outcome));
     }
 
     PublishOutcome classifyPublish(Exchange exchange, String publicationId) {
@@ -230,7 +230,7 @@ public final class WordPressAdapter implements ChannelAdapter {
                 "per_page", "100"));
         OutgoingRequest outgoing = new OutgoingRequest("GET", uri, auth(connection), null, null, null, site,
                 secretsOf(connection));
-        return http.send(outgoing).thenApply(exchange -> {
+        return Safety.readBack(http.send(outgoing).thenApply(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered)) {
                 return new ReadBackOutcome.Unknown("The site could not be read: "
                         + (exchange instanceof Exchange.NotSent n ? n.detail() : ((Exchange.NoAnswer) exchange).detail()));
@@ -275,7 +275,7 @@ public final class WordPressAdapter implements ChannelAdapter {
             }
             return new ReadBackOutcome.Unknown(matches.size() + " posts carry " + META_KEY + "=" + id + ": "
                     + matches.stream().map(p -> p.path("id").asText()).toList());
-        });
+        }), site, secretsOf(connection));
     }
 
     @Override
@@ -291,13 +291,13 @@ public final class WordPressAdapter implements ChannelAdapter {
                 route(site, "users/me", Map.of()), auth(connection), null, null, null, site, secrets));
         CompletableFuture<Exchange> options = http.send(new OutgoingRequest("OPTIONS",
                 route(site, "posts", Map.of()), auth(connection), null, null, null, site, secrets));
-        return me.thenCombine(options, (meExchange, optionsExchange) -> {
+        return Safety.probe(me.thenCombine(options, (meExchange, optionsExchange) -> {
             Capability publish = credentials(meExchange);
             if (!publish.available()) {
                 return new CapabilityReport(publish, Capability.unavailable(publish.reason()));
             }
             return new CapabilityReport(publish, metaSupport(optionsExchange));
-        });
+        }), site, secrets);
     }
 
     private static Capability credentials(Exchange exchange) {

@@ -34,7 +34,9 @@ class SandboxConcurrencyTest extends SandboxTestSupport {
         String token = unique("EAAConc");
         sandbox.facebookToken(token, pageId, FacebookTokenKind.PAGE);
         ChannelConnection connection = facebookConnection(pageId, token, null);
-        var adapter = facebook(Duration.ofSeconds(60));
+        // Generous timeouts: 1,200 connections opened at once on a busy machine may wait to be accepted.
+        var adapter = new io.herald.adapters.facebook.FacebookAdapter(new io.herald.adapters.http.ProviderHttp(
+                "facebook", Duration.ofSeconds(60), Duration.ofSeconds(120), clock), sandbox.facebookGraphUrl());
         sandbox.latency(2_000);
 
         List<CompletableFuture<PublishOutcome>> calls = new ArrayList<>();

@@ -31,7 +31,8 @@ public final class SandboxServer {
         context = new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.SERVLET)
                 .properties("server.port=0", "herald.sandbox.enabled=true", "spring.main.banner-mode=off",
-                        "server.tomcat.max-connections=20000", "spring.mvc.async.request-timeout=-1")
+                        "server.tomcat.max-connections=20000", "server.tomcat.accept-count=4096",
+                        "spring.mvc.async.request-timeout=-1")
                 .run();
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
         baseUrl = "http://127.0.0.1:" + port;
