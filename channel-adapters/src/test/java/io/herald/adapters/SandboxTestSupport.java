@@ -28,7 +28,11 @@ import java.util.concurrent.TimeUnit;
 /** Shared set-up for tests that drive adapters against the sandbox over real HTTP. */
 public abstract class SandboxTestSupport {
 
-    protected static final Duration SHORT_READ_TIMEOUT = Duration.ofMillis(700);
+    /**
+     * Long enough for a normal answer on a busy machine; the delaying faults wait far longer
+     * (15 s), so a read timeout is certain without any timing being asserted.
+     */
+    protected static final Duration SHORT_READ_TIMEOUT = Duration.ofSeconds(3);
 
     protected final SandboxServer server = SandboxServer.shared();
     protected final SandboxClient sandbox = server.client();

@@ -93,7 +93,7 @@ class SecretsNeverLeakTest extends SandboxTestSupport {
             sandbox.seed("facebook", pageId, "page filler " + i, null, null);
         }
         for (Type type : Type.values()) {
-            long delay = type == Type.DELAY_THEN_CREATE ? 2_000 : type == Type.CREATE_AFTER ? 500 : 0;
+            long delay = type == Type.DELAY_THEN_CREATE ? 15_000 : type == Type.CREATE_AFTER ? 500 : 0;
             sandbox.fault(SandboxFault.of("facebook", pageId, type).withDelayMillis(delay).withRetryAfterSeconds(60));
             sandbox.fault(SandboxFault.of("linkedin", author, type).withDelayMillis(delay));
             sandbox.fault(SandboxFault.of("wordpress", site, type).withDelayMillis(delay));

@@ -88,7 +88,7 @@ class FacebookAdapterSandboxTest extends SandboxTestSupport {
 
     @Test
     void readTimeoutWithTheEffectDoneIsUnknown() {
-        sandbox.fault(SandboxFault.of("facebook", pageId, Type.DELAY_THEN_CREATE).withDelayMillis(3_000));
+        sandbox.fault(SandboxFault.of("facebook", pageId, Type.DELAY_THEN_CREATE).withDelayMillis(15_000));
 
         PublishOutcome outcome = result(adapter.publish(request("slow but done")));
 
@@ -182,7 +182,7 @@ class FacebookAdapterSandboxTest extends SandboxTestSupport {
 
     @Test
     void postCreatedAfterTheClientGaveUpIsFoundByReadBack() {
-        sandbox.fault(SandboxFault.of("facebook", pageId, Type.CREATE_AFTER).withDelayMillis(1_500));
+        sandbox.fault(SandboxFault.of("facebook", pageId, Type.CREATE_AFTER).withDelayMillis(4_000));
         Instant started = clock.instant();
         PublishRequest request = request("appears four seconds later");
 

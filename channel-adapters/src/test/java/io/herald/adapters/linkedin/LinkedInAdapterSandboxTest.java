@@ -133,7 +133,7 @@ class LinkedInAdapterSandboxTest extends SandboxTestSupport {
 
     @Test
     void timeoutResetAndServerErrorAreUnknown() {
-        sandbox.fault(SandboxFault.of("linkedin", author, Type.DELAY_THEN_CREATE).withDelayMillis(3_000));
+        sandbox.fault(SandboxFault.of("linkedin", author, Type.DELAY_THEN_CREATE).withDelayMillis(15_000));
         sandbox.fault(SandboxFault.of("linkedin", author, Type.RESET_AFTER_READ));
         sandbox.fault(SandboxFault.of("linkedin", author, Type.ERROR_5XX_WITH_EFFECT));
 
@@ -150,7 +150,7 @@ class LinkedInAdapterSandboxTest extends SandboxTestSupport {
 
     @Test
     void latePostIsFoundByReadBack() {
-        sandbox.fault(SandboxFault.of("linkedin", author, Type.CREATE_AFTER).withDelayMillis(1_500));
+        sandbox.fault(SandboxFault.of("linkedin", author, Type.CREATE_AFTER).withDelayMillis(4_000));
         Instant started = clock.instant();
         PublishRequest request = request("late post");
 

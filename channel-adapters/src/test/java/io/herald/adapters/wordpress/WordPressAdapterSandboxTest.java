@@ -126,7 +126,7 @@ class WordPressAdapterSandboxTest extends SandboxTestSupport {
 
     @Test
     void faultsAreClassified() {
-        sandbox.fault(SandboxFault.of("wordpress", site, Type.DELAY_THEN_CREATE).withDelayMillis(3_000));
+        sandbox.fault(SandboxFault.of("wordpress", site, Type.DELAY_THEN_CREATE).withDelayMillis(15_000));
         sandbox.fault(SandboxFault.of("wordpress", site, Type.RESET_AFTER_READ));
         sandbox.fault(SandboxFault.of("wordpress", site, Type.ERROR_5XX_NO_EFFECT));
         sandbox.fault(SandboxFault.of("wordpress", site, Type.RATE_LIMIT).withRetryAfterSeconds(30));
