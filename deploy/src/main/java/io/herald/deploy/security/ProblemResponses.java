@@ -39,7 +39,6 @@ public class ProblemResponses {
         response.resetBuffer();
         response.setStatus(status.value());
         response.setContentType("application/problem+json");
-        response.setCharacterEncoding("UTF-8");
         json.writeValue(response.getOutputStream(), body);
     }
 }

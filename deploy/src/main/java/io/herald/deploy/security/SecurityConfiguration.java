@@ -46,8 +46,9 @@ public class SecurityConfiguration {
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .addFilterBefore(new ApiKeyAuthenticationFilter(systemKey, keys, new RateLimits(apiKeyRateLimiters),
                         problems), AuthorizationFilter.class)
+                .addFilterAfter(new Utf8BodyFilter(problems), AuthorizationFilter.class)
                 .addFilterAfter(new SignatureVerificationFilter(signingSecrets, problems, clock,
-                        properties.signatureTolerance()), AuthorizationFilter.class)
+                        properties.signatureTolerance()), Utf8BodyFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().access(rules))
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> problems.write(request, response,

@@ -3,17 +3,10 @@ package io.herald.deploy.security;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.deploy.http.RequestBodyLimitFilter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -82,7 +75,7 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
             problems.write(request, response, ErrorCode.SIGNATURE_INVALID, refusal.get());
             return;
         }
-        chain.doFilter(new ReadBody(request, body), response);
+        chain.doFilter(new CachedBodyRequest(request, body), response);
     }
 
     /** The workspace of a workspace key; the system key manages workspaces and signs nothing. */
@@ -142,70 +135,6 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
             return mac.doFinal(body);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
-        }
-    }
-
-    /** Hands on the bytes read for the signature, to the JSON reader and anyone after it. */
-    private static final class ReadBody extends HttpServletRequestWrapper {
-        private final byte[] body;
-
-        ReadBody(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            ByteArrayInputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public int read() {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] buffer, int offset, int length) {
-                    return in.read(buffer, offset, length);
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return in.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("signed bodies are read synchronously");
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), charset(getCharacterEncoding())));
-        }
-
-        private static Charset charset(String encoding) {
-            try {
-                return encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            } catch (IllegalArgumentException unknown) {
-                return StandardCharsets.UTF_8;
-            }
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.herald.deploy.security;
 
 import io.herald.command.publication.PublicationCommandController;
-import io.herald.command.publication.PublicationRequest;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
@@ -33,6 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class WorkspaceKeysController {
 
     private static final String ACTOR = PublicationCommandController.ACTOR_ATTRIBUTE;
+    static final String WORKSPACE_ID = "[A-Za-z0-9][A-Za-z0-9._:-]{0,63}";
 
     private final ApiKeyStore keys;
     private final SigningSecrets signingSecrets;
@@ -43,7 +43,8 @@ public class WorkspaceKeysController {
     }
 
     public record WorkspaceRequest(
-            @NotNull @Pattern(regexp = PublicationRequest.SAFE_ID, message = PublicationRequest.SAFE_ID_MESSAGE)
+            // 64, not the 128 of other ids: the command side's tables keep workspace ids in 64 characters
+            @NotNull @Pattern(regexp = WORKSPACE_ID, message = "must be 1-64 characters of letters, digits, '.', '_', ':' or '-'")
             String workspaceId,
             @NotNull @Size(min = 1, max = 200) @Pattern(regexp = "[^\\p{Cntrl}]*", message = "must not contain control characters")
             String name) {

@@ -1,0 +1,205 @@
+package io.herald.deploy.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every endpoint of API.md (and the few extra ones Herald serves) against every kind of caller:
+ * no key, each role, the system key, a revoked key and another workspace's key.
+ */
+class RoleMatrixIT extends SecurityIntegrationTest {
+
+    private static final String NONE = "no key";
+    private static final String SYSTEM = "system";
+    private static final String REVOKED = "revoked key";
+    private static final String OTHER = "other workspace (all roles)";
+
+    /**
+     * One endpoint: who may call it, and what an allowed caller gets. {@code pending} marks an
+     * endpoint API.md names that no module serves yet: there an allowed caller gets 404/405.
+     */
+    private record Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed,
+                            boolean pending) {
+        boolean workspacePath() {
+            return path.startsWith("/api/v1/workspaces/");
+        }
+    }
+
+    private final AtomicInteger entries = new AtomicInteger(100);
+    private String disposableKeyId;
+
+    @Test
+    void everyEndpointAnswersEveryCallerAsTheMatrixSays() {
+        SecuredWorkspace a = securedWorkspace("matrix", "EAAB-matrix-token");
+        SecuredWorkspace b = securedWorkspace("matrix-other", "EAAB-matrix-other-token");
+        String revoked = createKey(a.id(), ROLES, "revoked");
+        String revokedId = revoked.substring(0, revoked.indexOf('.'));
+        assertThat(sendAs(a.key("admin"), "DELETE", "/api/v1/workspaces/" + a.id() + "/keys/" + revokedId, null)
+                .status()).isEqualTo(204);
+        String otherKey = createKey(b.id(), ROLES, "other");
+        String disposable = createKey(a.id(), List.of("publisher"), "disposable");
+        disposableKeyId = disposable.substring(0, disposable.indexOf('.'));
+        awaitJson("/api/v1/workspaces/" + a.id() + "/publications/" + a.publicationId(), v -> true);
+
+        Map<String, String> callers = new LinkedHashMap<>();
+        callers.put(NONE, null);
+        ROLES.forEach(role -> callers.put(role, a.key(role)));
+        callers.put(SYSTEM, SYSTEM_KEY);
+        callers.put(REVOKED, revoked);
+        callers.put(OTHER, otherKey);
+
+        Map<String, Integer> counts = new TreeMap<>();
+        int requests = 0;
+        SoftAssertions softly = new SoftAssertions();
+        for (Endpoint endpoint : endpoints(a)) {
+            for (Map.Entry<String, String> caller : callers.entrySet()) {
+                String body = endpoint.body() == null ? null
+                        : endpoint.body().replace("{entry}", "entry-" + entries.incrementAndGet());
+                Response response = sendAs(caller.getValue(), endpoint.method(), endpoint.path(), body);
+                requests++;
+                String label = caller.getKey() + " " + endpoint.method() + " " + endpoint.path() + " -> " + response;
+                String expectation = expect(endpoint, caller.getKey(), response, label, softly);
+                counts.merge(expectation, 1, Integer::sum);
+            }
+        }
+        System.out.printf("role matrix: %d endpoints x %d callers = %d requests; by expectation %s%n",
+                endpoints(a).size(), callers.size(), requests, counts);
+        softly.assertAll();
+        assertThat(requests).isEqualTo(endpoints(a).size() * callers.size());
+    }
+
+    private static String expect(Endpoint endpoint, String caller, Response response, String label,
+                                 SoftAssertions softly) {
+        if (caller.equals(NONE) || caller.equals(REVOKED)) {
+            problem(softly, response, 401, "unauthenticated", label);
+            return "401 unauthenticated";
+        }
+        if (caller.equals(OTHER) && endpoint.workspacePath()) {
+            problem(softly, response, 404, "not_found", label);
+            return "404 other workspace";
+        }
+        boolean allowed = caller.equals(OTHER) ? endpoint.roles().containsAll(ROLES)
+                : endpoint.roles().contains(caller);
+        if (!allowed) {
+            problem(softly, response, 403, "forbidden", label);
+            return "403 forbidden";
+        }
+        if (endpoint.pending()) {
+            softly.assertThat(response.status()).as(label).isIn(404, 405);
+            return "allowed, endpoint not served yet (404/405)";
+        }
+        softly.assertThat(response.status()).as(label).isIn(endpoint.allowed().toArray());
+        return "allowed";
+    }
+
+    private static void problem(SoftAssertions softly, Response response, int status, String code, String label) {
+        softly.assertThat(response.status()).as(label).isEqualTo(status);
+        softly.assertThat(response.contentType()).as(label).startsWith("application/problem+json");
+        if (response.contentType().startsWith("application/problem+json")) {
+            JsonNode json = response.json();
+            softly.assertThat(json.path("code").asText()).as(label).isEqualTo(code);
+            softly.assertThat(json.path("status").asInt()).as(label).isEqualTo(status);
+        }
+    }
+
+    private List<Endpoint> endpoints(SecuredWorkspace a) {
+        String ws = "/api/v1/workspaces/" + a.id();
+        String pub = ws + "/publications/" + a.publicationId();
+        String newPublication = "{\"calendarEntryId\":\"{entry}\",\"contentVersion\":1,\"channelId\":\"fb-main\","
+                + "\"action\":\"publish\",\"content\":{\"body\":\"matrix {entry}\"}}";
+        String channel = "{\"type\":\"facebook\",\"pageId\":\"1234567890\",\"pageAccessToken\":\"EAAB-matrix-token\"}";
+        List<Endpoint> list = new ArrayList<>();
+        list.add(new Endpoint("POST", ws + "/publications", newPublication, Set.of("publisher"), Set.of(202), false));
+        list.add(new Endpoint("GET", ws + "/publications", null, Set.of("publisher", "operator", "auditor"),
+                Set.of(200), false));
+        list.add(new Endpoint("GET", pub, null, Set.of("publisher", "operator", "auditor"), Set.of(200), false));
+        // the first allowed execute starts an attempt; the state then refuses repeats with 409
+        list.add(new Endpoint("POST", pub + "/execute", null, Set.of("publisher"), Set.of(202, 409), false));
+        list.add(new Endpoint("GET", ws + "/decisions", null, Set.of("operator"), Set.of(200), false));
+        list.add(new Endpoint("POST", pub + "/decisions", "{\"decision\":\"confirm_not_published\",\"note\":\"m\"}",
+                Set.of("operator"), Set.of(200, 409), false));
+        list.add(new Endpoint("POST", pub + "/reconcile", null, Set.of("operator"), Set.of(200, 202, 409, 422), false));
+        list.add(new Endpoint("GET", ws + "/counts", null, Set.of("operator", "auditor"), Set.of(200), false));
+        list.add(new Endpoint("GET", ws + "/channels", null, Set.of("operator", "admin"), Set.of(200), false));
+        list.add(new Endpoint("PUT", ws + "/channels/fb-main", channel, Set.of("admin"), Set.of(200, 201), false));
+        list.add(new Endpoint("POST", ws + "/channels/fb-main/probe", null, Set.of("admin"), Set.of(200), false));
+        list.add(new Endpoint("GET", pub + "/events", null, Set.of("auditor"), Set.of(200), false));
+        list.add(new Endpoint("GET", ws + "/audit/events", null, Set.of("auditor"), Set.of(200), false));
+        list.add(new Endpoint("GET", ws + "/audit/verify", null, Set.of("auditor"), Set.of(200), false));
+        list.add(new Endpoint("POST", ws + "/keys", "{\"roles\":[\"publisher\"],\"label\":\"matrix\"}",
+                Set.of("admin", SYSTEM), Set.of(201), false));
+        list.add(new Endpoint("GET", ws + "/keys", null, Set.of("admin", SYSTEM), Set.of(200), false));
+        // revoking is idempotent: every allowed caller revokes the same disposable key
+        list.add(new Endpoint("DELETE", ws + "/keys/" + disposableKeyId, null, Set.of("admin", SYSTEM),
+                Set.of(204), false));
+        // an incomplete body: reaching validation (400) shows the caller was let through, and
+        // signatures stay off for the rest of the matrix
+        list.add(new Endpoint("PUT", ws + "/signing-secret", "{}", Set.of("admin"), Set.of(400), false));
+        list.add(new Endpoint("DELETE", ws + "/signing-secret", null, Set.of("admin"), Set.of(204), false));
+        list.add(new Endpoint("POST", "/api/v1/admin/workspaces", "{\"workspaceId\":\"" + a.id()
+                + "-made\",\"name\":\"made\"}", Set.of(SYSTEM), Set.of(200, 201), false));
+        list.add(new Endpoint("GET", "/api/v1/admin/projections", null, Set.of(SYSTEM), Set.of(200), false));
+        // a name no projection has: the endpoint answers 404 itself, and nothing is rebuilt under the other tests
+        list.add(new Endpoint("POST", "/api/v1/admin/projections/no-such-projection/rebuild", null, Set.of(SYSTEM),
+                Set.of(404), false));
+        list.add(new Endpoint("GET", "/api/v1/audit/events", null, Set.of(SYSTEM), Set.of(200), false));
+        list.add(new Endpoint("GET", "/api/v1/audit/verify", null, Set.of(SYSTEM), Set.of(200), false));
+        return list;
+    }
+
+    @Test
+    void openPathsNeedNoKey() {
+        for (String path : List.of("/actuator/health", "/v3/api-docs", "/swagger-ui/index.html", "/console",
+                "/console/console.js")) {
+            Response response = sendAs(null, "GET", path, null);
+            assertThat(response.status()).as(path + " -> " + response).isEqualTo(200);
+        }
+        Response api = sendAs(null, "GET", "/api/v1/workspaces/acme/publications", null);
+        assertThat(api.status()).isEqualTo(401);
+        Response garbage = sendAs("not-a-key-but-long-enough", "GET", "/api/v1/workspaces/acme/publications", null);
+        assertThat(garbage.status()).isEqualTo(401);
+        assertThat(garbage.json().get("code").asText()).isEqualTo("unauthenticated");
+    }
+
+    @Test
+    void anotherWorkspacesPublicationLooksExactlyLikeAMissingOne() {
+        SecuredWorkspace a = securedWorkspace("iso-a", "EAAB-iso-a");
+        SecuredWorkspace b = securedWorkspace("iso-b", "EAAB-iso-b");
+        String missing = "pub_" + "0".repeat(64);
+        awaitJson("/api/v1/workspaces/" + b.id() + "/publications/" + b.publicationId(), v -> true);
+
+        Response existing = sendAs(a.key("auditor"), "GET",
+                "/api/v1/workspaces/" + b.id() + "/publications/" + b.publicationId(), null);
+        Response absent = sendAs(a.key("auditor"), "GET",
+                "/api/v1/workspaces/" + b.id() + "/publications/" + missing, null);
+        Response ownAbsent = sendAs(a.key("auditor"), "GET",
+                "/api/v1/workspaces/" + a.id() + "/publications/" + missing, null);
+
+        assertThat(existing.status()).isEqualTo(404);
+        assertThat(withoutInstance(existing)).isEqualTo(withoutInstance(absent));
+        assertThat(existing.json().get("code").asText()).isEqualTo("not_found");
+        List<String> shape = new ArrayList<>();
+        existing.json().fieldNames().forEachRemaining(shape::add);
+        List<String> ownShape = new ArrayList<>();
+        ownAbsent.json().fieldNames().forEachRemaining(ownShape::add);
+        assertThat(shape).containsExactlyInAnyOrderElementsOf(ownShape);
+        assertThat(existing.contentType()).isEqualTo(ownAbsent.contentType());
+        assertThat(existing.json().get("detail").asText()).doesNotContain(b.id()).doesNotContain(a.id());
+    }
+
+    private static JsonNode withoutInstance(Response response) {
+        com.fasterxml.jackson.databind.node.ObjectNode copy = response.json().deepCopy();
+        copy.remove("instance");
+        return copy;
+    }
+}
