@@ -235,30 +235,40 @@
     }
     fact(facts, 'Content hash', el('code', { text: view.contentHash || '—' }));
 
-    replaceRows($('attempts').tBodies[0], (view.attempts || []).map(function (a) {
+    var attemptRows = [];
+    (view.attempts || []).forEach(function (a) {
       var answer;
-      if (a.outcome === 'IN_FLIGHT') { answer = 'in flight — no result yet'; }
+      if (a.outcome === 'IN_FLIGHT') { answer = 'In flight: no result yet.'; }
       else if (a.responseReceived === false) {
-        answer = 'no answer came back' + (a.unknownCause ? ' (' + a.unknownCause + ')' : '')
-          + (a.detail ? ': ' + a.detail : '');
-      } else { answer = dash(a.detail) + (a.failureKind ? ' [' + a.failureKind + ']' : ''); }
-      if (a.retryAt) { answer += ' · retry at ' + time(a.retryAt); }
-      return el('tr', { 'data-attempt': a.attemptNo }, [
-        el('td', { text: String(a.attemptNo) }), el('td', { text: dash(a.trigger) }),
-        el('td', { text: time(a.startedAt) }), el('td', {}, [badge(a.outcome)]),
+        answer = 'No answer came back' + (a.unknownCause ? ' (' + a.unknownCause + ')' : '')
+          + (a.detail ? ': ' + a.detail : '.');
+      } else {
+        answer = (a.detail || (a.outcome === 'SUCCEEDED' ? 'The provider confirmed the post.' : '—'))
+          + (a.failureKind ? ' [' + a.failureKind + ']' : '')
+          + (a.unknownCause ? ' (' + a.unknownCause + ')' : '');
+      }
+      if (a.retryAt) { answer += ' Retry at ' + time(a.retryAt) + '.'; }
+      attemptRows.push(el('tr', { 'data-attempt': a.attemptNo, className: 'attempt' }, [
+        el('td', { text: String(a.attemptNo) }), el('td', { text: dash(a.trigger).replace(/_/g, ' ').toLowerCase() }),
+        el('td', { className: 'time', text: time(a.startedAt) }), el('td', {}, [badge(a.outcome)]),
         el('td', { text: dash(a.httpStatus) }), el('td', { text: dash(a.providerCode) }),
         el('td', {}, [el('code', { text: dash(a.providerTraceId) })]),
         el('td', {}, [el('code', { title: a.requestFingerprint || '', text: a.requestFingerprint
-          ? a.requestFingerprint.substring(0, 12) + '…' : '—' })]),
-        el('td', { className: 'answer', text: answer })
-      ]);
-    }), 'No attempt yet.', 9);
+          ? a.requestFingerprint.substring(0, 12) + '…' : '—' })])
+      ]));
+      // what came back gets the table's whole width: it is the part an operator reads
+      attemptRows.push(el('tr', { className: 'answer-row' }, [el('td', {}, []),
+        el('td', { colSpan: 7, className: 'answer' }, [el('span', { className: 'label', text: 'What came back: ' }),
+          answer])]));
+    });
+    replaceRows($('attempts').tBodies[0], attemptRows, 'No attempt yet.', 8);
 
     replaceRows($('reconciliations').tBodies[0], (view.reconciliations || []).map(function (r) {
       var by = [r.decidedBy, r.note].filter(Boolean).join(' — ');
       if (r.providerRef) { by = (by ? by + ' · ' : '') + 'post ' + (r.providerRef.url || r.providerRef.id); }
       return el('tr', {}, [
-        el('td', { text: time(r.at) }), el('td', { text: String(r.attemptNo) }), el('td', {}, [badge(r.result)]),
+        el('td', { className: 'time', text: time(r.at) }), el('td', { text: String(r.attemptNo) }),
+        el('td', {}, [badge(r.result)]),
         el('td', { text: dash(r.source) }), el('td', { className: 'answer', text: dash(r.detail) }),
         el('td', { text: dash(by) })
       ]);
@@ -278,6 +288,7 @@
       allowedAny = allowedAny || allowed;
       button.disabled = !allowed || state.busy;
     });
+    $('decision-fields').hidden = !allowedAny;
     $('decision-help').textContent = allowedAny
       ? (view.status === 'OUTCOME_UNKNOWN'
         ? 'The outcome is unknown: check at the provider, then confirm published or not published. '
@@ -375,7 +386,14 @@
     ];
     if (state.selected) {
       calls.push(api(wsPath('/publications/' + encodeURIComponent(state.selected))).then(renderCase));
-      calls.push(api(wsPath('/publications/' + encodeURIComponent(state.selected) + '/events')).then(renderTimeline));
+      calls.push(api(wsPath('/publications/' + encodeURIComponent(state.selected) + '/events')).then(renderTimeline,
+        function (error) {
+          // the history is the auditor's: an operator-only key still sees everything else
+          if (error.status !== 403) { throw error; }
+          var list = $('timeline');
+          list.textContent = '';
+          list.appendChild(el('li', { className: 'muted', text: 'The timeline needs a key with the auditor role.' }));
+        }));
     }
     return Promise.all(calls).then(function () {
       $('live').textContent = 'live · updated ' + new Date().toLocaleTimeString();

@@ -1,5 +1,6 @@
 package io.herald.deploy;
 
+import io.herald.deploy.cli.AuditCommandLine;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -15,6 +16,10 @@ public class HeraldApplication {
         // Herald runs in closed networks and never phones home.
         if (System.getProperty(UPDATE_CHECK_DISABLED) == null) {
             System.setProperty(UPDATE_CHECK_DISABLED, "true");
+        }
+        // command-line modes run instead of the server
+        if (AuditCommandLine.handles(args)) {
+            System.exit(AuditCommandLine.run(args, System.out, System.err));
         }
         SpringApplication.run(HeraldApplication.class, args);
     }

@@ -86,9 +86,10 @@ public class ProjectionAdminController {
                 .map(e -> segment(e.getKey(), e.getValue()))
                 .toList();
         boolean replaying = rows.stream().anyMatch(ProcessorStatus.Segment::replaying);
-        // a segment counts only once claimed; right after a start there may be none yet
+        // a segment counts only once claimed; right after a start there may be none yet. A replaying
+        // segment can be caught up: it is marked replaying until it handles an event newer than the reset.
         boolean caughtUp = streaming.isRunning() && !rows.isEmpty()
-                && rows.stream().allMatch(s -> s.caughtUp() && !s.replaying() && !s.errored());
+                && rows.stream().allMatch(s -> s.caughtUp() && !s.errored());
         String error = segments.values().stream().filter(EventTrackerStatus::isErrorState)
                 .map(s -> "segment " + s.getSegment().getSegmentId() + ": " + s.getError().getClass().getSimpleName())
                 .findFirst().orElse(null);
