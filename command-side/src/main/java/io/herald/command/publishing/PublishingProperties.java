@@ -6,14 +6,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code herald.publishing.*}: how long an attempt may go without a result before it counts as
- * interrupted, and the retry policy, with per-channel-type overrides
+ * interrupted ({@code attempt-timeout}), how long a due attempt may fail to start before the saga
+ * asks again ({@code watchdog-delay}: a node can die between the saga's decision and the
+ * write-ahead), and the retry policy, with per-channel-type overrides
  * ({@code herald.publishing.channels.linkedin.not-sent-max-tries=5}).
  */
 @ConfigurationProperties("herald.publishing")
-public record PublishingProperties(Duration attemptTimeout, Retry retry, Map<String, Retry> channels) {
+public record PublishingProperties(Duration attemptTimeout, Duration watchdogDelay, Retry retry,
+                                   Map<String, Retry> channels) {
 
     public PublishingProperties {
         attemptTimeout = attemptTimeout != null ? attemptTimeout : Duration.ofMinutes(2);
+        watchdogDelay = watchdogDelay != null ? watchdogDelay : Duration.ofMinutes(1);
         retry = Retry.withDefaults(retry, null);
         channels = channels != null ? Map.copyOf(channels) : Map.of();
     }

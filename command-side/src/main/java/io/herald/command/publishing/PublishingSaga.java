@@ -44,7 +44,6 @@ public class PublishingSaga {
     public static final String PROCESSING_GROUP = "publishing-saga";
     static final String ASSOCIATION = "publicationId";
     static final String WATCHDOG = "publication-attempt-watchdog";
-    static final Duration WATCHDOG_DELAY = Duration.ofMinutes(5);
 
     private PublicationId publicationId;
     private WorkspaceId workspaceId;
@@ -76,11 +75,11 @@ public class PublishingSaga {
     }
 
     @DeadlineHandler(deadlineName = AttemptDue.NAME)
-    public void due(AttemptDue due, Attempts attempts, DeadlineManager deadlines) {
+    public void due(AttemptDue due, Attempts attempts, DeadlineManager deadlines, PublishingProperties properties) {
         attempts.run(plan(due.trigger()));
         cancelWatchdog(deadlines);
         if (due.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND) {
-            watchdogId = deadlines.schedule(WATCHDOG_DELAY, WATCHDOG, due);
+            watchdogId = deadlines.schedule(properties.watchdogDelay(), WATCHDOG, due);
         }
     }
 

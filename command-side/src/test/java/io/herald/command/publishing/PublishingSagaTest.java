@@ -37,6 +37,7 @@ class PublishingSagaTest {
     private static final WorkspaceId WS = new WorkspaceId("acme");
     private static final ChannelId CHANNEL = new ChannelId("fb-main");
     private static final Content CONTENT = new Content(null, "Hello", null);
+    private static final PublishingProperties PROPERTIES = new PublishingProperties(null, null, null, null);
     private static final AttemptTrace TRACE = new AttemptTrace("fp", "page", null, true, 200, null, null, 3);
 
     /** Records what the saga asked to run; the real runner is exercised end to end elsewhere. */
@@ -58,6 +59,7 @@ class PublishingSagaTest {
         fixture = new SagaTestFixture<>(PublishingSaga.class);
         attempts = new RecordedAttempts();
         fixture.registerResource(attempts);
+        fixture.registerResource(PROPERTIES);
         now = fixture.currentTime();
     }
 
@@ -198,11 +200,13 @@ class PublishingSagaTest {
                 .expectActiveSagas(0);
         fixture = new SagaTestFixture<>(PublishingSaga.class);
         fixture.registerResource(attempts);
+        fixture.registerResource(PROPERTIES);
         fixture.givenAPublished(requested(null)).andThenAPublished(attempted(1)).andThenAPublished(unknown(1))
                 .whenPublishingA(reconciled(ReconciliationResult.FOUND, ReconciliationSource.AUTOMATIC))
                 .expectActiveSagas(0);
         fixture = new SagaTestFixture<>(PublishingSaga.class);
         fixture.registerResource(attempts);
+        fixture.registerResource(PROPERTIES);
         fixture.givenAPublished(requested(null))
                 .whenPublishingA(new PublicationAbandonedEvent(ID, WS, "olga", null, now))
                 .expectActiveSagas(0);
@@ -212,8 +216,8 @@ class PublishingSagaTest {
     void anAttemptThatNeverStartsIsAskedForOnceMore() {
         fixture.givenAPublished(requested(null));
         fixture.whenTimeElapses(Duration.ofMillis(1));
-        fixture.whenTimeElapses(PublishingSaga.WATCHDOG_DELAY.plusSeconds(1));
-        fixture.whenTimeElapses(PublishingSaga.WATCHDOG_DELAY.multipliedBy(3));
+        fixture.whenTimeElapses(PROPERTIES.watchdogDelay().plusSeconds(1));
+        fixture.whenTimeElapses(PROPERTIES.watchdogDelay().multipliedBy(3));
         assertThat(attempts.plans).hasSize(2).allSatisfy(plan ->
                 assertThat(plan.trigger()).isEqualTo(AttemptTrigger.INITIAL));
     }
