@@ -1,0 +1,273 @@
+package io.herald.deploy.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.SandboxLoopback;
+import io.herald.testsupport.TestDatabase;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Herald runs as its own process on PostgreSQL and is killed with SIGKILL, twice, while attempts
+ * are in flight; the provider (the sandbox, in this JVM) survives and keeps the ground truth.
+ * Afterwards: every accepted request has a publication, no publication produced two posts, every
+ * interrupted attempt ended as an unknown outcome reconciled to the ground truth, and no attempt
+ * followed an unknown outcome without a NOT_FOUND in between.
+ */
+class CrashRecoveryIT extends HeraldIntegrationTest {
+
+    private static final int PUBLICATIONS = 40;
+    private static final String CRASH_SYSTEM_KEY = "hs.crash-test-system-key-abcdefghijklmnopqrstuvwxyz012345";
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
+
+    @Test
+    void killedWhileAttemptsAreInFlightHeraldLosesNothingAndNeverPostsTwice() throws Exception {
+        TestDatabase database = TestDatabase.shared().freshSibling();
+        String page = "55" + (System.nanoTime() % 10_000_000);
+        String token = "EAAB-crash-" + page;
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"" + token + "\",\"pageId\":\"" + page
+                + "\",\"kind\":\"PAGE\"}");
+        Path log = Path.of("target", "crash-test-herald.log");
+        Files.deleteIfExists(log);
+        HeraldProcess herald = new HeraldProcess(List.of(
+                "--spring.datasource.url=" + database.jdbcUrl(),
+                "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.security.system-key=" + CRASH_SYSTEM_KEY,
+                "--herald.security.rate-limit.limit-for-period=100000",
+                "--herald.channels.facebook.graph-base-url=http://localhost:" + SandboxLoopback.port()
+                        + "/sandbox/facebook/v25.0",
+                "--herald.channels.facebook.read-timeout=3s",
+                "--herald.publishing.attempt-timeout=8s",
+                "--herald.publishing.watchdog-delay=15s",
+                "--herald.reconciliation.settle-delay=2s",
+                "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
+        // every answer of the provider takes 1.2 s, so kills land while calls are in flight
+        sandbox("PUT", "/latency", "{\"millis\":1200}");
+        ExecutorService senders = Executors.newFixedThreadPool(4);
+        try {
+            herald.start();
+            String ws = "crash" + page;
+            call(herald, CRASH_SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                    "{\"workspaceId\":\"" + ws + "\",\"name\":\"crash test\"}");
+            String key = call(herald, CRASH_SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
+                    "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"crash\"}")
+                    .get("key").asText();
+            call(herald, key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
+                    "{\"type\":\"facebook\",\"pageId\":\"" + page + "\",\"pageAccessToken\":\"" + token + "\"}");
+
+            List<Future<String>> accepted = new ArrayList<>();
+            for (int i = 0; i < PUBLICATIONS; i++) {
+                int n = i;
+                accepted.add(senders.submit(() -> sendUntilAccepted(herald, key, ws, n)));
+            }
+            int kills = 0;
+            for (long pause : new long[] {2500, 3500}) {
+                Thread.sleep(pause);
+                herald.kill();
+                kills++;
+                System.out.printf("[crash-test] SIGKILL #%d%n", kills);
+                herald.start();
+            }
+            Map<String, Integer> idByText = new HashMap<>();
+            Set<String> ids = new java.util.TreeSet<>();
+            for (int i = 0; i < PUBLICATIONS; i++) {
+                String id = accepted.get(i).get();
+                ids.add(id);
+                idByText.put(text(i), i);
+            }
+
+            Map<String, JsonNode> views = awaitSettled(herald, key, ws, ids);
+            Map<String, Integer> postsByText = new TreeMap<>();
+            for (JsonNode post : sandboxTruth(page)) {
+                postsByText.merge(post.get("text").asText(), 1, Integer::sum);
+            }
+            Replay replay = replay(database);
+
+            int succeeded = 0;
+            int notExecuted = 0;
+            for (int i = 0; i < PUBLICATIONS; i++) {
+                String id = accepted.get(i).get();
+                JsonNode view = views.get(id);
+                int posts = postsByText.getOrDefault(text(i), 0);
+                String status = view.get("status").asText();
+                if (status.equals("SUCCEEDED")) {
+                    succeeded++;
+                    assertThat(posts).as("posts of a succeeded publication %s", id).isEqualTo(1);
+                } else {
+                    assertThat(status).as("publication %s", id).isEqualTo("NOT_EXECUTED");
+                    notExecuted++;
+                    assertThat(posts).as("posts of a publication not executed %s", id).isZero();
+                }
+            }
+            int duplicates = (int) postsByText.values().stream().filter(c -> c > 1).count();
+            System.out.printf("[crash-test] kills=%d accepted=%d publications=%d succeeded=%d not_executed=%d "
+                            + "interrupted_attempts=%d reconciled_interrupted=%d posts=%d duplicate_posts=%d "
+                            + "attempts_after_unknown_without_not_found=%d%n",
+                    kills, accepted.size(), views.size(), succeeded, notExecuted, replay.interrupted,
+                    replay.interruptedReconciled, postsByText.values().stream().mapToInt(Integer::intValue).sum(),
+                    duplicates, replay.blindRetries);
+            assertThat(views).hasSize(PUBLICATIONS);
+            assertThat(duplicates).isZero();
+            assertThat(replay.blindRetries).isZero();
+            assertThat(replay.interruptedReconciled).isEqualTo(replay.interrupted);
+            assertThat(idByText).hasSize(PUBLICATIONS);
+        } finally {
+            senders.shutdownNow();
+            herald.stop();
+            sandbox("PUT", "/latency", "{\"millis\":0}");
+        }
+    }
+
+    private static String text(int i) {
+        return "Crash test post number " + i;
+    }
+
+    private void sandbox(String method, String path, String body) {
+        Response r = send(method, "/sandbox/_admin" + path, body);
+        assertThat(r.status()).as(r.toString()).isBetween(200, 299);
+    }
+
+    private JsonNode sandboxTruth(String page) {
+        return send("GET", "/sandbox/_truth/facebook/" + page, null, null).json();
+    }
+
+    /** The calendar system's side: send until Herald accepts, whatever happens to it meanwhile. */
+    private String sendUntilAccepted(HeraldProcess herald, String key, String ws, int i) throws Exception {
+        String body = "{\"calendarEntryId\":\"entry-" + i + "\",\"contentVersion\":1,\"channelId\":\"fb\","
+                + "\"action\":\"publish\",\"content\":{\"body\":\"" + text(i) + "\"}}";
+        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = CLIENT.send(request(herald, key, "POST",
+                        "/api/v1/workspaces/" + ws + "/publications", body), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 || r.statusCode() == 202) {
+                    return json.readTree(r.body()).get("publicationId").asText();
+                }
+            } catch (IOException herladIsDown) {
+                // killed or restarting: the request is idempotent, send it again
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("publication " + i + " was never accepted");
+    }
+
+    private Map<String, JsonNode> awaitSettled(HeraldProcess herald, String key, String ws, Set<String> ids)
+            throws Exception {
+        Map<String, JsonNode> views = new HashMap<>();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String id : ids) {
+                JsonNode view = call(herald, key, "GET", "/api/v1/workspaces/" + ws + "/publications/" + id, null);
+                views.put(id, view);
+            }
+            boolean settled = views.values().stream().allMatch(v -> SETTLED.contains(v.get("status").asText()));
+            if (settled) {
+                return views;
+            }
+            Thread.sleep(500);
+        }
+        Map<String, Long> byStatus = new TreeMap<>();
+        views.values().forEach(v -> byStatus.merge(v.get("status").asText(), 1L, Long::sum));
+        throw new AssertionError("publications did not settle: " + byStatus);
+    }
+
+    private JsonNode call(HeraldProcess herald, String key, String method, String path, String body)
+            throws Exception {
+        HttpResponse<String> r = CLIENT.send(request(herald, key, method, path, body),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() >= 300) {
+            throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
+        }
+        return json.readTree(r.body());
+    }
+
+    private static HttpRequest request(HeraldProcess herald, String key, String method, String path, String body) {
+        return HttpRequest.newBuilder(URI.create(herald.base() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+
+    /** What the event store says, replayed stream by stream. */
+    private record Replay(int interrupted, int interruptedReconciled, int blindRetries) {
+    }
+
+    private Replay replay(TestDatabase database) throws Exception {
+        Map<String, List<JsonNode[]>> streams = new HashMap<>();
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
+                     + " WHERE aggregate_identifier LIKE 'pub\\_%' ORDER BY global_index")) {
+            while (rs.next()) {
+                String type = rs.getString(2);
+                JsonNode payload = json.readTree(rs.getBytes(3));
+                streams.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                        .add(new JsonNode[] {json.getNodeFactory().textNode(type.substring(type.lastIndexOf('.') + 1)),
+                                payload});
+            }
+        }
+        int interrupted = 0;
+        int interruptedReconciled = 0;
+        int blindRetries = 0;
+        for (List<JsonNode[]> stream : streams.values()) {
+            boolean unknownPending = false;
+            boolean interruptedPending = false;
+            for (JsonNode[] event : stream) {
+                String type = event[0].asText();
+                JsonNode payload = event[1];
+                switch (type) {
+                    case "PublicationOutcomeUnknownEvent" -> {
+                        unknownPending = true;
+                        if ("INTERRUPTED".equals(payload.get("cause").asText())) {
+                            interrupted++;
+                            interruptedPending = true;
+                        }
+                    }
+                    case "PublicationReconciledEvent" -> {
+                        String result = payload.get("result").asText();
+                        if (!result.equals("UNKNOWN")) {
+                            if (interruptedPending) {
+                                interruptedReconciled++;
+                                interruptedPending = false;
+                            }
+                            if (result.equals("NOT_FOUND")) {
+                                unknownPending = false;
+                            }
+                        }
+                    }
+                    case "PublicationAttemptedEvent" -> {
+                        if (unknownPending) {
+                            blindRetries++;
+                        }
+                    }
+                    default -> { }
+                }
+            }
+        }
+        return new Replay(interrupted, interruptedReconciled, blindRetries);
+    }
+}

@@ -1,0 +1,99 @@
+package io.herald.deploy.crash;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Herald as a separate operating-system process (the packaged jar), to be killed and restarted. */
+final class HeraldProcess {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final List<String> arguments;
+    private final Path log;
+    private final int port;
+    private Process process;
+
+    HeraldProcess(List<String> arguments, Path log) {
+        this.port = freePort();
+        this.arguments = new ArrayList<>(arguments);
+        this.arguments.add("--server.port=" + port);
+        this.log = log;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String base() {
+        return "http://localhost:" + port;
+    }
+
+    void start() throws IOException, InterruptedException {
+        Path jar = Path.of("target", "herald.jar").toAbsolutePath();
+        if (!jar.toFile().isFile()) {
+            throw new IllegalStateException("the packaged jar is missing: " + jar + " (run the package phase)");
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx512m", "-Daxoniq.update-checker.disabled=true", "-jar", jar.toString()));
+        command.addAll(arguments);
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .directory(new File(System.getProperty("java.io.tmpdir")))
+                .start();
+        awaitHealthy();
+    }
+
+    /** SIGKILL: no shutdown hook, no graceful anything. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+
+    private void awaitHealthy() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Herald exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create(base()
+                        + "/actuator/health")).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (health.statusCode() == 200 && health.body().contains("UP")) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("Herald did not become healthy; see " + log);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
