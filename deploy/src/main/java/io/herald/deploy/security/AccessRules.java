@@ -70,7 +70,8 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", WS + "/keys", ADMIN, SYSTEM),
                 rule(parser, "DELETE", WS + "/keys/{keyId}", ADMIN, SYSTEM),
                 rule(parser, "PUT", WS + "/signing-secret", ADMIN),
-                rule(parser, "DELETE", WS + "/signing-secret", ADMIN));
+                // the system key can switch signatures off for a workspace that lost its secret
+                rule(parser, "DELETE", WS + "/signing-secret", ADMIN, SYSTEM));
     }
 
     private static Rule rule(PathPatternParser parser, String method, String pattern, Role... roles) {

@@ -24,8 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 public final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
 
-    /** Key ids and secrets are URL-safe base64 and hex; anything else cannot be a key. */
-    private static final Pattern KEY_SHAPE = Pattern.compile("[A-Za-z0-9._-]{16,200}");
+    /** A Bearer token's alphabet (RFC 6750 token68), bounded; anything else cannot be a key. */
+    static final Pattern KEY_SHAPE = Pattern.compile("[A-Za-z0-9._~+/=-]{16,512}");
 
     private final SystemKey systemKey;
     private final ApiKeyStore keys;

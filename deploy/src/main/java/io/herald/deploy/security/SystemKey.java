@@ -29,9 +29,9 @@ public final class SystemKey {
     }
 
     public static SystemKey configured(String key) {
-        if (key.length() < MIN_CONFIGURED_LENGTH) {
-            throw new IllegalStateException("herald.security.system-key must have at least " + MIN_CONFIGURED_LENGTH
-                    + " characters (e.g. `openssl rand -base64 32`)");
+        if (key.length() < MIN_CONFIGURED_LENGTH || !ApiKeyAuthenticationFilter.KEY_SHAPE.matcher(key).matches()) {
+            throw new IllegalStateException("herald.security.system-key must have " + MIN_CONFIGURED_LENGTH
+                    + " to 512 characters of letters, digits and -._~+/= (e.g. `openssl rand -base64 32`)");
         }
         return new SystemKey(Hashes.sha256(key));
     }

@@ -145,7 +145,7 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         // an incomplete body: reaching validation (400) shows the caller was let through, and
         // signatures stay off for the rest of the matrix
         list.add(new Endpoint("PUT", ws + "/signing-secret", "{}", Set.of("admin"), Set.of(400), false));
-        list.add(new Endpoint("DELETE", ws + "/signing-secret", null, Set.of("admin"), Set.of(204), false));
+        list.add(new Endpoint("DELETE", ws + "/signing-secret", null, Set.of("admin", SYSTEM), Set.of(204), false));
         list.add(new Endpoint("POST", "/api/v1/admin/workspaces", "{\"workspaceId\":\"" + a.id()
                 + "-made\",\"name\":\"made\"}", Set.of(SYSTEM), Set.of(200, 201), false));
         list.add(new Endpoint("GET", "/api/v1/admin/projections", null, Set.of(SYSTEM), Set.of(200), false));

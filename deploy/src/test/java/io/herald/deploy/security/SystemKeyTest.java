@@ -49,5 +49,9 @@ class SystemKeyTest {
                 .hasMessageNotContaining("short");
         assertThat(SystemKey.configured("x".repeat(32)).matches("x".repeat(32))).isTrue();
         assertThat(SystemKey.configured("x".repeat(32)).matches("x".repeat(31))).isFalse();
+        String base64 = "q8Vw1+Zr/Jc2kP0Hn9Yd3Lm5Tg7Xb4Ra6Se8Uf0Wh2o=";
+        assertThat(ApiKeyAuthenticationFilter.KEY_SHAPE.matcher(base64).matches()).isTrue();
+        assertThat(SystemKey.configured(base64).matches(base64)).isTrue();
+        assertThatThrownBy(() -> SystemKey.configured("x".repeat(31) + " y")).isInstanceOf(IllegalStateException.class);
     }
 }
