@@ -38,6 +38,10 @@ class SecretLeakIT extends SecurityIntegrationTest {
         for (int i = 0; i < 3; i++) {
             sendAs(null, "POST", "/sandbox/_admin/facebook/" + PAGE_ID + "/posts", "{\"text\":\"older post " + i + "\"}");
         }
+        // the provider's answer to a read does carry the token back (its paging link): Herald must drop it
+        Response echo = sendBytesAs(null, "GET", "/sandbox/facebook/v25.0/" + PAGE_ID + "/feed?limit=1", null, null,
+                Map.of("Authorization", "Bearer " + pageToken));
+        assertThat(echo.body()).contains(pageToken);
         sendAs(null, "POST", "/sandbox/_admin/faults", "{\"provider\":\"facebook\",\"target\":\"" + PAGE_ID
                 + "\",\"type\":\"TOKEN_ERROR\",\"operation\":\"PUBLISH\",\"times\":1}");
 
