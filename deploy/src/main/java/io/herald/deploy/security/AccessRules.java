@@ -125,10 +125,4 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
     static PathContainer path(HttpServletRequest request) {
         return PathContainer.parsePath(PATHS.getPathWithinApplication(request));
     }
-
-    /** The workspace a path belongs to, or null outside {@code /api/v1/workspaces/{ws}}. */
-    static String workspaceOf(HttpServletRequest request) {
-        PathPattern.PathMatchInfo match = WORKSPACE_PATHS.matchAndExtract(path(request));
-        return match == null ? null : match.getUriVariables().get("ws");
-    }
 }

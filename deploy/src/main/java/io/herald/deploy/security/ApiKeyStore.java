@@ -13,7 +13,6 @@ import java.util.stream.Collectors;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Workspaces and their API keys. A raw key is {@code <keyId>.<secret>}: the key id finds the row,
@@ -40,8 +39,7 @@ public class ApiKeyStore {
     public record IssuedKey(String keyId, String key, List<String> roles, String label) {
     }
 
-    /** Creates the workspace; empty when the id is taken (the existing one is returned instead). */
-    @Transactional
+    /** Creates the workspace (one statement, no transaction to poison); empty when the id is taken. */
     public Optional<Workspace> createWorkspace(String workspaceId, String name) {
         Instant now = clock.instant();
         try {

@@ -158,6 +158,17 @@ class RoleMatrixIT extends SecurityIntegrationTest {
     }
 
     @Test
+    void creatingAWorkspaceTwiceReturnsTheSameOneAndAnotherNameIsRefused() {
+        String ws = newWorkspace("twice");
+        String body = "{\"workspaceId\":\"" + ws + "\",\"name\":\"Twice\"}";
+        assertThat(sendAs(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces", body).status()).isEqualTo(201);
+        assertThat(sendAs(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces", body).status()).isEqualTo(200);
+        Response renamed = sendAs(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces", body.replace("Twice", "Other"));
+        assertThat(renamed.status()).isEqualTo(400);
+        assertThat(renamed.json().get("code").asText()).isEqualTo("validation_failed");
+    }
+
+    @Test
     void openPathsNeedNoKey() {
         for (String path : List.of("/actuator/health", "/v3/api-docs", "/swagger-ui/index.html", "/console",
                 "/console/console.js")) {
