@@ -270,7 +270,7 @@
         el('td', { className: 'time', text: time(r.at) }), el('td', { text: String(r.attemptNo) }),
         el('td', {}, [badge(r.result)]),
         el('td', { text: dash(r.source) }), el('td', { className: 'answer', text: dash(r.detail) }),
-        el('td', { text: dash(by) })
+        el('td', { className: 'by', text: dash(by) })
       ]);
     }), 'No reconciliation yet.', 6);
 
@@ -306,11 +306,14 @@
       ['attemptNo', 'trigger', 'result', 'source', 'cause', 'kind', 'errorCode', 'detail', 'note'].forEach(function (k) {
         if (p[k] !== null && p[k] !== undefined && p[k] !== '') { facts.push(k + ': ' + p[k]); }
       });
-      var actor = (e.metadata || {}).actor || p.requestedBy || p.decidedBy || p.abandonedBy;
+      // who decided, where the event says so; otherwise who started the chain that led to it
+      var decider = p.decidedBy || p.abandonedBy || p.requestedBy;
+      var origin = (e.metadata || {}).actor;
+      var who = decider ? ' · by ' + decider : (origin ? ' · in a chain started by ' + origin : '');
       list.appendChild(el('li', { 'data-type': e.type }, [
         el('span', { className: 'seq', text: '#' + e.sequence }),
         el('strong', { text: e.type.replace(/^Publication/, '').replace(/Event$/, '') }),
-        el('span', { className: 'muted', text: ' ' + time(e.timestamp) + (actor ? ' · by ' + actor : '') }),
+        el('span', { className: 'muted', text: ' ' + time(e.timestamp) + who }),
         facts.length ? el('div', { className: 'facts-line', text: facts.join(' · ') }) : null
       ]));
     });
@@ -348,8 +351,8 @@
       { method: 'POST', body: JSON.stringify(payload) })
       .then(function (view) {
         $('decision-message').className = 'ok';
-        $('decision-message').textContent = 'Recorded: ' + decision.replace(/_/g, ' ') + '. Status is now '
-          + view.status.replace(/_/g, ' ') + '.';
+        $('decision-message').textContent = 'Recorded “' + decision.replace(/_/g, ' ') + '” at '
+          + new Date().toLocaleTimeString() + '; the status then was ' + view.status.replace(/_/g, ' ') + '.';
         $('decision-note').value = '';
       })
       .catch(function (error) {

@@ -97,6 +97,12 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
 
         browser.get(uri("/console?ws=" + ws).toString());
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        // a key Herald does not know is answered 401, and the console asks again
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key"))).sendKeys("hk.not-a-key");
+        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("login-error"), "401"));
+        assertThat(browser.findElement(By.id("app")).isDisplayed()).isFalse();
+
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key"))).sendKeys(operatorKey);
         browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
 

@@ -185,7 +185,9 @@ final class PublicationTransitions {
             reason = "read-back found nothing for attempt " + e.attemptNo()
                     + ": confirm not published, re-attempt or abandon";
         }
-        String why = e.detail() != null ? e.detail() : e.note();
+        // an operator's own words are the note; the detail only repeats who decided
+        String why = e.source() == ReconciliationSource.OPERATOR ? e.note()
+                : e.detail() != null ? e.detail() : e.note();
         return why == null ? reason : reason + " (" + why + ")";
     }
 }
