@@ -1,5 +1,8 @@
 package io.herald.deploy.sandbox;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.env.EnvironmentPostProcessor;
@@ -9,6 +12,8 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * With the sandbox on, Facebook and LinkedIn are the sandbox's simulations served by this very
  * application, unless their base URLs are set explicitly. (WordPress sites are per connection.)
+ * The adapters need that address when they are built, so a random port ({@code server.port=0})
+ * is chosen here, up front.
  */
 public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
 
@@ -17,10 +22,22 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
         if (!environment.getProperty("herald.sandbox.enabled", Boolean.class, false)) {
             return;
         }
+        if ("0".equals(environment.getProperty("server.port"))) {
+            environment.getPropertySources().addFirst(new MapPropertySource("herald-sandbox-port",
+                    Map.of("server.port", String.valueOf(freePort()))));
+        }
         String base = "http://localhost:${server.port:8080}/sandbox";
         // lowest precedence: any explicit setting wins
         environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.of(
                 "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
                 "herald.channels.linkedin.api-base-url", base + "/linkedin")));
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import java.time.Duration;
 import java.time.Instant;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +19,9 @@ import org.junit.jupiter.api.Test;
 class PublishingEndToEndIT extends HeraldIntegrationTest {
 
     private static final AtomicInteger TARGETS = new AtomicInteger(1000);
+
+    @Autowired
+    MeterRegistry meters;
 
     private String ws;
 
@@ -81,6 +86,13 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
         assertThat(view.get("attempts")).hasSize(1);
         assertThat(view.get("attempts").get(0).get("outcome").asText()).isEqualTo("SUCCEEDED");
         assertThat(postsAt("facebook", page)).isEqualTo(1);
+        // Spring Boot's tests switch metric export off, so the registry is asked directly
+        assertThat(meters.get("herald.attempts").tags("channel", "facebook", "outcome", "succeeded").counter()
+                .count()).isPositive();
+        assertThat(meters.get("herald.attempt.duration").tags("channel", "facebook", "outcome", "succeeded")
+                .timer().count()).isPositive();
+        assertThat(meters.get("herald.publications.outcome_unknown").gauge().value()).isNotNaN();
+        assertThat(meters.get("herald.publications.needs_decision").gauge().value()).isNotNaN();
     }
 
     /** The seed case: the provider times out and the post appears 4 s later. */
