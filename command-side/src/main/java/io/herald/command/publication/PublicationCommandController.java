@@ -118,7 +118,9 @@ public class PublicationCommandController {
         PublicationId publication = publication(id);
         Instant at = clock.instant();
         send(new RequestReadBackCommand(publication, workspace, actorOrAnonymous(actor), at), publication);
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(current(workspace, publication, at));
+        // the read itself comes later; what the view shows now is the state it starts from
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(views.find(workspace, publication)
+                .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + publication)));
     }
 
     private void send(Object command, PublicationId publication) {
