@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.SandboxLoopback;
+import io.herald.deploy.process.HeraldProcess;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.herald.deploy.crash;
+package io.herald.deploy.process;
 
 import java.io.File;
 import java.io.IOException;
@@ -12,8 +12,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Herald as a separate operating-system process (the packaged jar), to be killed and restarted. */
-final class HeraldProcess {
+/**
+ * Herald as a separate operating-system process (the packaged jar), to be killed and restarted;
+ * several of them can share one database as the nodes of a cluster.
+ */
+public final class HeraldProcess {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -22,22 +25,22 @@ final class HeraldProcess {
     private final int port;
     private Process process;
 
-    HeraldProcess(List<String> arguments, Path log) {
+    public HeraldProcess(List<String> arguments, Path log) {
         this.port = freePort();
         this.arguments = new ArrayList<>(arguments);
         this.arguments.add("--server.port=" + port);
         this.log = log;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String base() {
+    public String base() {
         return "http://localhost:" + port;
     }
 
-    void start() throws IOException, InterruptedException {
+    public void start() throws IOException, InterruptedException {
         Path jar = Path.of("target", "herald.jar").toAbsolutePath();
         if (!jar.toFile().isFile()) {
             throw new IllegalStateException("the packaged jar is missing: " + jar + " (run the package phase)");
@@ -54,12 +57,12 @@ final class HeraldProcess {
     }
 
     /** SIGKILL: no shutdown hook, no graceful anything. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }
 
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {

@@ -1,0 +1,345 @@
+package io.herald.deploy.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.SandboxLoopback;
+import io.herald.deploy.process.HeraldProcess;
+import io.herald.testsupport.TestDatabase;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two Herald processes on one PostgreSQL, the way Herald scales out: both take requests, event
+ * processors share their segments through the token store, deadlines run on whichever node's
+ * scheduler picks them. One node is killed with SIGKILL while publications are in flight and is
+ * not brought back; the survivor must take over its segments and its deadlines. Afterwards: every
+ * accepted request has exactly one publication, no publication produced two posts at the provider,
+ * and the event store shows no deadline that fired twice.
+ */
+class TwoNodeIT extends HeraldIntegrationTest {
+
+    private static final int PUBLICATIONS = 60;
+    private static final String SYSTEM_KEY = "hs.two-node-test-system-key-abcdefghijklmnopqrstuvwxyz0123";
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
+
+    @Test
+    void killingOneOfTwoNodesLosesNoRequestPostsNothingTwiceAndFiresNoDeadlineTwice() throws Exception {
+        TestDatabase database = TestDatabase.shared().freshSibling();
+        String page = "66" + (System.nanoTime() % 10_000_000);
+        String token = "EAAB-two-node-" + page;
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"" + token + "\",\"pageId\":\"" + page
+                + "\",\"kind\":\"PAGE\"}");
+        HeraldProcess nodeA = node(database, "a");
+        HeraldProcess nodeB = node(database, "b");
+        List<HeraldProcess> nodes = List.of(nodeA, nodeB);
+        // every provider answer takes a second, so the kill lands while calls are in flight
+        sandbox("PUT", "/latency", "{\"millis\":1000}");
+        ExecutorService senders = Executors.newFixedThreadPool(8);
+        try {
+            // one after the other: the first node migrates the fresh database alone
+            nodeA.start();
+            nodeB.start();
+            String ws = "twonode" + page;
+            call(nodeA, SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                    "{\"workspaceId\":\"" + ws + "\",\"name\":\"two-node test\"}");
+            String key = call(nodeA, SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
+                    "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"two-node\"}")
+                    .get("key").asText();
+            call(nodeB, key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
+                    "{\"type\":\"facebook\",\"pageId\":\"" + page + "\",\"pageAccessToken\":\"" + token + "\"}");
+
+            long providerCallsBefore = providerCalls();
+            AtomicInteger acceptedSoFar = new AtomicInteger();
+            AtomicInteger acceptedByB = new AtomicInteger();
+            List<Future<String>> accepted = new ArrayList<>();
+            for (int i = 0; i < PUBLICATIONS; i++) {
+                int n = i;
+                accepted.add(senders.submit(() -> sendUntilAccepted(nodes, key, ws, n, acceptedSoFar, acceptedByB)));
+            }
+            // node a started first and holds the segments, so it runs the attempts: kill it once a
+            // third is accepted and its first provider calls are held by the sandbox's latency
+            long waitUntil = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while ((acceptedSoFar.get() < PUBLICATIONS / 3 || providerCalls() < providerCallsBefore + 3)
+                    && System.nanoTime() < waitUntil) {
+                Thread.sleep(20);
+            }
+            Map<String, Integer> segmentsBeforeKill = segmentsByOwner(database);
+            nodeA.kill();
+            int acceptedAtKill = acceptedSoFar.get();
+            System.out.printf("[two-node] SIGKILL node a after %d accepted and %d provider calls; segments by owner"
+                    + " before: %s%n", acceptedAtKill, providerCalls() - providerCallsBefore, segmentsBeforeKill);
+
+            Set<String> ids = new java.util.TreeSet<>();
+            for (Future<String> id : accepted) {
+                ids.add(id.get());
+            }
+            Map<String, JsonNode> views = awaitSettled(nodeB, key, ws, ids);
+            Map<String, Integer> postsByText = new TreeMap<>();
+            for (JsonNode post : sandboxTruth(page)) {
+                postsByText.merge(post.get("text").asText(), 1, Integer::sum);
+            }
+            EventStore store = read(database);
+
+            int succeeded = 0;
+            int notExecuted = 0;
+            for (int i = 0; i < PUBLICATIONS; i++) {
+                String id = accepted.get(i).get();
+                String status = views.get(id).get("status").asText();
+                int posts = postsByText.getOrDefault(text(i), 0);
+                if (status.equals("SUCCEEDED")) {
+                    succeeded++;
+                    assertThat(posts).as("posts of succeeded publication %s", id).isEqualTo(1);
+                } else {
+                    assertThat(status).as("publication %s", id).isEqualTo("NOT_EXECUTED");
+                    notExecuted++;
+                    assertThat(posts).as("posts of publication %s, not executed", id).isZero();
+                }
+            }
+            int lost = (int) ids.stream().filter(id -> store.requested.getOrDefault(id, 0) != 1).count();
+            int duplicatePosts = (int) postsByText.values().stream().filter(c -> c > 1).count();
+            System.out.printf("[two-node] nodes=2 killed=1 accepted=%d accepted_by_b=%d publications=%d lost=%d "
+                            + "succeeded=%d not_executed=%d posts=%d duplicate_posts=%d attempts=%d "
+                            + "interrupted_attempts=%d deadlines_fired_twice=%d "
+                            + "(initial_attempts_twice=%d attempt_numbers_twice=%d interrupted_twice=%d "
+                            + "conclusive_readbacks_twice=%d) segments_by_owner_after=%s%n",
+                    accepted.size(), acceptedByB.get(), views.size(), lost, succeeded, notExecuted,
+                    postsByText.values().stream().mapToInt(Integer::intValue).sum(), duplicatePosts,
+                    store.attempts, store.interrupted, store.firedTwice(), store.initialTwice,
+                    store.attemptNumberTwice, store.interruptedTwice, store.conclusiveTwice,
+                    segmentsByOwner(database));
+            assertThat(ids).hasSize(PUBLICATIONS);
+            assertThat(views).hasSize(PUBLICATIONS);
+            assertThat(lost).isZero();
+            assertThat(duplicatePosts).isZero();
+            assertThat(store.firedTwice()).isZero();
+            assertThat(store.interruptedReconciled).isEqualTo(store.interrupted);
+        } finally {
+            senders.shutdownNow();
+            nodeA.stop();
+            nodeB.stop();
+            sandbox("PUT", "/latency", "{\"millis\":0}");
+        }
+    }
+
+    private static HeraldProcess node(TestDatabase database, String name) throws IOException {
+        Path log = Path.of("target", "two-node-" + name + ".log");
+        Files.deleteIfExists(log);
+        return new HeraldProcess(List.of(
+                "--spring.datasource.url=" + database.jdbcUrl(),
+                "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.security.system-key=" + SYSTEM_KEY,
+                "--herald.security.rate-limit.limit-for-period=100000",
+                "--herald.channels.facebook.graph-base-url=http://localhost:" + SandboxLoopback.port()
+                        + "/sandbox/facebook/v25.0",
+                "--herald.channels.facebook.read-timeout=3s",
+                "--herald.publishing.attempt-timeout=8s",
+                "--herald.publishing.watchdog-delay=15s",
+                "--herald.reconciliation.settle-delay=2s",
+                "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
+    }
+
+    private static String text(int i) {
+        return "Two-node test post number " + i;
+    }
+
+    /**
+     * The calendar system's side: starts with one node (round-robin), and on any failure sends the
+     * same, idempotent request to the other node until one accepts it.
+     */
+    private String sendUntilAccepted(List<HeraldProcess> nodes, String key, String ws, int i,
+                                     AtomicInteger acceptedSoFar, AtomicInteger acceptedByB) throws Exception {
+        String body = "{\"calendarEntryId\":\"entry-" + i + "\",\"contentVersion\":1,\"channelId\":\"fb\","
+                + "\"action\":\"publish\",\"content\":{\"body\":\"" + text(i) + "\"}}";
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        String last = "nothing";
+        for (int tries = 0; System.nanoTime() < deadline; tries++) {
+            HeraldProcess node = nodes.get((i + tries) % nodes.size());
+            try {
+                HttpResponse<String> r = CLIENT.send(request(node, key, "POST",
+                        "/api/v1/workspaces/" + ws + "/publications", body), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 || r.statusCode() == 202) {
+                    acceptedSoFar.incrementAndGet();
+                    if (node == nodes.get(1)) {
+                        acceptedByB.incrementAndGet();
+                    }
+                    return json.readTree(r.body()).get("publicationId").asText();
+                }
+                last = r.statusCode() + " " + r.body();
+            } catch (IOException nodeIsDown) {
+                last = nodeIsDown.toString();
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("publication " + i + " was never accepted; last answer: " + last);
+    }
+
+    private Map<String, JsonNode> awaitSettled(HeraldProcess node, String key, String ws, Set<String> ids)
+            throws Exception {
+        Map<String, JsonNode> views = new HashMap<>();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String id : ids) {
+                HttpResponse<String> r = CLIENT.send(request(node, key, "GET",
+                        "/api/v1/workspaces/" + ws + "/publications/" + id, null), HttpResponse.BodyHandlers.ofString());
+                // a publication the survivor's projection has not reached yet answers 404 for now
+                if (r.statusCode() == 200) {
+                    views.put(id, json.readTree(r.body()));
+                }
+            }
+            boolean settled = views.size() == ids.size()
+                    && views.values().stream().allMatch(v -> SETTLED.contains(v.get("status").asText()));
+            if (settled) {
+                return views;
+            }
+            Thread.sleep(500);
+        }
+        Map<String, Long> byStatus = new TreeMap<>();
+        views.values().forEach(v -> byStatus.merge(v.get("status").asText(), 1L, Long::sum));
+        throw new AssertionError("publications did not settle: " + byStatus + " of " + ids.size()
+                + " (seen " + views.size() + ")");
+    }
+
+    private void sandbox(String method, String path, String body) {
+        Response r = send(method, "/sandbox/_admin" + path, body);
+        assertThat(r.status()).as(r.toString()).isBetween(200, 299);
+    }
+
+    private long providerCalls() {
+        return send("GET", "/sandbox/_admin/stats", null, null).json().get("requests").asLong();
+    }
+
+    private JsonNode sandboxTruth(String page) {
+        return send("GET", "/sandbox/_truth/facebook/" + page, null, null).json();
+    }
+
+    private JsonNode call(HeraldProcess node, String key, String method, String path, String body) throws Exception {
+        HttpResponse<String> r = CLIENT.send(request(node, key, method, path, body),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() >= 300) {
+            throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
+        }
+        return json.readTree(r.body());
+    }
+
+    private static HttpRequest request(HeraldProcess node, String key, String method, String path, String body) {
+        return HttpRequest.newBuilder(URI.create(node.base() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+
+    private static Map<String, Integer> segmentsByOwner(TestDatabase database) throws Exception {
+        Map<String, Integer> owners = new TreeMap<>();
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT coalesce(owner, 'unclaimed'), count(*) FROM token_entry"
+                     + " GROUP BY 1")) {
+            while (rs.next()) {
+                // owners are "pid@host"; the pid tells the nodes apart
+                owners.put(rs.getString(1).replaceAll("@.*", ""), rs.getInt(2));
+            }
+        }
+        return owners;
+    }
+
+    /**
+     * What a deadline that fired twice would leave in the event store: a second INITIAL attempt
+     * of one publication (the due-attempt deadline), two attempts under one number, two
+     * INTERRUPTED outcomes of one attempt (the attempt's expiry), or two conclusive read-backs of
+     * one attempt (the reconciliation's read-back deadline).
+     */
+    private static final class EventStore {
+        final Map<String, Integer> requested = new HashMap<>();
+        int attempts;
+        int interrupted;
+        int interruptedReconciled;
+        int initialTwice;
+        int attemptNumberTwice;
+        int interruptedTwice;
+        int conclusiveTwice;
+
+        int firedTwice() {
+            return initialTwice + attemptNumberTwice + interruptedTwice + conclusiveTwice;
+        }
+    }
+
+    private EventStore read(TestDatabase database) throws Exception {
+        EventStore store = new EventStore();
+        Map<String, Integer> initial = new HashMap<>();
+        Map<String, Integer> attemptNumbers = new HashMap<>();
+        Map<String, Integer> interruptedPerAttempt = new HashMap<>();
+        Map<String, Integer> conclusivePerAttempt = new HashMap<>();
+        Map<String, Boolean> interruptedPending = new HashMap<>();
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
+                     + " WHERE aggregate_identifier LIKE 'pub\\_%' ORDER BY global_index")) {
+            while (rs.next()) {
+                String publication = rs.getString(1);
+                String type = rs.getString(2);
+                JsonNode payload = json.readTree(rs.getBytes(3));
+                switch (type.substring(type.lastIndexOf('.') + 1)) {
+                    case "PublicationRequestedEvent" -> store.requested.merge(publication, 1, Integer::sum);
+                    case "PublicationAttemptedEvent" -> {
+                        store.attempts++;
+                        if ("INITIAL".equals(payload.get("trigger").asText())) {
+                            initial.merge(publication, 1, Integer::sum);
+                        }
+                        attemptNumbers.merge(publication + "#" + payload.get("attemptNo").asInt(), 1, Integer::sum);
+                    }
+                    case "PublicationOutcomeUnknownEvent" -> {
+                        if ("INTERRUPTED".equals(payload.get("cause").asText())) {
+                            store.interrupted++;
+                            interruptedPerAttempt.merge(publication + "#" + payload.get("attemptNo").asInt(), 1,
+                                    Integer::sum);
+                            interruptedPending.put(publication, true);
+                        }
+                    }
+                    case "PublicationReconciledEvent" -> {
+                        if (!"UNKNOWN".equals(payload.get("result").asText())) {
+                            conclusivePerAttempt.merge(publication + "#" + payload.get("attemptNo").asInt(), 1,
+                                    Integer::sum);
+                            if (Boolean.TRUE.equals(interruptedPending.put(publication, false))) {
+                                store.interruptedReconciled++;
+                            }
+                        }
+                    }
+                    default -> { }
+                }
+            }
+        }
+        store.initialTwice = twice(initial);
+        store.attemptNumberTwice = twice(attemptNumbers);
+        store.interruptedTwice = twice(interruptedPerAttempt);
+        store.conclusiveTwice = twice(conclusivePerAttempt);
+        return store;
+    }
+
+    private static int twice(Map<String, Integer> counts) {
+        return (int) counts.values().stream().filter(n -> n > 1).count();
+    }
+}
