@@ -12,6 +12,8 @@ import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.PostgreSQLContainer;
 
 /**
  * The one way Herald's integration tests get a real PostgreSQL. In order of preference:
@@ -19,6 +21,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  *   <li>{@code HERALD_TEST_DB_URL}: a server URL with credentials, e.g.
  *       {@code jdbc:postgresql://db:5432/postgres?user=herald&password=…};</li>
  *   <li>the local server on 127.0.0.1:5432 (user {@code postgres}), when it answers;</li>
+ *   <li>a PostgreSQL container, where a Docker engine is available (Testcontainers);</li>
  *   <li>an embedded PostgreSQL started for this JVM.</li>
  * </ol>
  * Each JVM (test run) gets its own freshly created database, dropped when the JVM exits, so runs
@@ -61,7 +64,7 @@ public final class TestDatabase {
         return jdbcUrl;
     }
 
-    /** Where the database comes from: {@code env}, {@code local} or {@code embedded}. */
+    /** Where the database comes from: {@code env}, {@code local}, {@code container} or {@code embedded}. */
     public String source() {
         return source;
     }
@@ -89,7 +92,26 @@ public final class TestDatabase {
                         + unusable.getMessage() + "); falling back to an embedded one");
             }
         }
+        if (dockerAvailable()) {
+            return createOn(startContainer(), "container");
+        }
         return createOn(startEmbedded(), "embedded");
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError noDocker) {
+            return false;
+        }
+    }
+
+    private static String startContainer() {
+        PostgreSQLContainer<?> container = new PostgreSQLContainer<>("postgres:15-alpine");
+        container.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "postgres-container-stop"));
+        return container.getJdbcUrl() + (container.getJdbcUrl().contains("?") ? "&" : "?") + "user="
+                + container.getUsername() + "&password=" + container.getPassword();
     }
 
     private static TestDatabase createOn(String serverUrl, String source) {

@@ -22,6 +22,8 @@ import java.time.Instant;
 import java.util.List;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,6 +40,7 @@ public class PublicationCommandController {
     public static final String ACTOR_ATTRIBUTE = "herald.actor";
 
     private static final String PUBLICATION_ID = "pub_[0-9a-f]{64}";
+    private static final Logger log = LoggerFactory.getLogger(PublicationCommandController.class);
 
     private final PublicationIntake intake;
     private final PublicationViews views;
@@ -106,6 +109,7 @@ public class PublicationCommandController {
                 : new ProviderRef(body.providerRef().id(), body.providerRef().url());
         send(new DecidePublicationCommand(publication, workspace, OperatorDecision.fromWireName(body.decision()), ref,
                 actorOrAnonymous(actor), body.note(), at), publication);
+        log.info("decision {} on {} recorded for {}", body.decision(), publication, actorOrAnonymous(actor));
         return ResponseEntity.ok(current(workspace, publication, at));
     }
 
