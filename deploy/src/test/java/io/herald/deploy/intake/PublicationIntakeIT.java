@@ -30,10 +30,18 @@ class PublicationIntakeIT extends HeraldIntegrationTest {
     @Autowired
     CommandGateway commands;
 
+    /**
+     * Scheduled a day ahead, so the publishing saga leaves these publications alone while the
+     * intake is examined.
+     */
+    private static final String TOMORROW = Instant.now().plus(Duration.ofDays(1))
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+
     private static String body(String entry, int version, String channel, String text) {
         return """
                 {"calendarEntryId":"%s","contentVersion":%d,"channelId":"%s","action":"publish",
-                 "content":{"body":"%s","link":"https://example.org/post"}}""".formatted(entry, version, channel, text);
+                 "content":{"body":"%s","link":"https://example.org/post"},"scheduledAt":"%s"}"""
+                .formatted(entry, version, channel, text, TOMORROW);
     }
 
     @Test
