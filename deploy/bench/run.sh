@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Herald's benchmark, one command from the repository root:
+#
+#   deploy/bench/run.sh | tee deploy/bench/results/$(date +%F)-$(nproc)cores.txt
+#
+# Needs Java 17, the PostgreSQL client tools (psql, createdb, pgbench: package postgresql-contrib)
+# and a PostgreSQL server reachable through PGHOST/PGPORT/PGUSER/PGPASSWORD (default
+# 127.0.0.1:5432, user postgres). It creates a database of its own and drops it at the end,
+# builds deploy/target/herald.jar if it is missing, measures the raw append limit with pgbench,
+# starts Herald with its provider sandbox, drives load from a separate JVM (LoadDriver.java) and
+# prints one result block. Not part of the test suite. Durations and sizes: see the variables below.
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
+E2E_COUNT=${BENCH_E2E_COUNT:-2000}
+SLOW_COUNT=${BENCH_SLOW_COUNT:-2000}
+SLOW_LATENCY_MS=${BENCH_SLOW_LATENCY_MS:-2000}
+REPLAY_EVENTS=${BENCH_REPLAY_EVENTS:-1000000}
+SATURATION_CLIENTS=${BENCH_CLIENTS:-64}
+DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+
+JAR=deploy/target/herald.jar
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+DB=herald_bench_$(date +%s)
+WORK=$(mktemp -d)
+HERALD_PID=
+log() { echo "[bench] $*" >&2; }
+
+cleanup() {
+    if [ -n "$HERALD_PID" ]; then kill "$HERALD_PID" 2>/dev/null || true; wait "$HERALD_PID" 2>/dev/null || true; fi
+    dropdb --if-exists "$DB" >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+command -v pgbench >/dev/null || { echo "pgbench is missing (apt-get install postgresql-contrib)" >&2; exit 2; }
+if [ ! -f "$JAR" ]; then
+    log "building $JAR"
+    ./mvnw -q -B -pl deploy -am package -DskipTests
+fi
+createdb "$DB"
+JDBC="jdbc:postgresql://$PGHOST:$PGPORT/$DB?user=$PGUSER${PGPASSWORD:+&password=$PGPASSWORD}"
+
+# --- 1. raw PostgreSQL append limit: single-row inserts into a table shaped like domain_event_entry
+log "pgbench: raw append limit, 8 clients, ${SECONDS_PER_PHASE}s"
+psql -q -d "$DB" <<'SQL'
+CREATE TABLE bench_event (
+    global_index BIGSERIAL NOT NULL PRIMARY KEY, aggregate_identifier VARCHAR(255) NOT NULL,
+    sequence_number BIGINT NOT NULL, type VARCHAR(255), event_identifier VARCHAR(255) NOT NULL UNIQUE,
+    meta_data BYTEA, payload BYTEA NOT NULL, payload_revision VARCHAR(255), payload_type VARCHAR(255) NOT NULL,
+    time_stamp VARCHAR(255) NOT NULL, UNIQUE (aggregate_identifier, sequence_number));
+SQL
+cat > "$WORK/append.sql" <<'SQL'
+INSERT INTO bench_event (aggregate_identifier, sequence_number, type, event_identifier, meta_data, payload,
+    payload_revision, payload_type, time_stamp)
+VALUES ('pub_' || md5(random()::text), 0, 'Publication', gen_random_uuid()::text,
+    convert_to('{"correlationId":"' || gen_random_uuid() || '","actor":"key:bench"}', 'UTF8'),
+    convert_to(repeat('x', 600), 'UTF8'), '1', 'io.herald.contracts.publication.PublicationRequestedEvent',
+    now()::text);
+SQL
+pgbench -n -c 8 -j 2 -T "$SECONDS_PER_PHASE" -f "$WORK/append.sql" "$DB" > "$WORK/pgbench.txt" 2>&1
+RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
+psql -q -d "$DB" -c 'DROP TABLE bench_event'
+
+# --- Herald, with its sandbox, on that database
+unzip -o -j -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' -d "$WORK/lib"
+DRIVER=(java -cp "$(ls "$WORK"/lib/postgresql-*.jar)" deploy/bench/LoadDriver.java)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
+BASE=http://localhost:$PORT
+SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
+ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
+HERALD_HEAP=${BENCH_HERALD_HEAP:-1g}
+
+start_herald() {
+    java -Xmx"$HERALD_HEAP" -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
+        --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
+        --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
+        --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true \
+        --herald.secrets.encryption-key="$ENCRYPTION_KEY" --herald.security.system-key="$SYSTEM_KEY" \
+        --herald.security.rate-limit.limit-for-period=100000000 >> "$WORK/herald.log" 2>&1 &
+    HERALD_PID=$!
+    for _ in $(seq 1 240); do
+        if curl -fs "$BASE/actuator/health" 2>/dev/null | grep -q UP; then return 0; fi
+        kill -0 "$HERALD_PID" 2>/dev/null || { tail -50 "$WORK/herald.log" >&2; exit 1; }
+        sleep 0.5
+    done
+    echo "Herald did not start" >&2; exit 1
+}
+stop_herald() { kill "$HERALD_PID"; wait "$HERALD_PID" || true; HERALD_PID=; }
+latency() { curl -fs -X PUT "$BASE/sandbox/_admin/latency" -H 'Content-Type: application/json' -d "{\"millis\":$1}" >/dev/null; }
+measure() { local out; if out=$("${DRIVER[@]}" "$@" 2>>"$WORK/driver.err"); then log "$out"; echo "$out"; else echo "not measured: the load driver failed ($(tail -1 "$WORK/driver.err"))"; fi; }
+field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
+rss_mb() { echo $(( $(ps -o rss= -p "$HERALD_PID") / 1024 )); }
+
+log "starting Herald"
+start_herald
+KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench 1000000001 EAAB-bench-token)")
+latency 0
+
+# --- 2. intake: closed loop at saturation, then an open loop at a fixed 500 req/s
+log "intake at saturation, $SATURATION_CLIENTS clients"
+SAT=$(measure saturate "$BASE" "$KEY" bench "$SATURATION_CLIENTS" "$SECONDS_PER_PHASE" sat-)
+DRAIN_1=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_1"
+log "intake at 500 req/s"
+FIX=$(measure fixed "$BASE" "$KEY" bench 500 "$SECONDS_PER_PHASE" fix-)
+DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"
+
+# --- 3. end to end, zero-latency provider
+log "end to end, $E2E_COUNT publications"
+E2E=$(measure e2e "$BASE" "$KEY" bench "$E2E_COUNT" e2e- "$JDBC")
+
+# --- 4. slow provider: every answer takes SLOW_LATENCY_MS
+log "slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms"
+latency "$SLOW_LATENCY_MS"
+SLOW=$(measure e2e "$BASE" "$KEY" bench "$SLOW_COUNT" slow- "$JDBC")
+latency 0
+RSS_AFTER_LOAD=$(rss_mb)
+
+# --- 5. replay: copies of the stored publication streams (new ids) up to REPLAY_EVENTS, written while
+# Herald is down; sagas are moved past them (they must not publish the copies), projections rebuilt
+log "replay: filling the store to $REPLAY_EVENTS events"
+stop_herald
+psql -q -d "$DB" -v target="$REPLAY_EVENTS" <<'SQL'
+SELECT count(*) AS have, (SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE 'pub\_%') AS per_copy
+FROM domain_event_entry \gset
+SELECT greatest(0, ceil((:target - :have)::numeric / :per_copy))::int AS copies \gset
+INSERT INTO domain_event_entry (aggregate_identifier, sequence_number, type, event_identifier, meta_data, payload,
+    payload_revision, payload_type, time_stamp)
+SELECT e.aggregate_identifier || '-c' || k, e.sequence_number, e.type, e.event_identifier || '-c' || k, e.meta_data,
+       convert_to(replace(convert_from(e.payload, 'UTF8'), e.aggregate_identifier, e.aggregate_identifier || '-c' || k), 'UTF8'),
+       e.payload_revision, e.payload_type, e.time_stamp
+FROM generate_series(1, :copies) k, domain_event_entry e
+WHERE e.aggregate_identifier LIKE 'pub\_%'
+ORDER BY k, e.global_index;
+-- every processor continues after the copies: the sagas never see them, the projections are rebuilt below
+UPDATE token_entry SET token = convert_to(regexp_replace(convert_from(token, 'UTF8'),
+        '"index":[0-9]+', '"index":' || (SELECT max(global_index) FROM domain_event_entry)), 'UTF8')
+WHERE token IS NOT NULL;
+SQL
+start_herald
+REPLAY=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+RSS_END=$(rss_mb)
+
+RAW_THIRD=$(calc "$RAW_TPS/3" .1f)
+E2E_RATE=$(field publications_per_s "$E2E")
+SLOW_RATE=$(field publications_per_s "$SLOW")
+cat <<EOF
+=== Herald benchmark $(date -u +%FT%TZ) ===
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST, Herald heap -Xmx$HERALD_HEAP, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
+raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
+intake, saturation ($SATURATION_CLIENTS clients):   $SAT
+  then backlog done: $DRAIN_1
+intake, fixed 500 req/s:                    $FIX
+  then backlog done: $DRAIN_2
+end to end, sandbox 0 ms:                   $E2E
+  ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
+slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
+  ideal (in flight ÷ latency):              $(calc "$SLOW_COUNT/($SLOW_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f)
+replay, all projections rebuilt:            $REPLAY
+resident memory (Herald):                   ${RSS_AFTER_LOAD} MB after the load phases, ${RSS_END} MB after the replay
+EOF
