@@ -24,9 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class TwoNodeIT extends HeraldIntegrationTest {
         List<HeraldProcess> nodes = List.of(nodeA, nodeB);
         // every provider answer takes a second, so the kill lands while calls are in flight
         sandbox("PUT", "/latency", "{\"millis\":1000}");
-        ExecutorService senders = Executors.newFixedThreadPool(8);
+        ScheduledExecutorService senders = Executors.newScheduledThreadPool(8);
         try {
             // one after the other: the first node migrates the fresh database alone
             nodeA.start();
@@ -77,7 +78,9 @@ class TwoNodeIT extends HeraldIntegrationTest {
             List<Future<String>> accepted = new ArrayList<>();
             for (int i = 0; i < PUBLICATIONS; i++) {
                 int n = i;
-                accepted.add(senders.submit(() -> sendUntilAccepted(nodes, key, ws, n, acceptedSoFar, acceptedByB)));
+                // spread over six seconds, so requests are still arriving when a node dies
+                accepted.add(senders.schedule(() -> sendUntilAccepted(nodes, key, ws, n, acceptedSoFar, acceptedByB),
+                        n * 100L, TimeUnit.MILLISECONDS));
             }
             // node a started first and holds the segments, so it runs the attempts: kill it once a
             // third is accepted and its first provider calls are held by the sandbox's latency
