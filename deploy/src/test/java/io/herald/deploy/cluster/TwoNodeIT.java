@@ -8,9 +8,6 @@ import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +40,6 @@ class TwoNodeIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 60;
     private static final String SYSTEM_KEY = "hs.two-node-test-system-key-abcdefghijklmnopqrstuvwxyz0123";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
 
     @Test
@@ -181,8 +177,8 @@ class TwoNodeIT extends HeraldIntegrationTest {
         for (int tries = 0; System.nanoTime() < deadline; tries++) {
             HeraldProcess node = nodes.get((i + tries) % nodes.size());
             try {
-                HttpResponse<String> r = CLIENT.send(request(node, key, "POST",
-                        "/api/v1/workspaces/" + ws + "/publications", body), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = node.send(key, "POST",
+                        "/api/v1/workspaces/" + ws + "/publications", body);
                 if (r.statusCode() == 200 || r.statusCode() == 202) {
                     acceptedSoFar.incrementAndGet();
                     if (node == nodes.get(1)) {
@@ -205,8 +201,8 @@ class TwoNodeIT extends HeraldIntegrationTest {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (System.nanoTime() < deadline) {
             for (String id : ids) {
-                HttpResponse<String> r = CLIENT.send(request(node, key, "GET",
-                        "/api/v1/workspaces/" + ws + "/publications/" + id, null), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = node.send(key, "GET",
+                        "/api/v1/workspaces/" + ws + "/publications/" + id, null);
                 // a publication the survivor's projection has not reached yet answers 404 for now
                 if (r.statusCode() == 200) {
                     views.put(id, json.readTree(r.body()));
@@ -239,23 +235,13 @@ class TwoNodeIT extends HeraldIntegrationTest {
     }
 
     private JsonNode call(HeraldProcess node, String key, String method, String path, String body) throws Exception {
-        HttpResponse<String> r = CLIENT.send(request(node, key, method, path, body),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = node.send(key, method, path, body);
         if (r.statusCode() >= 300) {
             throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
         }
         return json.readTree(r.body());
     }
 
-    private static HttpRequest request(HeraldProcess node, String key, String method, String path, String body) {
-        return HttpRequest.newBuilder(URI.create(node.base() + path))
-                .timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + key)
-                .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-    }
 
     private static Map<String, Integer> segmentsByOwner(TestDatabase database) throws Exception {
         Map<String, Integer> owners = new TreeMap<>();

@@ -8,9 +8,6 @@ import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +37,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 40;
     private static final String CRASH_SYSTEM_KEY = "hs.crash-test-system-key-abcdefghijklmnopqrstuvwxyz012345";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
 
     @Test
@@ -161,8 +157,8 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> r = CLIENT.send(request(herald, key, "POST",
-                        "/api/v1/workspaces/" + ws + "/publications", body), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = herald.send(key, "POST",
+                        "/api/v1/workspaces/" + ws + "/publications", body);
                 if (r.statusCode() == 200 || r.statusCode() == 202) {
                     return json.readTree(r.body()).get("publicationId").asText();
                 }
@@ -196,23 +192,13 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
 
     private JsonNode call(HeraldProcess herald, String key, String method, String path, String body)
             throws Exception {
-        HttpResponse<String> r = CLIENT.send(request(herald, key, method, path, body),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = herald.send(key, method, path, body);
         if (r.statusCode() >= 300) {
             throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
         }
         return json.readTree(r.body());
     }
 
-    private static HttpRequest request(HeraldProcess herald, String key, String method, String path, String body) {
-        return HttpRequest.newBuilder(URI.create(herald.base() + path))
-                .timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + key)
-                .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-    }
 
     /** What the event store says, replayed stream by stream. */
     private record Replay(int interrupted, int interruptedReconciled, int blindRetries) {

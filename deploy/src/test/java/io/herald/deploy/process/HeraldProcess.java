@@ -56,6 +56,18 @@ public final class HeraldProcess {
         awaitHealthy();
     }
 
+    /** Sends a JSON request with the given key to this node; an IOException means the node is down. */
+    public HttpResponse<String> send(String key, String method, String path, String body)
+            throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** SIGKILL: no shutdown hook, no graceful anything. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
