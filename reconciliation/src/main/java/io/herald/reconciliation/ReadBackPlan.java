@@ -1,24 +1,13 @@
 package io.herald.reconciliation;
 
-import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
-import io.herald.contracts.publication.Content;
-import io.herald.contracts.publication.PublicationAction;
-import java.time.Instant;
 
 /**
- * One read-back of one attempt.
+ * One read-back of one attempt. What to look for (channel, action, content, when the attempt
+ * started) is read from the publication's own history when the read runs.
  *
  * @param readNo 1 for the first read after the unknown outcome, counting up
  */
-public record ReadBackPlan(
-        PublicationId publicationId,
-        WorkspaceId workspaceId,
-        ChannelId channelId,
-        PublicationAction action,
-        Content content,
-        int attemptNo,
-        Instant attemptStartedAt,
-        int readNo) {
+public record ReadBackPlan(PublicationId publicationId, WorkspaceId workspaceId, int attemptNo, int readNo) {
 }

@@ -36,6 +36,7 @@ public class ReadBackRunner implements ReadBacks {
 
     private final CommandGateway commands;
     private final ChannelDirectory directory;
+    private final PublicationHistory history;
     private final ChannelAdapters adapters;
     private final Clock clock;
     private final MeterRegistry meters;
@@ -45,10 +46,11 @@ public class ReadBackRunner implements ReadBacks {
         return thread;
     });
 
-    public ReadBackRunner(CommandGateway commands, ChannelDirectory directory, ChannelAdapters adapters,
-                          Clock clock, MeterRegistry meters) {
+    public ReadBackRunner(CommandGateway commands, ChannelDirectory directory, PublicationHistory history,
+                          ChannelAdapters adapters, Clock clock, MeterRegistry meters) {
         this.commands = commands;
         this.directory = directory;
+        this.history = history;
         this.adapters = adapters;
         this.clock = clock;
         this.meters = meters;
@@ -65,21 +67,37 @@ public class ReadBackRunner implements ReadBacks {
                 ? CurrentUnitOfWork.get().getMessage().getMetaData().subset("correlationId", "actor")
                 : MetaData.emptyInstance();
         if (CurrentUnitOfWork.isStarted()) {
-            CurrentUnitOfWork.get().afterCommit(uow -> executor.execute(() -> read(plan, origin)));
+            CurrentUnitOfWork.get().afterCommit(uow -> executor.execute(() -> readSafely(plan, origin)));
         } else {
-            executor.execute(() -> read(plan, origin));
+            executor.execute(() -> readSafely(plan, origin));
+        }
+    }
+
+    /** A read that breaks is logged; the saga's next scheduled read (set before this one ran) tries again. */
+    private void readSafely(ReadBackPlan plan, MetaData origin) {
+        try {
+            read(plan, origin);
+        } catch (RuntimeException e) {
+            log.error("read-back {} of {} could not start", plan.readNo(), plan.publicationId(), e);
         }
     }
 
     private void read(ReadBackPlan plan, MetaData origin) {
-        Optional<ChannelConnection> connection = directory.find(plan.workspaceId(), plan.channelId());
-        if (connection.isEmpty()) {
-            record(plan, origin, ReconciliationResult.UNKNOWN, null,
-                    "read-back unavailable: channel " + plan.channelId() + " no longer exists");
+        Optional<PublicationHistory.AttemptFacts> attempt = history.attempt(plan.publicationId(), plan.attemptNo());
+        if (attempt.isEmpty()) {
+            log.error("read-back {} of {}: attempt {} is not in the publication's history", plan.readNo(),
+                    plan.publicationId(), plan.attemptNo());
             return;
         }
-        ReadBackRequest request = new ReadBackRequest(plan.publicationId(), plan.attemptNo(), plan.action(),
-                plan.content(), plan.attemptStartedAt(), connection.get());
+        PublicationHistory.AttemptFacts facts = attempt.get();
+        Optional<ChannelConnection> connection = directory.find(plan.workspaceId(), facts.channelId());
+        if (connection.isEmpty()) {
+            record(plan, origin, ReconciliationResult.UNKNOWN, null,
+                    "read-back unavailable: channel " + facts.channelId() + " no longer exists");
+            return;
+        }
+        ReadBackRequest request = new ReadBackRequest(plan.publicationId(), plan.attemptNo(), facts.action(),
+                facts.content(), facts.startedAt(), connection.get());
         adapters.forType(connection.get().type()).readBack(request)
                 .thenAcceptAsync(outcome -> recordOutcome(plan, origin, outcome), executor)
                 .exceptionally(failure -> {

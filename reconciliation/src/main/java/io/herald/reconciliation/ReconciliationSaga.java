@@ -1,20 +1,15 @@
 package io.herald.reconciliation;
 
-import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
-import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
-import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
-import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import java.time.Duration;
-import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
@@ -25,10 +20,11 @@ import org.axonframework.modelling.saga.StartSaga;
 import org.axonframework.spring.stereotype.Saga;
 
 /**
- * Follows a publication and, whenever an attempt's outcome is unknown, reads back at the provider:
- * first after the settle delay, then on the bounded retry schedule for as long as reads are
- * inconclusive. A found or not-found result — automatic or an operator's — stops the reads;
- * success or abandonment ends the saga.
+ * Whenever an attempt's outcome is unknown, reads back at the provider: first after the settle
+ * delay, then on the bounded retry schedule for as long as reads are inconclusive. A found or
+ * not-found result — automatic or an operator's — stops the reads; success or abandonment ends the
+ * saga. It starts with the first unknown outcome, so a publication that never had one costs it
+ * nothing.
  */
 @Saga
 @ProcessingGroup(ReconciliationSaga.PROCESSING_GROUP)
@@ -39,61 +35,55 @@ public class ReconciliationSaga {
 
     private PublicationId publicationId;
     private WorkspaceId workspaceId;
-    private ChannelId channelId;
-    private PublicationAction action;
-    private Content content;
     private int attemptNo;
-    private Instant attemptStartedAt;
     private int reads;
     private boolean settled;
+    /** The one read-back deadline pending, if any; cancelled by id (a scope-wide cancel scans every deadline). */
+    private String readBackId;
 
     @StartSaga
     @SagaEventHandler(associationProperty = ASSOCIATION)
-    public void on(PublicationRequestedEvent event) {
-        publicationId = event.publicationId();
-        workspaceId = event.workspaceId();
-        channelId = event.channelId();
-        action = event.action();
-        content = event.content();
-    }
-
-    @SagaEventHandler(associationProperty = ASSOCIATION)
-    public void on(PublicationAttemptedEvent event, DeadlineManager deadlines) {
-        attemptNo = event.attemptNo();
-        attemptStartedAt = event.startedAt();
-        reads = 0;
-        settled = false;
-        deadlines.cancelAllWithinScope(ReadBackDue.NAME);
-    }
-
-    @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationOutcomeUnknownEvent event, DeadlineManager deadlines,
                    ReconciliationProperties properties) {
-        if (event.attemptNo() != attemptNo) {
+        if (publicationId != null && event.attemptNo() < attemptNo) {
             return;
         }
-        deadlines.schedule(properties.settleDelay(), ReadBackDue.NAME, new ReadBackDue(attemptNo));
+        follow(event.publicationId(), event.workspaceId(), event.attemptNo(), deadlines);
+        readBackId = deadlines.schedule(properties.settleDelay(), ReadBackDue.NAME, new ReadBackDue(attemptNo));
+    }
+
+    /** A new attempt after an unknown outcome: the old attempt's reads are moot. */
+    @SagaEventHandler(associationProperty = ASSOCIATION)
+    public void on(PublicationAttemptedEvent event, DeadlineManager deadlines) {
+        follow(event.publicationId(), event.workspaceId(), event.attemptNo(), deadlines);
     }
 
     /** An operator asked to read back now (e.g. after fixing credentials). */
+    @StartSaga
     @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationReadBackRequestedEvent event, ReadBacks readBacks) {
-        readBacks.run(plan(++reads));
+        if (publicationId == null) {
+            publicationId = event.publicationId();
+            workspaceId = event.workspaceId();
+            attemptNo = event.attemptNo();
+        }
+        readBacks.run(new ReadBackPlan(publicationId, workspaceId, attemptNo, ++reads));
     }
 
     @DeadlineHandler(deadlineName = ReadBackDue.NAME)
     public void readBack(ReadBackDue due, ReadBacks readBacks, DeadlineManager deadlines,
                          ReconciliationProperties properties) {
+        readBackId = null;
         if (due.attemptNo() != attemptNo || settled) {
             return;
         }
         reads++;
-        readBacks.run(plan(reads));
+        readBacks.run(new ReadBackPlan(publicationId, workspaceId, attemptNo, reads));
         // scheduled before the result is known, so a crash cannot lose the next read; a result
         // that settles the question cancels it
         if (reads <= properties.retrySchedule().size()) {
             Duration next = properties.retrySchedule().get(reads - 1);
-            deadlines.schedule(next, ReadBackDue.NAME, new ReadBackDue(attemptNo));
+            readBackId = deadlines.schedule(next, ReadBackDue.NAME, new ReadBackDue(attemptNo));
         }
     }
 
@@ -103,7 +93,7 @@ public class ReconciliationSaga {
             return;
         }
         settled = true;
-        deadlines.cancelAllWithinScope(ReadBackDue.NAME);
+        cancelReadBack(deadlines);
         if (event.result() == ReconciliationResult.FOUND) {
             SagaLifecycle.end();
         }
@@ -112,17 +102,28 @@ public class ReconciliationSaga {
     @EndSaga
     @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationSucceededEvent event, DeadlineManager deadlines) {
-        deadlines.cancelAllWithinScope(ReadBackDue.NAME);
+        cancelReadBack(deadlines);
     }
 
     @EndSaga
     @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationAbandonedEvent event, DeadlineManager deadlines) {
-        deadlines.cancelAllWithinScope(ReadBackDue.NAME);
+        cancelReadBack(deadlines);
     }
 
-    private ReadBackPlan plan(int readNo) {
-        return new ReadBackPlan(publicationId, workspaceId, channelId, action, content, attemptNo, attemptStartedAt,
-                readNo);
+    private void follow(PublicationId publication, WorkspaceId workspace, int attempt, DeadlineManager deadlines) {
+        publicationId = publication;
+        workspaceId = workspace;
+        attemptNo = attempt;
+        reads = 0;
+        settled = false;
+        cancelReadBack(deadlines);
+    }
+
+    private void cancelReadBack(DeadlineManager deadlines) {
+        if (readBackId != null) {
+            deadlines.cancelSchedule(ReadBackDue.NAME, readBackId);
+            readBackId = null;
+        }
     }
 }

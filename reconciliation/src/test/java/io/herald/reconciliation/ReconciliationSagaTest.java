@@ -16,6 +16,7 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.UnknownCause;
@@ -90,7 +91,7 @@ class ReconciliationSagaTest {
         assertThat(readBacks.plans).singleElement().satisfies(plan -> {
             assertThat(plan.attemptNo()).isEqualTo(1);
             assertThat(plan.readNo()).isEqualTo(1);
-            assertThat(plan.attemptStartedAt()).isEqualTo(now);
+            assertThat(plan.workspaceId()).isEqualTo(WS);
         });
     }
 
@@ -148,8 +149,22 @@ class ReconciliationSagaTest {
     }
 
     @Test
-    void noReadWithoutAnUnknownOutcome() {
-        fixture.givenAPublished(requested()).andThenAPublished(attempted(1));
+    void noSagaAndNoReadWithoutAnUnknownOutcome() {
+        fixture.givenAPublished(requested()).andThenAPublished(attempted(1))
+                .whenPublishingA(new PublicationSucceededEvent(ID, WS, 1, new ProviderRef("urn:li:share:1", null),
+                        AttemptTrace.nothingCameBack("urn:li:person:x", now), now))
+                .expectActiveSagas(0);
+        fixture.whenTimeElapses(Duration.ofDays(1));
+        assertThat(readBacks.plans).isEmpty();
+    }
+
+    @Test
+    void aSuccessAfterAnUnknownOutcomeEndsTheSagaAndItsReads() {
+        fixture.givenAPublished(requested()).andThenAPublished(attempted(1)).andThenAPublished(unknown(1))
+                .whenPublishingA(new PublicationSucceededEvent(ID, WS, 1, new ProviderRef("urn:li:share:1", null),
+                        AttemptTrace.nothingCameBack("urn:li:person:x", now), now))
+                .expectActiveSagas(0)
+                .expectNoScheduledDeadlines();
         fixture.whenTimeElapses(Duration.ofDays(1));
         assertThat(readBacks.plans).isEmpty();
     }
