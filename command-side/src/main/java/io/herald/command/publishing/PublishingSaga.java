@@ -17,7 +17,6 @@ import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
-import java.time.Duration;
 import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.deadline.DeadlineManager;
@@ -31,8 +30,9 @@ import org.axonframework.spring.stereotype.Saga;
 
 /**
  * Drives one publication from request to a final state. It decides when an attempt is due
- * (at once, at {@code scheduledAt}, after a retry delay, after an operator's re-attempt) and
- * schedules that on the persistent deadline manager, so a restart loses nothing. If an attempt
+ * (at once, at {@code scheduledAt}, after a retry delay, after an operator's re-attempt); a later
+ * attempt waits on the persistent deadline manager, so a restart loses nothing, and one due now is
+ * handed to the runner straight away. If an attempt
  * that was due never shows up as {@code PublicationAttempted} (the runner died before the
  * write-ahead), a watchdog deadline asks again; the aggregate refuses anything that would break a
  * rule, so asking twice is harmless.
@@ -60,7 +60,8 @@ public class PublishingSaga {
 
     @StartSaga
     @SagaEventHandler(associationProperty = ASSOCIATION)
-    public void on(PublicationRequestedEvent event, @Timestamp Instant at, DeadlineManager deadlines) {
+    public void on(PublicationRequestedEvent event, @Timestamp Instant at, Attempts attempts,
+                   DeadlineManager deadlines, PublishingProperties properties) {
         publicationId = event.publicationId();
         workspaceId = event.workspaceId();
         channelId = event.channelId();
@@ -70,17 +71,13 @@ public class PublishingSaga {
         if (scheduledAt != null && scheduledAt.isAfter(at)) {
             deadlines.schedule(scheduledAt, AttemptDue.NAME, new AttemptDue(AttemptTrigger.INITIAL));
         } else {
-            deadlines.schedule(Duration.ZERO, AttemptDue.NAME, new AttemptDue(AttemptTrigger.INITIAL));
+            attemptNow(AttemptTrigger.INITIAL, attempts, deadlines, properties);
         }
     }
 
     @DeadlineHandler(deadlineName = AttemptDue.NAME)
     public void due(AttemptDue due, Attempts attempts, DeadlineManager deadlines, PublishingProperties properties) {
-        attempts.run(plan(due.trigger()));
-        cancelWatchdog(deadlines);
-        if (due.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND) {
-            watchdogId = deadlines.schedule(properties.watchdogDelay(), WATCHDOG, due);
-        }
+        attemptNow(due.trigger(), attempts, deadlines, properties);
     }
 
     /** The attempt that was due never started (the runner died, say): ask once more, and only once. */
@@ -122,27 +119,42 @@ public class PublishingSaga {
     }
 
     @SagaEventHandler(associationProperty = ASSOCIATION)
-    public void on(PublicationReconciledEvent event, DeadlineManager deadlines) {
+    public void on(PublicationReconciledEvent event, Attempts attempts, DeadlineManager deadlines,
+                   PublishingProperties properties) {
         if (event.result() == ReconciliationResult.FOUND) {
             cancelWatchdog(deadlines);
             SagaLifecycle.end();
         } else if (event.result() == ReconciliationResult.NOT_FOUND
                 && event.source() == ReconciliationSource.AUTOMATIC) {
             // the runner re-attempts only where the connection opted in; otherwise an operator decides
-            deadlines.schedule(Duration.ZERO, AttemptDue.NAME,
-                    new AttemptDue(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND));
+            attemptNow(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, attempts, deadlines, properties);
         }
     }
 
     @SagaEventHandler(associationProperty = ASSOCIATION)
-    public void on(PublicationExecutionRequestedEvent event, DeadlineManager deadlines) {
-        deadlines.schedule(Duration.ZERO, AttemptDue.NAME, new AttemptDue(event.trigger()));
+    public void on(PublicationExecutionRequestedEvent event, Attempts attempts, DeadlineManager deadlines,
+                   PublishingProperties properties) {
+        attemptNow(event.trigger(), attempts, deadlines, properties);
     }
 
     @EndSaga
     @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationAbandonedEvent event, DeadlineManager deadlines) {
         cancelWatchdog(deadlines);
+    }
+
+    /**
+     * Hands the attempt to the runner, which starts it once this transaction committed, and sets
+     * the watchdog in the same transaction: a node that dies in between leaves the watchdog behind.
+     * The opt-in re-attempt after not-found needs none: the runner may rightly decline it.
+     */
+    private void attemptNow(AttemptTrigger trigger, Attempts attempts, DeadlineManager deadlines,
+                            PublishingProperties properties) {
+        attempts.run(plan(trigger));
+        cancelWatchdog(deadlines);
+        if (trigger != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND) {
+            watchdogId = deadlines.schedule(properties.watchdogDelay(), WATCHDOG, new AttemptDue(trigger));
+        }
     }
 
     private AttemptPlan plan(AttemptTrigger trigger) {

@@ -90,8 +90,8 @@ class PublishingSagaTest {
         fixture.givenNoPriorActivity()
                 .whenPublishingA(requested(null))
                 .expectActiveSagas(1)
-                .expectScheduledDeadlineWithName(Duration.ZERO, AttemptDue.NAME);
-        fixture.whenTimeElapses(Duration.ofMillis(1));
+                .expectScheduledDeadlineWithName(PROPERTIES.watchdogDelay(), PublishingSaga.WATCHDOG)
+                .expectNoScheduledDeadlineWithName(Duration.ofDays(365), AttemptDue.NAME);
         assertThat(attempts.plans).singleElement().satisfies(plan -> {
             assertThat(plan.trigger()).isEqualTo(AttemptTrigger.INITIAL);
             assertThat(plan.readBeforeCreate()).isFalse();
@@ -165,8 +165,8 @@ class PublishingSagaTest {
                 .andThenAPublished(reconciled(ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR))
                 .whenPublishingA(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT,
                         "olga", null, now))
-                .expectScheduledDeadline(Duration.ZERO, new AttemptDue(AttemptTrigger.OPERATOR_REATTEMPT));
-        fixture.whenTimeElapses(Duration.ofMillis(1));
+                .expectScheduledDeadline(PROPERTIES.watchdogDelay(),
+                        new AttemptDue(AttemptTrigger.OPERATOR_REATTEMPT));
         assertThat(attempts.plans).last().satisfies(plan -> {
             assertThat(plan.trigger()).isEqualTo(AttemptTrigger.OPERATOR_REATTEMPT);
             assertThat(plan.readBeforeCreate()).isTrue();
@@ -180,8 +180,11 @@ class PublishingSagaTest {
                 .andThenAPublished(attempted(1))
                 .andThenAPublished(unknown(1))
                 .whenPublishingA(reconciled(ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
-                .expectScheduledDeadline(Duration.ZERO,
-                        new AttemptDue(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND));
+                .expectNoScheduledDeadlineWithName(Duration.ofDays(365), PublishingSaga.WATCHDOG);
+        assertThat(attempts.plans).last().satisfies(plan -> {
+            assertThat(plan.trigger()).isEqualTo(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND);
+            assertThat(plan.readBeforeCreate()).isTrue();
+        });
     }
 
     @Test
@@ -215,7 +218,6 @@ class PublishingSagaTest {
     @Test
     void anAttemptThatNeverStartsIsAskedForOnceMore() {
         fixture.givenAPublished(requested(null));
-        fixture.whenTimeElapses(Duration.ofMillis(1));
         fixture.whenTimeElapses(PROPERTIES.watchdogDelay().plusSeconds(1));
         fixture.whenTimeElapses(PROPERTIES.watchdogDelay().multipliedBy(3));
         assertThat(attempts.plans).hasSize(2).allSatisfy(plan ->
@@ -225,7 +227,6 @@ class PublishingSagaTest {
     @Test
     void anAttemptThatStartedCancelsTheWatchdog() {
         fixture.givenAPublished(requested(null));
-        fixture.whenTimeElapses(Duration.ofMillis(1));
         fixture.whenPublishingA(attempted(1))
                 .expectNoScheduledDeadlineWithName(Duration.ofDays(1), PublishingSaga.WATCHDOG);
     }
