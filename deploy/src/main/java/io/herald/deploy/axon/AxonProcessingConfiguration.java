@@ -10,6 +10,7 @@ import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.slf4j.MDC;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -25,10 +26,15 @@ public class AxonProcessingConfiguration {
     public static final String CORRELATION_ID = "correlationId";
     public static final String ACTOR = "actor";
 
+    /**
+     * Every processor handles up to {@code herald.processing.batch-size} events of a segment in one
+     * transaction, so its token is written once per batch rather than once per event. A failing
+     * event rolls the whole batch back and it is processed again; nothing runs after a rollback.
+     */
     @Bean
-    ConfigurerModule eventProcessingDefaults() {
+    ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize) {
         return configurer -> configurer.eventProcessing(processing -> processing
-                .usingPooledStreamingEventProcessors()
+                .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
                 .registerDefaultErrorHandler(c -> PropagatingErrorHandler.instance()));
     }
