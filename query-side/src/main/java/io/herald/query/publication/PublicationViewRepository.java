@@ -80,6 +80,28 @@ public class PublicationViewRepository {
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
+    /**
+     * Writes the final state of several rows in one JDBC batch: new rows are inserted, existing
+     * ones replaced unless they already hold a later event (the same guard as {@link #update}).
+     */
+    void saveAll(List<Stored> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        jdbc.batchUpdate("INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId, :workspaceId,"
+                + " :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status, :contentHash,"
+                + " :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl, :needsDecision,"
+                + " :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb), :sequence)"
+                + """
+                 ON CONFLICT (publication_id) DO UPDATE SET status = EXCLUDED.status,
+                    updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
+                    provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
+                    decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
+                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence
+                WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
+                rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
+    }
+
     void deleteAll() {
         jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
     }

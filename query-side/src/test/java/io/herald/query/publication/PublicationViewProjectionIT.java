@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -338,6 +340,46 @@ class PublicationViewProjectionIT {
 
         events.redeliver(events.delivered());
         assertThat(store.rows("publication_view", "publication_id")).isEqualTo(live);
+    }
+
+    /** As the event processor delivers: many events in one unit of work, written when it commits. */
+    @Test
+    void aBatchWritesTheSameRowsAsEventByEventDeliveryAndOnlyAtCommit() {
+        everyKindOfHistory();
+        List<Map<String, Object>> oneByOne = store.rows("publication_view", "publication_id");
+        List<PublicationEvents.Delivery> history = events.delivered();
+        projection.reset();
+
+        UnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
+        events.redeliver(history);
+        assertThat(store.count("publication_view")).isZero();
+        batch.commit();
+
+        assertThat(store.rows("publication_view", "publication_id")).isEqualTo(oneByOne);
+    }
+
+    @Test
+    void aBatchRedeliveringOlderEventsLeavesNewerRowsAlone() {
+        everyKindOfHistory();
+        List<Map<String, Object>> once = store.rows("publication_view", "publication_id");
+        List<PublicationEvents.Delivery> history = events.delivered();
+
+        UnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
+        events.redeliver(history.subList(0, history.size() / 2));
+        batch.commit();
+
+        assertThat(store.rows("publication_view", "publication_id")).isEqualTo(once);
+    }
+
+    @Test
+    void aBatchThatRollsBackWritesNothing() {
+        PublicationId id = events.requested(WS, "entry-42", "fb-main", T0);
+        UnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
+        events.attempted(id, WS, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.succeeded(id, WS, 1, POST, T0.plusSeconds(2));
+        batch.rollback();
+
+        assertThat(view(id).status()).isEqualTo(PublicationStatus.REQUESTED);
     }
 
     private PublicationId unknownAfterFirstAttempt() {
