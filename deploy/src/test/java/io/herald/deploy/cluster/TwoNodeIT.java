@@ -21,26 +21,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
  * Two Herald processes on one PostgreSQL, the way Herald scales out: both take requests, event
  * processors share their segments through the token store, deadlines run on whichever node's
- * scheduler picks them. One node is killed with SIGKILL while publications are in flight and is
- * not brought back; the survivor must take over its segments and its deadlines. Afterwards: every
+ * scheduler picks them. The second node to start gets its share of every processor's segments
+ * from the first. One node is killed with SIGKILL while publications are in flight and is not
+ * brought back; the survivor must take over its segments and its deadlines. Afterwards: every
  * accepted request has exactly one publication, no publication produced two posts at the provider,
- * and the event store shows no deadline that fired twice.
+ * the event store shows no deadline that fired twice, and the survivor holds every segment.
  */
 class TwoNodeIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 60;
     private static final String SYSTEM_KEY = "hs.two-node-test-system-key-abcdefghijklmnopqrstuvwxyz0123";
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
+    private static final List<String> PROCESSORS = List.of("channel-view", "publication-view", "publishing-saga",
+            "reconciliation-saga");
+    private static final int SEGMENTS = 16;
+    /** Each of two nodes should hold about half of a processor's segments; a quarter is the least accepted. */
+    private static final int LEAST_SHARE = SEGMENTS / 4;
 
     @Test
     void killingOneOfTwoNodesLosesNoRequestPostsNothingTwiceAndFiresNoDeadlineTwice() throws Exception {
@@ -58,7 +66,29 @@ class TwoNodeIT extends HeraldIntegrationTest {
         try {
             // one after the other: the first node migrates the fresh database alone
             nodeA.start();
+            String ownerA = onlyNewNode(database, Set.of());
             nodeB.start();
+            String ownerB = onlyNewNode(database, Set.of(ownerA));
+            Map<String, String> names = Map.of(ownerA, "a", ownerB, "b");
+
+            // the first node claimed every segment; the balancer hands the second its share
+            long balanceStarted = System.nanoTime();
+            Map<String, Map<String, Integer>> balanced = awaitSegments(database, Duration.ofSeconds(90),
+                    byProcessor -> PROCESSORS.stream().allMatch(p -> {
+                        Map<String, Integer> owners = byProcessor.getOrDefault(p, Map.of());
+                        return owners.keySet().equals(Set.of(ownerA, ownerB))
+                                && owners.values().stream().allMatch(n -> n >= LEAST_SHARE);
+                    }));
+            System.out.printf("[two-node] balanced after %d ms: segments_by_owner=%s%n",
+                    Duration.ofNanos(System.nanoTime() - balanceStarted).toMillis(), named(balanced, names));
+            for (String processor : PROCESSORS) {
+                assertThat(balanced.get(processor)).as("owners of %s's segments", processor)
+                        .containsOnlyKeys(ownerA, ownerB);
+                assertThat(balanced.get(processor).values()).as("segments of %s per node", processor)
+                        .allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(LEAST_SHARE));
+                assertThat(balanced.get(processor).get(ownerA) + balanced.get(processor).get(ownerB))
+                        .as("claimed segments of %s", processor).isEqualTo(SEGMENTS);
+            }
             String ws = "twonode" + page;
             call(nodeA, SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
                     "{\"workspaceId\":\"" + ws + "\",\"name\":\"two-node test\"}");
@@ -78,20 +108,32 @@ class TwoNodeIT extends HeraldIntegrationTest {
                 accepted.add(senders.schedule(() -> sendUntilAccepted(nodes, key, ws, n, acceptedSoFar, acceptedByB),
                         n * 100L, TimeUnit.MILLISECONDS));
             }
-            // node a started first and holds the segments, so it runs the attempts: kill it once a
-            // third is accepted and its first provider calls are held by the sandbox's latency
+            // both nodes run attempts now: kill node a once a third is accepted and the first
+            // provider calls are held by the sandbox's latency
             long waitUntil = System.nanoTime() + Duration.ofMinutes(2).toNanos();
             while ((acceptedSoFar.get() < PUBLICATIONS / 3 || providerCalls() < providerCallsBefore + 3)
                     && System.nanoTime() < waitUntil) {
                 Thread.sleep(20);
             }
-            Map<String, Integer> segmentsBeforeKill = segmentsByOwner(database);
+            Map<String, Map<String, Integer>> segmentsBeforeKill = segmentsByProcessorAndOwner(database);
             nodeA.kill();
+            long killed = System.nanoTime();
             int acceptedAtKill = acceptedSoFar.get();
-            System.out.printf("[two-node] SIGKILL node a after %d accepted and %d provider calls; segments by owner"
-                    + " before: %s%n", acceptedAtKill, providerCalls() - providerCallsBefore, segmentsBeforeKill);
+            System.out.printf("[two-node] SIGKILL node a after %d accepted and %d provider calls; segments_by_owner"
+                            + " before: %s%n", acceptedAtKill, providerCalls() - providerCallsBefore,
+                    named(segmentsBeforeKill, names));
+            // the survivor takes over every segment of every processor once the dead node's claims expire
+            Map<String, Map<String, Integer>> afterKill = awaitSegments(database, Duration.ofSeconds(90),
+                    byProcessor -> PROCESSORS.stream().allMatch(p -> byProcessor.getOrDefault(p, Map.of())
+                            .getOrDefault(ownerB, 0) == SEGMENTS));
+            System.out.printf("[two-node] %d ms after the kill: segments_by_owner=%s%n",
+                    Duration.ofNanos(System.nanoTime() - killed).toMillis(), named(afterKill, names));
+            for (String processor : PROCESSORS) {
+                assertThat(afterKill.get(processor)).as("owners of %s's segments after the kill", processor)
+                        .containsExactly(Map.entry(ownerB, SEGMENTS));
+            }
 
-            Set<String> ids = new java.util.TreeSet<>();
+            Set<String> ids = new TreeSet<>();
             for (Future<String> id : accepted) {
                 ids.add(id.get());
             }
@@ -157,7 +199,9 @@ class TwoNodeIT extends HeraldIntegrationTest {
                 "--herald.publishing.attempt-timeout=8s",
                 "--herald.publishing.watchdog-delay=15s",
                 "--herald.reconciliation.settle-delay=2s",
-                "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
+                "--herald.reconciliation.retry-schedule=2s,4s,8s",
+                // balance often, so the second node gets its share within seconds
+                "--herald.cluster.balance-interval=2s"), log);
     }
 
     private static String text(int i) {
@@ -242,6 +286,59 @@ class TwoNodeIT extends HeraldIntegrationTest {
         return json.readTree(r.body());
     }
 
+
+    /** The one node in {@code herald_node} that is not one of {@code known}: the node that just started. */
+    private static String onlyNewNode(TestDatabase database, Set<String> known) throws Exception {
+        Set<String> nodes = new TreeSet<>();
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT node_id FROM herald_node")) {
+            while (rs.next()) {
+                nodes.add(rs.getString(1));
+            }
+        }
+        nodes.removeAll(known);
+        assertThat(nodes).as("nodes that announced themselves besides %s", known).hasSize(1);
+        return nodes.iterator().next();
+    }
+
+    /** Polls the token store until {@code done} holds for its segments per processor and owner, or time is up. */
+    private static Map<String, Map<String, Integer>> awaitSegments(
+            TestDatabase database, Duration timeout, Predicate<Map<String, Map<String, Integer>>> done)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, Map<String, Integer>> segments = segmentsByProcessorAndOwner(database);
+        while (!done.test(segments) && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            segments = segmentsByProcessorAndOwner(database);
+        }
+        return segments;
+    }
+
+    /** Per processor, how many of its segments each owner holds (owner "unclaimed": nobody). */
+    private static Map<String, Map<String, Integer>> segmentsByProcessorAndOwner(TestDatabase database)
+            throws Exception {
+        Map<String, Map<String, Integer>> segments = new TreeMap<>();
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT processor_name, coalesce(owner, 'unclaimed'), count(*)"
+                     + " FROM token_entry GROUP BY 1, 2")) {
+            while (rs.next()) {
+                segments.computeIfAbsent(rs.getString(1), p -> new TreeMap<>()).put(rs.getString(2), rs.getInt(3));
+            }
+        }
+        return segments;
+    }
+
+    /** The segment counts with each owner named by its node ("a" or "b") and process id. */
+    private static Map<String, Map<String, Integer>> named(Map<String, Map<String, Integer>> segments,
+                                                          Map<String, String> names) {
+        Map<String, Map<String, Integer>> named = new TreeMap<>();
+        segments.forEach((processor, owners) -> owners.forEach((owner, count) -> named
+                .computeIfAbsent(processor, p -> new TreeMap<>())
+                // owners are "pid@host"; the pid tells the nodes apart
+                .put(names.containsKey(owner) ? names.get(owner) + "(" + owner.replaceAll("@.*", "") + ")" : owner,
+                        count)));
+        return named;
+    }
 
     private static Map<String, Integer> segmentsByOwner(TestDatabase database) throws Exception {
         Map<String, Integer> owners = new TreeMap<>();
