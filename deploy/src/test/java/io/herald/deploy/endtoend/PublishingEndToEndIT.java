@@ -93,6 +93,10 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
                 .timer().count()).isPositive();
         assertThat(meters.get("herald.publications.outcome_unknown").gauge().value()).isNotNaN();
         assertThat(meters.get("herald.publications.needs_decision").gauge().value()).isNotNaN();
+        assertThat(meters.get("herald.processor.segments").tags("processor", "publishing-saga").gauge().value())
+                .isPositive();
+        assertThat(meters.get("herald.processor.lag_events").tags("processor", "publication-view").gauge().value())
+                .isNotNaN().isNotNegative();
     }
 
     /** The seed case: the provider times out and the post appears 4 s later. */
