@@ -9,6 +9,9 @@ import org.axonframework.serialization.Revision;
 /**
  * Written before the provider is called (write-ahead). An attempt with no result by
  * {@code expiresAt} becomes an unknown outcome, never a retry.
+ *
+ * @param expiryDeadlineId the scheduler's id of the deadline at {@code expiresAt}, so the attempt's
+ *                         result can cancel it; null in events written before it was recorded
  */
 @Revision("1")
 public record PublicationAttemptedEvent(
@@ -20,5 +23,14 @@ public record PublicationAttemptedEvent(
         String idempotencyKey,
         String contentHash,
         Instant startedAt,
-        Instant expiresAt) {
+        Instant expiresAt,
+        String expiryDeadlineId) {
+
+    /** An attempt whose expiry deadline is not known (as in events written before it was recorded). */
+    public PublicationAttemptedEvent(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
+                                     int attemptNo, AttemptTrigger trigger, String idempotencyKey, String contentHash,
+                                     Instant startedAt, Instant expiresAt) {
+        this(publicationId, workspaceId, channelId, attemptNo, trigger, idempotencyKey, contentHash, startedAt,
+                expiresAt, null);
+    }
 }

@@ -65,6 +65,8 @@ public class Publication {
     private Instant scheduledAt;
     private PublicationStatus status;
     private int lastAttemptNo;
+    /** The expiry deadline of the attempt in flight; its result cancels it instead of letting it fire. */
+    private String attemptExpiryId;
     /** Some attempt ended with an unknown outcome, so its post may exist at the provider. */
     private boolean earlierAttemptMayHaveLanded;
     private ReconciliationSource lastNotFoundSource;
@@ -108,38 +110,42 @@ public class Publication {
         }
         int attemptNo = lastAttemptNo + 1;
         Instant expiresAt = command.startedAt().plus(command.attemptTimeout());
+        String expiryId = deadlineManager.schedule(expiresAt, AttemptDeadline.NAME,
+                new AttemptDeadline(attemptNo, expiresAt));
         apply(new PublicationAttemptedEvent(publicationId, workspaceId, channelId, attemptNo, command.trigger(),
-                publicationId.value(), contentHash, command.startedAt(), expiresAt));
-        deadlineManager.schedule(expiresAt, AttemptDeadline.NAME, new AttemptDeadline(attemptNo, expiresAt));
+                publicationId.value(), contentHash, command.startedAt(), expiresAt, expiryId));
         return attemptNo;
     }
 
     @CommandHandler
-    public void handle(RecordAttemptSucceededCommand command) {
+    public void handle(RecordAttemptSucceededCommand command, DeadlineManager deadlineManager) {
         if (isStale(command.attemptNo(), "success")) {
             return;
         }
+        cancelExpiry(deadlineManager);
         apply(new PublicationSucceededEvent(publicationId, workspaceId, command.attemptNo(), command.providerRef(),
                 command.trace(), command.recordedAt()));
     }
 
     @CommandHandler
-    public void handle(RecordAttemptFailedCommand command) {
+    public void handle(RecordAttemptFailedCommand command, DeadlineManager deadlineManager) {
         if (command.retryAt() != null && !command.kind().provablyNotExecuted()) {
             throw new IllegalArgumentException("a " + command.kind() + " failure is never retried");
         }
         if (isStale(command.attemptNo(), "failure")) {
             return;
         }
+        cancelExpiry(deadlineManager);
         apply(new PublicationFailedEvent(publicationId, workspaceId, command.attemptNo(), command.kind(),
                 command.errorCode(), command.detail(), command.trace(), command.retryAt(), command.recordedAt()));
     }
 
     @CommandHandler
-    public void handle(RecordAttemptOutcomeUnknownCommand command) {
+    public void handle(RecordAttemptOutcomeUnknownCommand command, DeadlineManager deadlineManager) {
         if (isStale(command.attemptNo(), "unknown outcome")) {
             return;
         }
+        cancelExpiry(deadlineManager);
         apply(new PublicationOutcomeUnknownEvent(publicationId, workspaceId, command.attemptNo(), command.cause(),
                 command.detail(), command.trace(), command.recordedAt()));
     }
@@ -149,10 +155,11 @@ public class Publication {
      * executed; otherwise the text was already there, and an operator decides.
      */
     @CommandHandler
-    public void handle(RecordDuplicateSignalCommand command) {
+    public void handle(RecordDuplicateSignalCommand command, DeadlineManager deadlineManager) {
         if (isStale(command.attemptNo(), "duplicate signal")) {
             return;
         }
+        cancelExpiry(deadlineManager);
         if (earlierAttemptMayHaveLanded) {
             apply(new PublicationReconciledEvent(publicationId, workspaceId, command.attemptNo(),
                     ReconciliationResult.FOUND, ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL,
@@ -268,6 +275,13 @@ public class Publication {
         }
     }
 
+    /** The attempt has its result: its expiry deadline would only fire to find nothing to do. */
+    private void cancelExpiry(DeadlineManager deadlineManager) {
+        if (attemptExpiryId != null) {
+            deadlineManager.cancelSchedule(AttemptDeadline.NAME, attemptExpiryId);
+        }
+    }
+
     private boolean isStale(int attemptNo, String what) {
         if (status == PublicationStatus.ATTEMPTING && attemptNo == lastAttemptNo) {
             return false;
@@ -327,6 +341,7 @@ public class Publication {
     @EventSourcingHandler
     void on(PublicationAttemptedEvent event) {
         lastAttemptNo = event.attemptNo();
+        attemptExpiryId = event.expiryDeadlineId();
         status = PublicationStatus.ATTEMPTING;
     }
 

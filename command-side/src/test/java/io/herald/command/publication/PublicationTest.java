@@ -65,6 +65,8 @@ class PublicationTest {
     @BeforeEach
     void setUp() {
         fixture = new AggregateTestFixture<>(Publication.class);
+        // the scheduler's id of the expiry deadline differs from run to run
+        fixture.registerIgnoredField(PublicationAttemptedEvent.class, "expiryDeadlineId");
     }
 
     private static RequestPublicationCommand request(Content content) {
@@ -260,6 +262,31 @@ class PublicationTest {
                             new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
                     .whenTimeElapses(TIMEOUT.plusSeconds(5))
                     .expectNoEvents();
+        }
+
+        @Test
+        void theResultCancelsTheAttemptsExpiry() {
+            fixture.given(requested())
+                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1))
+                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
+                    .expectNoScheduledDeadlines();
+            fixture.given(requested())
+                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1))
+                    .when(new RecordAttemptOutcomeUnknownCommand(ID, 1, UnknownCause.READ_TIMEOUT, "read timed out",
+                            NO_ANSWER, T0.plusSeconds(30)))
+                    .expectNoScheduledDeadlines();
+        }
+
+        @Test
+        void aStaleResultLeavesTheCurrentAttemptsExpiryInPlace() {
+            Instant expiry = T0.plusSeconds(10).plus(TIMEOUT);
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "connect_refused",
+                                    "connection refused", NO_ANSWER, T0.plusSeconds(5), T0.plusSeconds(2)))
+                    .andGivenCommands(start(AttemptTrigger.RETRY, 10))
+                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(11)))
+                    .expectNoEvents()
+                    .expectScheduledDeadline(expiry, new AttemptDeadline(2, expiry));
         }
     }
 
