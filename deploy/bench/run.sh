@@ -16,6 +16,10 @@ SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 E2E_COUNT=${BENCH_E2E_COUNT:-2000}
 SLOW_COUNT=${BENCH_SLOW_COUNT:-2000}
 SLOW_LATENCY_MS=${BENCH_SLOW_LATENCY_MS:-2000}
+# a second slow-provider run whose ideal (in flight ÷ latency) fits inside the CPU budget, so what it
+# reaches shows whether in-flight calls wait on threads; 0 skips it
+FIT_COUNT=${BENCH_FIT_COUNT:-300}
+FIT_LATENCY_MS=${BENCH_FIT_LATENCY_MS:-10000}
 REPLAY_EVENTS=${BENCH_REPLAY_EVENTS:-1000000}
 SATURATION_CLIENTS=${BENCH_CLIENTS:-64}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
@@ -94,6 +98,18 @@ measure() { local out; if out=$("${DRIVER[@]}" "$@" 2>>"$WORK/driver.err"); then
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
 rss_mb() { echo $(( $(ps -o rss= -p "$HERALD_PID") / 1024 )); }
+# CPU seconds used so far by Herald and by all PostgreSQL server processes (user + system)
+cpu_seconds() {
+    local tck herald pg=0 pid
+    tck=$(getconf CLK_TCK)
+    herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
+    for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
+        pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$herald $pg $tck"
+}
+cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
+print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.1f} ms, PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.1f} ms')"; }
 
 log "starting Herald"
 start_herald
@@ -110,12 +126,20 @@ DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"
 
 # --- 3. end to end, zero-latency provider
 log "end to end, $E2E_COUNT publications"
+CPU_0=$(cpu_seconds)
 E2E=$(measure e2e "$BASE" "$KEY" bench "$E2E_COUNT" e2e- "$JDBC")
+E2E_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$E2E_COUNT")
 
 # --- 4. slow provider: every answer takes SLOW_LATENCY_MS
 log "slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms"
 latency "$SLOW_LATENCY_MS"
 SLOW=$(measure e2e "$BASE" "$KEY" bench "$SLOW_COUNT" slow- "$JDBC")
+FIT="skipped"
+if [ "$FIT_COUNT" -gt 0 ]; then
+    log "slow provider within the CPU budget, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms"
+    latency "$FIT_LATENCY_MS"
+    FIT=$(measure e2e "$BASE" "$KEY" bench "$FIT_COUNT" fit- "$JDBC")
+fi
 latency 0
 RSS_AFTER_LOAD=$(rss_mb)
 
@@ -147,6 +171,7 @@ RSS_END=$(rss_mb)
 RAW_THIRD=$(calc "$RAW_TPS/3" .1f)
 E2E_RATE=$(field publications_per_s "$E2E")
 SLOW_RATE=$(field publications_per_s "$SLOW")
+FIT_RATE=$(field publications_per_s "$FIT")
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
 machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST, Herald heap -Xmx$HERALD_HEAP, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
@@ -157,8 +182,11 @@ intake, fixed 500 req/s:                    $FIX
   then backlog done: $DRAIN_2
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
+  CPU per publication:                      $E2E_CPU
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
   ideal (in flight ÷ latency):              $(calc "$SLOW_COUNT/($SLOW_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f)
+slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
+  ideal (in flight ÷ latency):              $(calc "$FIT_COUNT/($FIT_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$FIT_RATE/($FIT_COUNT/($FIT_LATENCY_MS/1000))" .3f)
 replay, all projections rebuilt:            $REPLAY
 resident memory (Herald):                   ${RSS_AFTER_LOAD} MB after the load phases, ${RSS_END} MB after the replay
 EOF
