@@ -30,11 +30,17 @@ public class AxonProcessingConfiguration {
      * Every processor handles up to {@code herald.processing.batch-size} events of a segment in one
      * transaction, so its token is written once per batch rather than once per event. A failing
      * event rolls the whole batch back and it is processed again; nothing runs after a rollback.
+     * A new token store splits each processor into {@code herald.processing.initial-segments}
+     * segments (4: two nodes hold two each). Each segment costs Axon's coordinator work per event,
+     * so more segments than the cluster has cores only add overhead; an existing store keeps its
+     * segments (Axon's split and merge change them).
      */
     @Bean
-    ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize) {
+    ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize,
+                                             @Value("${herald.processing.initial-segments:4}") int segments) {
         return configurer -> configurer.eventProcessing(processing -> processing
-                .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize))
+                .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize)
+                        .initialSegmentCount(segments))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
                 .registerDefaultErrorHandler(c -> PropagatingErrorHandler.instance()));
     }
