@@ -75,7 +75,7 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.get
 BASE=http://localhost:$PORT
 SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
-HERALD_HEAP=${BENCH_HERALD_HEAP:-1g}
+HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 
 start_herald() {
     java -Xmx"$HERALD_HEAP" -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \

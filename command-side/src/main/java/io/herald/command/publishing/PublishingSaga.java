@@ -32,10 +32,9 @@ import org.axonframework.spring.stereotype.Saga;
  * Drives one publication from request to a final state. It decides when an attempt is due
  * (at once, at {@code scheduledAt}, after a retry delay, after an operator's re-attempt); a later
  * attempt waits on the persistent deadline manager, so a restart loses nothing, and one due now is
- * handed to the runner straight away. If an attempt
- * that was due never shows up as {@code PublicationAttempted} (the runner died before the
- * write-ahead), a watchdog deadline asks again; the aggregate refuses anything that would break a
- * rule, so asking twice is harmless.
+ * handed to the runner straight away. If an attempt that was due never shows up as
+ * {@code PublicationAttempted} (the runner died before the write-ahead), a watchdog deadline asks
+ * again; the aggregate refuses anything that would break a rule, so asking twice is harmless.
  */
 @Saga
 @ProcessingGroup(PublishingSaga.PROCESSING_GROUP)
