@@ -22,6 +22,8 @@ FIT_COUNT=${BENCH_FIT_COUNT:-300}
 FIT_LATENCY_MS=${BENCH_FIT_LATENCY_MS:-10000}
 REPLAY_EVENTS=${BENCH_REPLAY_EVENTS:-1000000}
 SATURATION_CLIENTS=${BENCH_CLIENTS:-64}
+# an intake rate Herald keeps up with end to end, to show the answer's latency when not overloaded
+SUSTAINED_RATE=${BENCH_SUSTAINED_RATE:-50}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -76,9 +78,13 @@ BASE=http://localhost:$PORT
 SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
 HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
+# the JVM options and malloc arenas of the Kubernetes manifests (deploy/k8s/configmap.yaml)
+HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC}
+export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 
 start_herald() {
-    java -Xmx"$HERALD_HEAP" -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
+    # shellcheck disable=SC2086
+    java -Xmx"$HERALD_HEAP" $HERALD_OPTS -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
         --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
         --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true \
@@ -123,6 +129,9 @@ DRAIN_1=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_1"
 log "intake at 500 req/s"
 FIX=$(measure fixed "$BASE" "$KEY" bench 500 "$SECONDS_PER_PHASE" fix-)
 DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"
+log "intake at $SUSTAINED_RATE req/s"
+SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus-)
+DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"
 
 # --- 3. end to end, zero-latency provider
 log "end to end, $E2E_COUNT publications"
@@ -174,12 +183,14 @@ SLOW_RATE=$(field publications_per_s "$SLOW")
 FIT_RATE=$(field publications_per_s "$FIT")
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
-machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST, Herald heap -Xmx$HERALD_HEAP, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST, Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
 intake, saturation ($SATURATION_CLIENTS clients):   $SAT
   then backlog done: $DRAIN_1
 intake, fixed 500 req/s:                    $FIX
   then backlog done: $DRAIN_2
+intake, fixed $SUSTAINED_RATE req/s:                     $SUS
+  then backlog done: $DRAIN_3
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
   CPU per publication:                      $E2E_CPU
