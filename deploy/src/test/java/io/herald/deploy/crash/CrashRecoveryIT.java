@@ -55,13 +55,14 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                 "--herald.security.rate-limit.limit-for-period=100000",
                 "--herald.channels.facebook.graph-base-url=http://localhost:" + SandboxLoopback.port()
                         + "/sandbox/facebook/v25.0",
-                "--herald.channels.facebook.read-timeout=3s",
-                "--herald.publishing.attempt-timeout=8s",
+                "--herald.channels.facebook.read-timeout=6s",
+                "--herald.publishing.attempt-timeout=10s",
                 "--herald.publishing.watchdog-delay=15s",
                 "--herald.reconciliation.settle-delay=2s",
                 "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
-        // every answer of the provider takes 1.2 s, so kills land while calls are in flight
-        sandbox("PUT", "/latency", "{\"millis\":1200}");
+        // every answer of the provider takes 4 s (below the read timeout), so the first kill, 2.5 s
+        // after the requests start, lands while the first attempts are in flight
+        sandbox("PUT", "/latency", "{\"millis\":4000}");
         ExecutorService senders = Executors.newFixedThreadPool(4);
         try {
             herald.start();
@@ -128,6 +129,7 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
             assertThat(views).hasSize(PUBLICATIONS);
             assertThat(duplicates).isZero();
             assertThat(replay.blindRetries).isZero();
+            assertThat(replay.interrupted).as("attempts in flight when Herald was killed").isPositive();
             assertThat(replay.interruptedReconciled).isEqualTo(replay.interrupted);
             assertThat(idByText).hasSize(PUBLICATIONS);
         } finally {
