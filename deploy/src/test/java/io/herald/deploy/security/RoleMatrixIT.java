@@ -175,6 +175,9 @@ class RoleMatrixIT extends SecurityIntegrationTest {
             Response response = sendAs(null, "GET", path, null);
             assertThat(response.status()).as(path + " -> " + response).isEqualTo(200);
         }
+        JsonNode docs = sendAs(null, "GET", "/v3/api-docs", null).json();
+        assertThat(docs.at("/components/securitySchemes/apiKey/scheme").asText()).isEqualTo("bearer");
+        assertThat(docs.at("/security/0").has("apiKey")).isTrue();
         Response api = sendAs(null, "GET", "/api/v1/workspaces/acme/publications", null);
         assertThat(api.status()).isEqualTo(401);
         Response garbage = sendAs("not-a-key-but-long-enough", "GET", "/api/v1/workspaces/acme/publications", null);
