@@ -116,8 +116,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
                                                                   HttpHeaders headers, HttpStatusCode status,
                                                                   WebRequest request) {
         if (causedByOversizeBody(ex)) {
-            return asObject(problem(ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
-                    + RequestBodyLimitFilter.MAX_BODY_BYTES / 1024 + " KiB", List.of()));
+            return asObject(problem(ErrorCode.PAYLOAD_TOO_LARGE, RequestBodyLimitFilter.TOO_LARGE, List.of()));
         }
         return asObject(problem(ErrorCode.VALIDATION_FAILED, "the request body is not valid",
                 List.of(describe(ex.getCause()))));

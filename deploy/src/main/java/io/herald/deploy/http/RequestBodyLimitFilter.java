@@ -22,13 +22,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     public static final long MAX_BODY_BYTES = 256 * 1024;
+    /** The problem detail of every refusal of an oversize body, wherever it is noticed. */
+    public static final String TOO_LARGE = "the request body is larger than " + MAX_BODY_BYTES / 1024 + " KiB";
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > MAX_BODY_BYTES) {
-            Problems.write(response, 413, "payload_too_large", "Payload Too Large",
-                    "the request body is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
+            Problems.write(response, 413, "payload_too_large", "Payload Too Large", TOO_LARGE);
             return;
         }
         chain.doFilter(new LimitedRequest(request), response);
@@ -37,7 +38,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
     /** Thrown by the counting stream; the problem handler answers 413. */
     public static class BodyTooLargeException extends IOException {
         BodyTooLargeException() {
-            super("the request body is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
+            super(TOO_LARGE);
         }
     }
 

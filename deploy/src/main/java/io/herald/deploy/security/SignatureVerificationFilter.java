@@ -66,8 +66,7 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
         try {
             body = request.getInputStream().readAllBytes();
         } catch (RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
-            problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
-                    + RequestBodyLimitFilter.MAX_BODY_BYTES / 1024 + " KiB");
+            problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, RequestBodyLimitFilter.TOO_LARGE);
             return;
         }
         Optional<String> refusal = verify(request.getHeader(HEADER), body, secret.get(), workspace);

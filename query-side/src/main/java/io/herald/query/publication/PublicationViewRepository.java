@@ -36,6 +36,11 @@ public class PublicationViewRepository {
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
             needs_decision, decision_reason, attempts, reconciliations, last_sequence""";
+    private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
+            + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
+            + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
+            + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
+            + " :sequence)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -59,11 +64,7 @@ public class PublicationViewRepository {
 
     /** Inserts the first row of a publication; a second delivery of its first event changes nothing. */
     void insert(PublicationView view, long sequence) {
-        jdbc.update("INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId, :workspaceId,"
-                + " :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status, :contentHash,"
-                + " :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl, :needsDecision,"
-                + " :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb), :sequence)"
-                + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence));
+        jdbc.update(INSERT + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence));
     }
 
     /**
@@ -88,11 +89,7 @@ public class PublicationViewRepository {
         if (rows.isEmpty()) {
             return;
         }
-        jdbc.batchUpdate("INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId, :workspaceId,"
-                + " :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status, :contentHash,"
-                + " :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl, :needsDecision,"
-                + " :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb), :sequence)"
-                + """
+        jdbc.batchUpdate(INSERT + """
                  ON CONFLICT (publication_id) DO UPDATE SET status = EXCLUDED.status,
                     updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
                     provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
