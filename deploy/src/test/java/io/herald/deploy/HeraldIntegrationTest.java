@@ -1,5 +1,7 @@
 package io.herald.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.testsupport.TestDatabase;
@@ -172,6 +174,17 @@ public abstract class HeraldIntegrationTest {
     }
 
     /** Polls a GET until the predicate holds (projections follow the event store asynchronously). */
+    /** Configures the provider sandbox through its admin API: tokens, sites, faults, latency. */
+    protected void sandbox(String method, String path, String body) {
+        Response r = send(method, "/sandbox/_admin" + path, body);
+        assertThat(r.status()).as(path + " " + r).isBetween(200, 299);
+    }
+
+    /** What the sandbox really holds at a provider's target: the ground truth Herald is checked against. */
+    protected JsonNode sandboxTruth(String provider, String target) {
+        return send("GET", "/sandbox/_truth/" + provider + "/" + target, null, null).json();
+    }
+
     protected JsonNode awaitJson(String path, Predicate<JsonNode> until) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         Response last = null;

@@ -9,16 +9,11 @@ import org.junit.jupiter.api.Test;
 /** Capabilities are probed at the provider (here the sandbox) and shown with their reasons. */
 class ChannelCapabilitiesIT extends HeraldIntegrationTest {
 
-    private void sandbox(String path, String body) {
-        Response r = send("POST", "/sandbox/_admin" + path, body);
-        assertThat(r.status()).as(r.toString()).isBetween(200, 299);
-    }
-
     @Test
     void aFacebookReadTokenThatIsAUserTokenCannotReadBack() {
         String ws = newWorkspace("caps-fb");
-        sandbox("/facebook/tokens", "{\"token\":\"EAAB-caps-page\",\"pageId\":\"777001\",\"kind\":\"PAGE\"}");
-        sandbox("/facebook/tokens", "{\"token\":\"EAAB-caps-user\",\"pageId\":\"777001\",\"kind\":\"USER\"}");
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-caps-page\",\"pageId\":\"777001\",\"kind\":\"PAGE\"}");
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-caps-user\",\"pageId\":\"777001\",\"kind\":\"USER\"}");
 
         Response put = send("PUT", "/api/v1/workspaces/" + ws + "/channels/fb", "{\"type\":\"facebook\","
                 + "\"pageId\":\"777001\",\"pageAccessToken\":\"EAAB-caps-page\",\"readAccessToken\":\"EAAB-caps-user\"}");
@@ -38,9 +33,9 @@ class ChannelCapabilitiesIT extends HeraldIntegrationTest {
     @Test
     void linkedInWithoutReadScopeCannotReadBackAndAProbeSeesNewCredentials() {
         String ws = newWorkspace("caps-li");
-        sandbox("/linkedin/tokens", "{\"token\":\"li-caps-w\",\"author\":\"urn:li:person:caps1\","
+        sandbox("POST", "/linkedin/tokens", "{\"token\":\"li-caps-w\",\"author\":\"urn:li:person:caps1\","
                 + "\"scopes\":[\"w_member_social\"]}");
-        sandbox("/linkedin/tokens", "{\"token\":\"li-caps-rw\",\"author\":\"urn:li:person:caps1\","
+        sandbox("POST", "/linkedin/tokens", "{\"token\":\"li-caps-rw\",\"author\":\"urn:li:person:caps1\","
                 + "\"scopes\":[\"w_member_social\",\"r_member_social\"]}");
 
         Response put = send("PUT", "/api/v1/workspaces/" + ws + "/channels/li", "{\"type\":\"linkedin\","

@@ -91,12 +91,12 @@ class TwoNodeIT extends HeraldIntegrationTest {
                         .as("claimed segments of %s", processor).isEqualTo(SEGMENTS);
             }
             String ws = "twonode" + page;
-            call(nodeA, SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+            nodeA.call(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
                     "{\"workspaceId\":\"" + ws + "\",\"name\":\"two-node test\"}");
-            String key = call(nodeA, SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
+            String key = nodeA.call(SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
                     "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"two-node\"}")
                     .get("key").asText();
-            call(nodeB, key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
+            nodeB.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
                     "{\"type\":\"facebook\",\"pageId\":\"" + page + "\",\"pageAccessToken\":\"" + token + "\"}");
 
             long providerCallsBefore = providerCalls();
@@ -140,7 +140,7 @@ class TwoNodeIT extends HeraldIntegrationTest {
             }
             Map<String, JsonNode> views = awaitSettled(nodeB, key, ws, ids);
             Map<String, Integer> postsByText = new TreeMap<>();
-            for (JsonNode post : sandboxTruth(page)) {
+            for (JsonNode post : sandboxTruth("facebook", page)) {
                 postsByText.merge(post.get("text").asText(), 1, Integer::sum);
             }
             EventStore store = read(database);
@@ -266,26 +266,10 @@ class TwoNodeIT extends HeraldIntegrationTest {
                 + " (seen " + views.size() + ")");
     }
 
-    private void sandbox(String method, String path, String body) {
-        Response r = send(method, "/sandbox/_admin" + path, body);
-        assertThat(r.status()).as(r.toString()).isBetween(200, 299);
-    }
-
     private long providerCalls() {
         return send("GET", "/sandbox/_admin/stats", null, null).json().get("requests").asLong();
     }
 
-    private JsonNode sandboxTruth(String page) {
-        return send("GET", "/sandbox/_truth/facebook/" + page, null, null).json();
-    }
-
-    private JsonNode call(HeraldProcess node, String key, String method, String path, String body) throws Exception {
-        HttpResponse<String> r = node.send(key, method, path, body);
-        if (r.statusCode() >= 300) {
-            throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
-        }
-        return json.readTree(r.body());
-    }
 
 
     /** The one node in {@code herald_node} that is not one of {@code known}: the node that just started. */

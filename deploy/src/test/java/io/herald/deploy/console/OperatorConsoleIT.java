@@ -76,16 +76,16 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
         String ws = newWorkspace("console");
         String page = "7" + (System.nanoTime() % 1_000_000_000L);
         // publishing works with the Page token; the read token is a user token, so Herald cannot read back
-        sandbox("/facebook/tokens", "{\"token\":\"EAAB-console-page-" + page + "\",\"pageId\":\"" + page
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-console-page-" + page + "\",\"pageId\":\"" + page
                 + "\",\"kind\":\"PAGE\"}");
-        sandbox("/facebook/tokens", "{\"token\":\"EAAB-console-user-" + page + "\",\"pageId\":\"" + page
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-console-user-" + page + "\",\"pageId\":\"" + page
                 + "\",\"kind\":\"USER\"}");
         Response channel = send("PUT", "/api/v1/workspaces/" + ws + "/channels/fb-main", "{\"type\":\"facebook\","
                 + "\"pageId\":\"" + page + "\",\"pageAccessToken\":\"EAAB-console-page-" + page + "\","
                 + "\"readAccessToken\":\"EAAB-console-user-" + page + "\"}");
         assertThat(channel.status()).as(channel.toString()).isIn(200, 201);
         // the first publish gets a 5xx and creates nothing: Herald cannot know that, so the outcome is unknown
-        sandbox("/faults", "{\"provider\":\"facebook\",\"target\":\"" + page + "\",\"type\":\"ERROR_5XX_NO_EFFECT\","
+        sandbox("POST", "/faults", "{\"provider\":\"facebook\",\"target\":\"" + page + "\",\"type\":\"ERROR_5XX_NO_EFFECT\","
                 + "\"operation\":\"PUBLISH\",\"times\":1}");
         Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications", """
                 {"calendarEntryId":"launch-post","contentVersion":2,"channelId":"fb-main","action":"publish",
@@ -133,11 +133,6 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
         assertThat(browser.findElement(By.id("attempts")).getText()).contains("operator reattempt");
         assertThat(browser.findElement(By.id("reconciliations")).getText())
                 .contains("checked the Page by hand: no such post");
-    }
-
-    private void sandbox(String path, String body) {
-        Response r = send("POST", "/sandbox/_admin" + path, body);
-        assertThat(r.status()).as(path + " " + r).isBetween(200, 299);
     }
 
     private WebElement button(String decision) {

@@ -67,12 +67,12 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         try {
             herald.start();
             String ws = "crash" + page;
-            call(herald, CRASH_SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+            herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
                     "{\"workspaceId\":\"" + ws + "\",\"name\":\"crash test\"}");
-            String key = call(herald, CRASH_SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
+            String key = herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
                     "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"crash\"}")
                     .get("key").asText();
-            call(herald, key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
+            herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
                     "{\"type\":\"facebook\",\"pageId\":\"" + page + "\",\"pageAccessToken\":\"" + token + "\"}");
 
             List<Future<String>> accepted = new ArrayList<>();
@@ -98,7 +98,7 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
 
             Map<String, JsonNode> views = awaitSettled(herald, key, ws, ids);
             Map<String, Integer> postsByText = new TreeMap<>();
-            for (JsonNode post : sandboxTruth(page)) {
+            for (JsonNode post : sandboxTruth("facebook", page)) {
                 postsByText.merge(post.get("text").asText(), 1, Integer::sum);
             }
             Replay replay = replay(database);
@@ -143,15 +143,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         return "Crash test post number " + i;
     }
 
-    private void sandbox(String method, String path, String body) {
-        Response r = send(method, "/sandbox/_admin" + path, body);
-        assertThat(r.status()).as(r.toString()).isBetween(200, 299);
-    }
-
-    private JsonNode sandboxTruth(String page) {
-        return send("GET", "/sandbox/_truth/facebook/" + page, null, null).json();
-    }
-
     /** The calendar system's side: send until Herald accepts, whatever happens to it meanwhile. */
     private String sendUntilAccepted(HeraldProcess herald, String key, String ws, int i) throws Exception {
         String body = "{\"calendarEntryId\":\"entry-" + i + "\",\"contentVersion\":1,\"channelId\":\"fb\","
@@ -178,7 +169,7 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             for (String id : ids) {
-                JsonNode view = call(herald, key, "GET", "/api/v1/workspaces/" + ws + "/publications/" + id, null);
+                JsonNode view = herald.call(key, "GET", "/api/v1/workspaces/" + ws + "/publications/" + id, null);
                 views.put(id, view);
             }
             boolean settled = views.values().stream().allMatch(v -> SETTLED.contains(v.get("status").asText()));
@@ -192,14 +183,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         throw new AssertionError("publications did not settle: " + byStatus);
     }
 
-    private JsonNode call(HeraldProcess herald, String key, String method, String path, String body)
-            throws Exception {
-        HttpResponse<String> r = herald.send(key, method, path, body);
-        if (r.statusCode() >= 300) {
-            throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
-        }
-        return json.readTree(r.body());
-    }
 
 
     /** What the event store says, replayed stream by stream. */

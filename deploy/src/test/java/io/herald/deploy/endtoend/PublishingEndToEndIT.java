@@ -29,18 +29,13 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
         return "/api/v1/workspaces/" + ws + "/publications";
     }
 
-    private void sandbox(String method, String path, String body) {
-        Response r = send(method, "/sandbox/_admin" + path, body);
-        assertThat(r.status()).as(path + " " + r).isBetween(200, 299);
-    }
-
     private void fault(String provider, String target, String type, String extra) {
         sandbox("POST", "/faults", "{\"provider\":\"" + provider + "\",\"target\":\"" + target + "\",\"type\":\""
                 + type + "\"" + extra + "}");
     }
 
     private int postsAt(String provider, String target) {
-        return send("GET", "/sandbox/_truth/" + provider + "/" + target, null, null).json().size();
+        return sandboxTruth(provider, target).size();
     }
 
     /** A Facebook Page in the sandbox and a connection to it; returns the Page id. */

@@ -1,5 +1,7 @@
 package io.herald.deploy.process;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -18,6 +20,7 @@ import java.util.List;
  */
 public final class HeraldProcess {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final List<String> arguments;
@@ -66,6 +69,15 @@ public final class HeraldProcess {
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body))
                 .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends like {@link #send} and expects success: the answer's JSON, or an AssertionError saying what came back. */
+    public JsonNode call(String key, String method, String path, String body) throws IOException, InterruptedException {
+        HttpResponse<String> r = send(key, method, path, body);
+        if (r.statusCode() >= 300) {
+            throw new AssertionError(method + " " + path + " -> " + r.statusCode() + " " + r.body());
+        }
+        return JSON.readTree(r.body());
     }
 
     /** SIGKILL: no shutdown hook, no graceful anything. */

@@ -79,7 +79,7 @@ class ConcurrentSoakIT extends HeraldIntegrationTest {
                     String type = rs.getString(1);
                     events.put(type.substring(type.lastIndexOf('.') + 1), rs.getLong(2));
                 }, ws);
-        long posts = send("GET", "/sandbox/_truth/facebook/" + page, null, null).json().size();
+        long posts = sandboxTruth("facebook", page).size();
         System.out.printf("[soak] publications=%d posts=%d events=%s%n", total, posts, events);
 
         assertThat(ids).doesNotHaveDuplicates().hasSize(total);
