@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * Enforces DESIGN.md's rules: write-ahead attempts (1), interrupted = unknown (2), no blind retry
  * after an unknown outcome (3), succeeded is final (4), stale results change nothing (5).
  */
-@Aggregate
+@Aggregate(cache = "publicationCache")
 public class Publication {
 
     private static final Logger log = LoggerFactory.getLogger(Publication.class);

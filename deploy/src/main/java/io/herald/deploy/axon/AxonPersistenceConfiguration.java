@@ -8,16 +8,26 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import java.time.Duration;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
+import org.axonframework.common.caching.Cache;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
 import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSqlSchema;
+import org.axonframework.serialization.Serializer;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -66,6 +76,47 @@ public class AxonPersistenceConfiguration {
                 .payloadColumn("payload")
                 .metaDataColumn("meta_data")
                 .build();
+    }
+
+    /**
+     * Axon's JDBC event store as its Spring Boot set-up builds it, except that loading an aggregate
+     * does not look for a snapshot: Herald takes none, and the lookup was one query per command.
+     * Should snapshots ever be configured, this override goes.
+     */
+    @Bean
+    EventStorageEngine eventStorageEngine(Serializer defaultSerializer,
+                                          PersistenceExceptionResolver persistenceExceptionResolver,
+                                          @Qualifier("eventSerializer") Serializer eventSerializer,
+                                          org.axonframework.config.Configuration configuration,
+                                          ConnectionProvider connectionProvider,
+                                          TransactionManager transactionManager, EventSchema eventSchema) {
+        return new JdbcEventStorageEngine(JdbcEventStorageEngine.builder()
+                .snapshotSerializer(defaultSerializer)
+                .upcasterChain(configuration.upcasterChain())
+                .persistenceExceptionResolver(persistenceExceptionResolver)
+                .eventSerializer(eventSerializer)
+                .snapshotFilter(configuration.snapshotFilter())
+                .connectionProvider(connectionProvider)
+                .transactionManager(transactionManager)
+                .schema(eventSchema)) {
+            @Override
+            protected Stream<? extends DomainEventData<?>> readSnapshotData(String aggregateIdentifier) {
+                return Stream.empty();
+            }
+        };
+    }
+
+    /**
+     * The publication aggregates this node used last, each handed out only while the store holds
+     * no newer event for it ({@link StoreCheckedAggregateCache}); the {@code Publication}
+     * aggregate names this bean. {@code herald.command.aggregate-cache-size} entries at most (a
+     * few hundred bytes each), dropped after {@code herald.command.aggregate-cache-idle} unused.
+     */
+    @Bean
+    Cache publicationCache(EventStorageEngine eventStorageEngine,
+                           @Value("${herald.command.aggregate-cache-size:20000}") long size,
+                           @Value("${herald.command.aggregate-cache-idle:10m}") Duration idle) {
+        return new StoreCheckedAggregateCache(eventStorageEngine, size, idle);
     }
 
     @Bean

@@ -1,0 +1,109 @@
+package io.herald.deploy.axon;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentMap;
+import org.axonframework.common.Registration;
+import org.axonframework.common.caching.Cache;
+import org.axonframework.eventsourcing.AggregateCacheEntry;
+import org.axonframework.eventsourcing.EventSourcedAggregate;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+
+/**
+ * Keeps recently used aggregates in memory, and hands one out only while the event store holds no
+ * newer event for it. Each use costs one indexed {@code max(sequence_number)} lookup instead of
+ * reading and replaying the aggregate's events.
+ *
+ * <p>The check is what makes a cache safe with several nodes: another node may have appended to a
+ * publication this node still holds (an operator's decision, a segment that moved). A plain cache
+ * would then decide on stale state, and a refusal (say, "awaits an operator's decision") would
+ * never reach the event store's unique key to be caught. An append racing the check still meets
+ * that key; the command fails with a concurrency conflict and Axon evicts the entry on rollback.
+ *
+ * <p>Entries live in a bounded Caffeine map; the live aggregate object is kept, as Axon's own
+ * in-memory caches do, and the repository's lock keeps it to one command at a time on this node.
+ */
+public final class StoreCheckedAggregateCache implements Cache {
+
+    private final ConcurrentMap<Object, Object> entries;
+    private final EventStorageEngine store;
+
+    public StoreCheckedAggregateCache(EventStorageEngine store, long maximumSize, Duration idleExpiry) {
+        this.store = store;
+        this.entries = Caffeine.newBuilder()
+                .maximumSize(maximumSize)
+                .expireAfterAccess(idleExpiry)
+                .build()
+                .asMap();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K, V> V get(K key) {
+        Object value = entries.get(key);
+        if (value == null) {
+            return null;
+        }
+        Long cached = versionOf(value);
+        Optional<Long> stored = store.lastSequenceNumberFor(key.toString());
+        if (cached == null || !Objects.equals(cached, stored.orElse(null))) {
+            entries.remove(key, value);
+            return null;
+        }
+        return (V) value;
+    }
+
+    /**
+     * The sequence number of the entry's last event. An in-memory entry carries the live aggregate,
+     * which {@code recreateAggregate} returns without using its arguments; anything else is
+     * treated as a miss.
+     */
+    private static Long versionOf(Object value) {
+        if (!(value instanceof AggregateCacheEntry<?> entry)) {
+            return null;
+        }
+        try {
+            EventSourcedAggregate<?> aggregate = entry.recreateAggregate(null, null, null, null);
+            return aggregate.version();
+        } catch (RuntimeException notInMemory) {
+            return null;
+        }
+    }
+
+    @Override
+    public void put(Object key, Object value) {
+        entries.put(key, value);
+    }
+
+    @Override
+    public boolean putIfAbsent(Object key, Object value) {
+        return entries.putIfAbsent(key, value) == null;
+    }
+
+    @Override
+    public boolean remove(Object key) {
+        return entries.remove(key) != null;
+    }
+
+    @Override
+    public void removeAll() {
+        entries.clear();
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return entries.containsKey(key);
+    }
+
+    /** Axon's repositories register no listeners; nothing here would call them. */
+    @Override
+    public Registration registerCacheEntryListener(EntryListener cacheEntryListener) {
+        return () -> true;
+    }
+
+    int size() {
+        return entries.size();
+    }
+}
