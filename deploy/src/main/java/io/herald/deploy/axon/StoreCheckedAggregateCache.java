@@ -102,8 +102,4 @@ public final class StoreCheckedAggregateCache implements Cache {
     public Registration registerCacheEntryListener(EntryListener cacheEntryListener) {
         return () -> true;
     }
-
-    int size() {
-        return entries.size();
-    }
 }
