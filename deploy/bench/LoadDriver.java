@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * setup      BASE SYSTEM_KEY WORKSPACE PAGE TOKEN          -> key=...
- * saturate   BASE KEY WORKSPACE CONCURRENCY SECONDS PREFIX  -> accepted_per_s p50_ms p99_ms, refused
- * fixed      BASE KEY WORKSPACE RATE SECONDS PREFIX         -> accepted_per_s p50_ms p99_ms, refused
+ * saturate   BASE KEY WORKSPACE CONCURRENCY SECONDS PREFIX  -> accepted_per_s p50_ms p99_ms
+ * fixed      BASE KEY WORKSPACE RATE SECONDS PREFIX         -> accepted_per_s p50_ms p99_ms
  * e2e        BASE KEY WORKSPACE COUNT PREFIX JDBC_URL       -> publications_per_s seconds
  * drain      JDBC_URL SECONDS                               -> waits until every request has succeeded
  * replay     BASE SYSTEM_KEY JDBC_URL                       -> events events_per_s seconds
@@ -74,7 +74,6 @@ public final class LoadDriver {
     private static void saturate(String base, String key, String ws, int concurrency, int seconds, String prefix)
             throws Exception {
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<Long> refusals = new ConcurrentLinkedQueue<>();
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger next = new AtomicInteger();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -89,10 +88,6 @@ public final class LoadDriver {
                                 HttpResponse.BodyHandlers.ofString());
                         if (r.statusCode() == 202 || r.statusCode() == 200) {
                             latencies.add(System.nanoTime() - t0);
-                        } else if (r.statusCode() == 503) {
-                            // refused by admission control: a well-behaved client waits as told
-                            refusals.add(System.nanoTime() - t0);
-                            Thread.sleep(1000L * Long.parseLong(r.headers().firstValue("Retry-After").orElse("1")));
                         } else {
                             errors.incrementAndGet();
                         }
@@ -105,14 +100,13 @@ public final class LoadDriver {
         }
         clients.shutdown();
         clients.awaitTermination(seconds + 60L, TimeUnit.SECONDS);
-        report(latencies, refusals, errors.get(), System.nanoTime() - started);
+        report(latencies, errors.get(), System.nanoTime() - started);
     }
 
     /** Open loop: one request every 1/RATE s whatever happens; latency counts from the planned send time. */
     private static void fixed(String base, String key, String ws, int rate, int seconds, String prefix)
             throws Exception {
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<Long> refusals = new ConcurrentLinkedQueue<>();
         AtomicInteger errors = new AtomicInteger();
         List<CompletableFuture<?>> pending = new ArrayList<>();
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
@@ -128,15 +122,13 @@ public final class LoadDriver {
                     .whenComplete((r, failure) -> {
                         if (failure == null && (r.statusCode() == 202 || r.statusCode() == 200)) {
                             latencies.add(System.nanoTime() - planned);
-                        } else if (failure == null && r.statusCode() == 503) {
-                            refusals.add(System.nanoTime() - planned);
                         } else {
                             errors.incrementAndGet();
                         }
                     }));
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
-        report(latencies, refusals, errors.get(), System.nanoTime() - started);
+        report(latencies, errors.get(), System.nanoTime() - started);
     }
 
     /** COUNT publications, sent by 32 clients; the time from the first request until all have succeeded. */
@@ -303,21 +295,13 @@ public final class LoadDriver {
         return m.group(1);
     }
 
-    /**
-     * Latencies of accepted requests; refusals (503 overloaded, answered without doing the work) are
-     * counted apart with their own p99; errors are everything else, timeouts included.
-     */
-    private static void report(ConcurrentLinkedQueue<Long> latencies, ConcurrentLinkedQueue<Long> refusals,
-                               int errors, long elapsedNanos) {
+    private static void report(ConcurrentLinkedQueue<Long> latencies, int errors, long elapsedNanos) {
         List<Long> sorted = new ArrayList<>(latencies);
         Collections.sort(sorted);
-        List<Long> refused = new ArrayList<>(refusals);
-        Collections.sort(refused);
         double seconds = elapsedNanos / 1e9;
-        System.out.printf("accepted=%d refused=%d errors=%d seconds=%.1f accepted_per_s=%.1f p50_ms=%.1f "
-                        + "p99_ms=%.1f refused_p99_ms=%.1f%n", sorted.size(), refused.size(), errors, seconds,
-                sorted.size() / seconds, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                percentile(refused, 0.99));
+        System.out.printf("accepted=%d errors=%d seconds=%.1f accepted_per_s=%.1f p50_ms=%.1f p99_ms=%.1f%n",
+                sorted.size(), errors, seconds, sorted.size() / seconds, percentile(sorted, 0.50),
+                percentile(sorted, 0.99));
     }
 
     private static double percentile(List<Long> sorted, double p) {

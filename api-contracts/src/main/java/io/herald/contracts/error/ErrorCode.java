@@ -27,9 +27,7 @@ public enum ErrorCode {
     CHANNEL_TYPE_CHANGED("channel_type_changed", 422),
     RATE_LIMITED("rate_limited", 429),
     INTERNAL_ERROR("internal_error", 500),
-    UNAVAILABLE("unavailable", 503),
-    /** The node is handling as many publication requests as it can; the same request may be sent again. */
-    OVERLOADED("overloaded", 503);
+    UNAVAILABLE("unavailable", 503);
 
     private final String code;
     private final int httpStatus;
