@@ -14,6 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 E2E_COUNT=${BENCH_E2E_COUNT:-2000}
+# publications sent end to end before anything is measured, so the JIT has compiled Herald's hot
+# paths (a cold JVM halves the first phase's figures); 0 skips it
+WARMUP_COUNT=${BENCH_WARMUP_COUNT:-3000}
 SLOW_COUNT=${BENCH_SLOW_COUNT:-2000}
 SLOW_LATENCY_MS=${BENCH_SLOW_LATENCY_MS:-2000}
 # a second slow-provider run whose ideal (in flight ÷ latency) fits inside the CPU budget, so what it
@@ -122,6 +125,13 @@ start_herald
 KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench 1000000001 EAAB-bench-token)")
 latency 0
 
+# --- warm-up: not a figure
+WARM="skipped"
+if [ "$WARMUP_COUNT" -gt 0 ]; then
+    log "warm-up, $WARMUP_COUNT publications end to end"
+    WARM=$(measure e2e "$BASE" "$KEY" bench "$WARMUP_COUNT" warm- "$JDBC")
+fi
+
 # --- 2. intake: closed loop at saturation, then an open loop at a fixed 500 req/s
 log "intake at saturation, $SATURATION_CLIENTS clients"
 SAT=$(measure saturate "$BASE" "$KEY" bench "$SATURATION_CLIENTS" "$SECONDS_PER_PHASE" sat-)
@@ -185,6 +195,7 @@ cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
 machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST, Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
+warm-up, $WARMUP_COUNT publications (not a figure): $WARM
 intake, saturation ($SATURATION_CLIENTS clients):   $SAT
   then backlog done: $DRAIN_1
 intake, fixed 500 req/s:                    $FIX
