@@ -173,7 +173,6 @@ public abstract class HeraldIntegrationTest {
         }
     }
 
-    /** Polls a GET until the predicate holds (projections follow the event store asynchronously). */
     /** Configures the provider sandbox through its admin API: tokens, sites, faults, latency. */
     protected void sandbox(String method, String path, String body) {
         Response r = send(method, "/sandbox/_admin" + path, body);
@@ -185,6 +184,7 @@ public abstract class HeraldIntegrationTest {
         return send("GET", "/sandbox/_truth/" + provider + "/" + target, null, null).json();
     }
 
+    /** Polls a GET until the predicate holds (projections follow the event store asynchronously). */
     protected JsonNode awaitJson(String path, Predicate<JsonNode> until) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         Response last = null;

@@ -270,8 +270,6 @@ class TwoNodeIT extends HeraldIntegrationTest {
         return send("GET", "/sandbox/_admin/stats", null, null).json().get("requests").asLong();
     }
 
-
-
     /** The one node in {@code herald_node} that is not one of {@code known}: the node that just started. */
     private static String onlyNewNode(TestDatabase database, Set<String> known) throws Exception {
         Set<String> nodes = new TreeSet<>();

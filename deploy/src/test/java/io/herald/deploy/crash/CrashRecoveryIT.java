@@ -183,8 +183,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         throw new AssertionError("publications did not settle: " + byStatus);
     }
 
-
-
     /** What the event store says, replayed stream by stream. */
     private record Replay(int interrupted, int interruptedReconciled, int blindRetries) {
     }
