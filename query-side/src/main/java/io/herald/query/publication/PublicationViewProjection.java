@@ -10,15 +10,20 @@ import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationView;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.eventhandling.SequenceNumber;
+import org.axonframework.messaging.Message;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.slf4j.Logger;
@@ -39,6 +44,8 @@ public class PublicationViewProjection {
     public static final String PROCESSING_GROUP = "publication-view";
 
     private static final Logger log = LoggerFactory.getLogger(PublicationViewProjection.class);
+    /** The aggregate type of the publication events in the store. */
+    private static final String PUBLICATION = "Publication";
 
     private final PublicationViewRepository repository;
 
@@ -101,8 +108,7 @@ public class PublicationViewProjection {
 
     private void apply(PublicationId id, long sequence, UnaryOperator<PublicationView> transition) {
         PendingRows pending = pendingRows();
-        Optional<PublicationViewRepository.Stored> stored = pending != null && pending.rows.containsKey(id)
-                ? Optional.of(pending.rows.get(id)) : repository.findStored(id);
+        Optional<PublicationViewRepository.Stored> stored = pending == null ? repository.findStored(id) : pending.find(id);
         if (stored.isEmpty()) {
             // every stream starts with PublicationRequested (sequence 0), applied before anything else
             log.warn("publication {} has no view row; event at sequence {} not applied", id, sequence);
@@ -121,10 +127,12 @@ public class PublicationViewProjection {
     }
 
     /**
-     * The rows changed by the batch of events being processed, written in one JDBC batch when the
-     * batch's transaction commits: a publication's events in one batch cost one row write instead of
-     * a read and a write each. Nothing is written if the batch rolls back. Outside a unit of work
-     * (never the case for the processor) every event writes at once.
+     * The rows read and changed by the batch of events being processed. The rows of every
+     * publication the batch touches are read in one query when the first of them is needed, and the
+     * changed rows are written in one JDBC batch when the batch's transaction commits: a batch costs
+     * a read and a write, not a read and a write per event. Nothing is written if the batch rolls
+     * back. Outside a unit of work (never the case for the processor) every event reads and writes
+     * at once.
      */
     private PendingRows pendingRows() {
         if (!CurrentUnitOfWork.isStarted()) {
@@ -132,14 +140,49 @@ public class PublicationViewProjection {
         }
         UnitOfWork<?> root = CurrentUnitOfWork.get().root();
         return root.getOrComputeResource(PendingRows.KEY, key -> {
-            PendingRows rows = new PendingRows();
+            PendingRows rows = new PendingRows(root);
             root.onPrepareCommit(uow -> repository.saveAll(List.copyOf(rows.rows.values())));
             return rows;
         });
     }
 
-    private static final class PendingRows {
+    private final class PendingRows {
         static final String KEY = PendingRows.class.getName();
         final Map<PublicationId, PublicationViewRepository.Stored> rows = new LinkedHashMap<>();
+        private final UnitOfWork<?> batch;
+        private Map<PublicationId, PublicationViewRepository.Stored> stored;
+
+        PendingRows(UnitOfWork<?> batch) {
+            this.batch = batch;
+        }
+
+        Optional<PublicationViewRepository.Stored> find(PublicationId id) {
+            PublicationViewRepository.Stored changed = rows.get(id);
+            if (changed != null) {
+                return Optional.of(changed);
+            }
+            if (stored == null) {
+                stored = repository.findStored(publicationsOf(batch));
+            }
+            // one the batch's messages do not name (a unit of work that is not a processor's batch) is read alone
+            return stored.containsKey(id) ? Optional.of(stored.get(id)) : repository.findStored(id);
+        }
+    }
+
+    /**
+     * The publications whose events are in the batch: the aggregate of each publication event. A
+     * unit of work that is not a processor's batch names none; its rows are read one by one.
+     */
+    private static Set<PublicationId> publicationsOf(UnitOfWork<?> batch) {
+        if (!(batch instanceof BatchingUnitOfWork<?> batching)) {
+            return Set.of();
+        }
+        Set<PublicationId> ids = new HashSet<>();
+        for (Message<?> message : batching.getMessages()) {
+            if (message instanceof DomainEventMessage<?> event && PUBLICATION.equals(event.getType())) {
+                ids.add(PublicationId.of(event.getAggregateIdentifier()));
+            }
+        }
+        return ids;
     }
 }

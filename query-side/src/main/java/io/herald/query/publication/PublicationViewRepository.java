@@ -17,8 +17,12 @@ import io.herald.contracts.publication.PublicationView;
 import io.herald.query.jdbc.JdbcColumns;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -60,6 +64,19 @@ public class PublicationViewRepository {
                         new MapSqlParameterSource("id", id.value()),
                         (rs, n) -> new Stored(view(rs, n), rs.getLong("last_sequence")))
                 .stream().findFirst();
+    }
+
+    /** The stored rows of those publications, by id; a publication without a row is not in the map. */
+    Map<PublicationId, Stored> findStored(Collection<PublicationId> ids) {
+        Map<PublicationId, Stored> found = new HashMap<>();
+        if (ids.isEmpty()) {
+            return found;
+        }
+        jdbc.query("SELECT " + COLUMNS + " FROM publication_view WHERE publication_id = ANY(:ids)",
+                new MapSqlParameterSource("ids", ids.stream().map(PublicationId::value).toArray(String[]::new)),
+                (RowCallbackHandler) rs -> found.put(PublicationId.of(rs.getString("publication_id")),
+                        new Stored(view(rs, 0), rs.getLong("last_sequence"))));
+        return found;
     }
 
     /** Inserts the first row of a publication; a second delivery of its first event changes nothing. */
