@@ -36,7 +36,9 @@ import org.springframework.test.context.DynamicPropertySource;
         "herald.sandbox.enabled=true",
         "herald.security.system-key=" + HeraldIntegrationTest.SYSTEM_KEY,
         // tests send far more requests per second than a client should; the limit has its own test
-        "herald.security.rate-limit.limit-for-period=1000000"
+        "herald.security.rate-limit.limit-for-period=1000000",
+        // pages smaller than a publication's stream, so a rebuild continues streams across pages
+        "herald.rebuild.page-size=3"
 })
 public abstract class HeraldIntegrationTest {
 

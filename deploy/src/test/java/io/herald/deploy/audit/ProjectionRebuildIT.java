@@ -16,8 +16,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * A rebuild from the history gives exactly the tables the live projections built: a mixed
- * workload through the real command API, a snapshot of every projection table, a rebuild of every
- * projection through the admin endpoint, and the same rows again.
+ * workload through the real command API, a snapshot of every projection table, rows changed and
+ * deleted behind the projections' backs, a rebuild of every projection through the admin endpoint,
+ * and the snapshot's rows again. The rebuild reads the store in pages of three events
+ * ({@code herald.rebuild.page-size}), so most publications' streams are split across pages.
  */
 class ProjectionRebuildIT extends HeraldIntegrationTest {
 
@@ -76,6 +78,13 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
         assertThat(before.get("publication_view")).hasSize(8);
         assertThat(before.get("channel_connection_view")).hasSize(2);
         assertThat(projections).contains("publication-view", "channel-view");
+
+        // rows a rebuild must put back: one changed behind the projection's back, one deleted
+        jdbc.update("UPDATE publication_view SET status = 'ABANDONED', last_sequence = last_sequence + 100"
+                + " WHERE publication_id = ?", succeeded);
+        jdbc.update("DELETE FROM publication_view WHERE publication_id = ?", failed);
+        jdbc.update("DELETE FROM channel_connection_view WHERE workspace_id = ? AND channel_id = 'fb-second'", ws);
+        assertThat(snapshot(ws)).isNotEqualTo(before);
 
         long head = headOfStore();
         for (String name : projections) {
