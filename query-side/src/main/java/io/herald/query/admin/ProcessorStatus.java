@@ -7,11 +7,13 @@ import java.util.List;
  *
  * @param projection true when it can be rebuilt (its handlers support a reset); sagas never are
  * @param running    it has been started and not shut down
- * @param replaying  some segment is still marked as replaying after a reset; Axon clears the mark
- *                   only when the segment handles an event newer than the reset point
- * @param caughtUp   every segment is claimed and has reached the head of the store (after a rebuild:
- *                   the replay is done)
- * @param error      a segment is in error (it retries; the cause is in the log), or null
+ * @param replaying  this node is rebuilding it, or some segment is still marked as replaying after
+ *                   a reset; Axon clears the mark only when the segment handles an event newer than
+ *                   the reset point
+ * @param caughtUp   not being rebuilt, and every segment is claimed and has reached the head of the
+ *                   store
+ * @param error      a segment is in error (it retries; the cause is in the log), or this node's last
+ *                   rebuild of it failed (its rows are as before; the cause is in the log), or null
  */
 public record ProcessorStatus(
         String name,

@@ -52,8 +52,9 @@ public class ProjectionAdminController {
     private ProcessorStatus status(EventProcessor processor) {
         ProcessorStatus status = status(processor, rebuilder.isRebuilding(processor.getName()));
         String failure = rebuilder.failure(processor.getName()).orElse(null);
-        return status.error() != null || failure == null ? status : new ProcessorStatus(status.name(),
-                status.projection(), status.running(), status.replaying(), status.caughtUp(), status.segments(), failure);
+        return status.error() != null || failure == null ? status
+                : new ProcessorStatus(status.name(), status.projection(), status.running(), status.replaying(),
+                        status.caughtUp(), status.segments(), failure);
     }
 
     static ProcessorStatus status(EventProcessor processor, boolean rebuilding) {

@@ -242,8 +242,9 @@ public class ProjectionRebuilder {
         String aggregate = "";
         long sequence = -1;
         while (true) {
-            List<TrackedDomainEventData<byte[]>> page = jdbc.query(PAGE, new MapSqlParameterSource("aggregate", aggregate)
-                            .addValue("sequence", sequence).addValue("types", types).addValue("page", pageSize),
+            MapSqlParameterSource after = new MapSqlParameterSource("aggregate", aggregate)
+                    .addValue("sequence", sequence).addValue("types", types).addValue("page", pageSize);
+            List<TrackedDomainEventData<byte[]>> page = jdbc.query(PAGE, after,
                     (rs, n) -> new TrackedDomainEventData<>(new GlobalSequenceTrackingToken(rs.getLong(1)),
                             new GenericDomainEventEntry<>(rs.getString(2), rs.getString(3), rs.getLong(4),
                                     rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
@@ -272,7 +273,8 @@ public class ProjectionRebuilder {
      */
     private List<String> storedTypes(EventHandlerInvoker handlers) {
         List<String> types = new ArrayList<>();
-        jdbc.query("SELECT DISTINCT payload_type, payload_revision FROM domain_event_entry", (RowCallbackHandler) rs -> {
+        String sql = "SELECT DISTINCT payload_type, payload_revision FROM domain_event_entry";
+        jdbc.query(sql, (RowCallbackHandler) rs -> {
             String type = rs.getString(1);
             Class<?> payload = serializer.classForType(new SimpleSerializedType(type, rs.getString(2)));
             if ((upcasting || UnknownSerializedType.class.equals(payload) || handlers.canHandleType(payload))

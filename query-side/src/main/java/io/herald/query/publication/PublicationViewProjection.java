@@ -108,7 +108,8 @@ public class PublicationViewProjection {
 
     private void apply(PublicationId id, long sequence, UnaryOperator<PublicationView> transition) {
         PendingRows pending = pendingRows();
-        Optional<PublicationViewRepository.Stored> stored = pending == null ? repository.findStored(id) : pending.find(id);
+        Optional<PublicationViewRepository.Stored> stored =
+                pending == null ? repository.findStored(id) : pending.find(id);
         if (stored.isEmpty()) {
             // every stream starts with PublicationRequested (sequence 0), applied before anything else
             log.warn("publication {} has no view row; event at sequence {} not applied", id, sequence);
