@@ -57,7 +57,7 @@ public class ProjectionAdminController {
                         status.caughtUp(), status.segments(), failure);
     }
 
-    static ProcessorStatus status(EventProcessor processor, boolean rebuilding) {
+    private static ProcessorStatus status(EventProcessor processor, boolean rebuilding) {
         if (!(processor instanceof StreamingEventProcessor streaming)) {
             return new ProcessorStatus(processor.getName(), false, processor.isRunning(), false, true, List.of(),
                     processor.isError() ? "in error" : null);

@@ -190,8 +190,12 @@ public class ProjectionRebuilder {
             log.error("rebuild of projection {} failed; its rows are as they were before", name, e);
             failed.put(name, "rebuild failed: " + e.getClass().getSimpleName());
         } finally {
-            running.remove(name);
-            processor.start();
+            // started before it may be asked again, so a second rebuild finds it running and stops it
+            try {
+                processor.start();
+            } finally {
+                running.remove(name);
+            }
         }
     }
 
