@@ -50,14 +50,12 @@ public class ProjectionAdminController {
     }
 
     private ProcessorStatus status(EventProcessor processor) {
-        ProcessorStatus status = status(processor, rebuilder.isRebuilding(processor.getName()));
-        String failure = rebuilder.failure(processor.getName()).orElse(null);
-        return status.error() != null || failure == null ? status
-                : new ProcessorStatus(status.name(), status.projection(), status.running(), status.replaying(),
-                        status.caughtUp(), status.segments(), failure);
+        String name = processor.getName();
+        return status(processor, rebuilder.isRebuilding(name), rebuilder.failure(name).orElse(null));
     }
 
-    private static ProcessorStatus status(EventProcessor processor, boolean rebuilding) {
+    /** {@code rebuildFailure}: why this node's last rebuild of it failed, shown unless a segment is in error. */
+    private static ProcessorStatus status(EventProcessor processor, boolean rebuilding, String rebuildFailure) {
         if (!(processor instanceof StreamingEventProcessor streaming)) {
             return new ProcessorStatus(processor.getName(), false, processor.isRunning(), false, true, List.of(),
                     processor.isError() ? "in error" : null);
@@ -74,7 +72,7 @@ public class ProjectionAdminController {
                 && rows.stream().allMatch(s -> s.caughtUp() && !s.errored());
         String error = segments.values().stream().filter(EventTrackerStatus::isErrorState)
                 .map(s -> "segment " + s.getSegment().getSegmentId() + ": " + s.getError().getClass().getSimpleName())
-                .findFirst().orElse(null);
+                .findFirst().orElse(rebuildFailure);
         return new ProcessorStatus(streaming.getName(), streaming.supportsReset(), streaming.isRunning(), replaying,
                 caughtUp, rows, error);
     }

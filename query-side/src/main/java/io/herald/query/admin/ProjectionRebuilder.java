@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -97,7 +98,7 @@ public class ProjectionRebuilder {
         return thread;
     });
     /** The projections this node is rebuilding, and the cause of the last failed rebuild of each. */
-    private final Map<String, Boolean> running = new ConcurrentHashMap<>();
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final Map<String, String> failed = new ConcurrentHashMap<>();
 
     public ProjectionRebuilder(EventProcessingConfiguration processing, TokenStore tokenStore,
@@ -126,7 +127,7 @@ public class ProjectionRebuilder {
                 .filter(StreamingEventProcessor::supportsReset)
                 // sagas are processors too, but replaying one would repeat its side effects
                 .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no projection named " + name));
-        if (running.putIfAbsent(name, Boolean.TRUE) != null) {
+        if (!running.add(name)) {
             throw new HeraldRejection(ErrorCode.CONCURRENT_MODIFICATION, "projection " + name + " is being rebuilt");
         }
         try {
@@ -157,7 +158,7 @@ public class ProjectionRebuilder {
 
     /** True while this node rebuilds the projection. */
     public boolean isRebuilding(String name) {
-        return running.containsKey(name);
+        return running.contains(name);
     }
 
     /** Why this node's last rebuild of the projection failed; empty if it did not. */

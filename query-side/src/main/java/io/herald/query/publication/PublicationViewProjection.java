@@ -151,6 +151,8 @@ public class PublicationViewProjection {
         static final String KEY = PendingRows.class.getName();
         final Map<PublicationId, PublicationViewRepository.Stored> rows = new LinkedHashMap<>();
         private final UnitOfWork<?> batch;
+        /** The batch's publications, once their rows have been read, and those rows. */
+        private Set<PublicationId> read;
         private Map<PublicationId, PublicationViewRepository.Stored> stored;
 
         PendingRows(UnitOfWork<?> batch) {
@@ -162,11 +164,12 @@ public class PublicationViewProjection {
             if (changed != null) {
                 return Optional.of(changed);
             }
-            if (stored == null) {
-                stored = repository.findStored(publicationsOf(batch));
+            if (read == null) {
+                read = publicationsOf(batch);
+                stored = repository.findStored(read);
             }
             // one the batch's messages do not name (a unit of work that is not a processor's batch) is read alone
-            return stored.containsKey(id) ? Optional.of(stored.get(id)) : repository.findStored(id);
+            return read.contains(id) ? Optional.ofNullable(stored.get(id)) : repository.findStored(id);
         }
     }
 
