@@ -11,11 +11,19 @@ import org.springframework.context.annotation.Bean;
 public class HeraldApplication {
 
     private static final String UPDATE_CHECK_DISABLED = "axoniq.update-checker.disabled";
+    private static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
     public static void main(String[] args) {
         // Herald runs in closed networks and never phones home.
         if (System.getProperty(UPDATE_CHECK_DISABLED) == null) {
             System.setProperty(UPDATE_CHECK_DISABLED, "true");
+        }
+        // On one or two cores the common pool gets a parallelism of 1, and CompletableFuture then
+        // runs every async stage without an executor on a new thread. The JDK's HttpClient ends
+        // each sendAsync with such a stage: a thread started per provider call. Two threads in the
+        // common pool take those stages instead. Set before anything touches CompletableFuture.
+        if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() <= 2) {
+            System.setProperty(COMMON_POOL_PARALLELISM, "2");
         }
         // command-line modes run instead of the server
         if (AuditCommandLine.handles(args)) {
