@@ -2,6 +2,8 @@ package io.herald.command.channel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.ChannelSecrets;
 import io.herald.contracts.channel.ChannelSettings;
@@ -11,16 +13,19 @@ import io.herald.contracts.id.WorkspaceId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
  * The command side's table of channel connections, with their credentials encrypted. It answers
  * the intake ("is this a channel of this workspace, and of which type?") and the sagas (the
- * decrypted connection for one call).
+ * decrypted connection for one call). Both answers come from rows kept, still encrypted, for
+ * {@code herald.channels.cache-ttl}: a connection changed on another node is used here within that
+ * time (on this node at once). Configuring a connection always reads the table itself.
  */
 @Repository
 public class ChannelConnectionStore implements ChannelDirectory {
@@ -28,11 +33,17 @@ public class ChannelConnectionStore implements ChannelDirectory {
     private final JdbcTemplate jdbc;
     private final CredentialCipher cipher;
     private final ObjectMapper json;
+    private final Cache<WorkspaceChannel, Optional<StoredConnection>> recent;
 
-    public ChannelConnectionStore(JdbcTemplate jdbc, CredentialCipher cipher, ObjectMapper json) {
+    public ChannelConnectionStore(JdbcTemplate jdbc, CredentialCipher cipher, ObjectMapper json,
+                                  @Value("${herald.channels.cache-ttl:2s}") Duration cacheTtl) {
         this.jdbc = jdbc;
         this.cipher = cipher;
         this.json = json;
+        this.recent = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cacheTtl).build();
+    }
+
+    private record WorkspaceChannel(WorkspaceId workspace, ChannelId channel) {
     }
 
     /** A stored connection; secrets still encrypted. */
@@ -41,17 +52,18 @@ public class ChannelConnectionStore implements ChannelDirectory {
     }
 
     public Optional<ChannelType> typeOf(WorkspaceId workspace, ChannelId channel) {
-        List<String> types = jdbc.queryForList(
-                "SELECT channel_type FROM channel_connection WHERE workspace_id = ? AND channel_id = ?",
-                String.class, workspace.value(), channel.value());
-        return types.stream().findFirst().map(ChannelType::fromWireName);
+        return recent(workspace, channel).map(StoredConnection::type);
     }
 
     @Override
     public Optional<io.herald.adapters.port.ChannelConnection> find(WorkspaceId workspace, ChannelId channel) {
-        return load(workspace, channel).map(stored -> new io.herald.adapters.port.ChannelConnection(
+        return recent(workspace, channel).map(stored -> new io.herald.adapters.port.ChannelConnection(
                 stored.workspaceId(), stored.channelId(), stored.type(), stored.settings(), decrypt(stored),
                 stored.autoReattemptAfterNotFound()));
+    }
+
+    private Optional<StoredConnection> recent(WorkspaceId workspace, ChannelId channel) {
+        return recent.get(new WorkspaceChannel(workspace, channel), key -> load(key.workspace(), key.channel()));
     }
 
     Optional<StoredConnection> load(WorkspaceId workspace, ChannelId channel) {
@@ -91,6 +103,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
                     updated_at = EXCLUDED.updated_at
                 """, workspace.value(), channel.value(), type.wireName(), settingsJson, credentialVersion, sealed,
                 autoReattempt, Timestamp.from(at));
+        recent.invalidate(new WorkspaceChannel(workspace, channel));
     }
 
     private StoredConnection map(ResultSet rs, int row) throws SQLException {

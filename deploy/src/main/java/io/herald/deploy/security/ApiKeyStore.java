@@ -1,5 +1,7 @@
 package io.herald.deploy.security;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.security.MessageDigest;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -17,16 +19,24 @@ import org.springframework.stereotype.Component;
 /**
  * Workspaces and their API keys. A raw key is {@code <keyId>.<secret>}: the key id finds the row,
  * then the SHA-256 of the whole presented key is compared in constant time with the stored one.
+ * Rows found by key id are kept for {@code herald.security.cache-ttl}: a request costs no query,
+ * and a revocation on another node takes effect there within that time (on this node at once).
  */
 @Component
 public class ApiKeyStore {
 
     private final JdbcTemplate jdbc;
     private final Clock clock;
+    /** Key id to its live row, or empty when there is none; nothing else (no raw key) is kept. */
+    private final Cache<String, Optional<LiveKey>> live;
 
-    public ApiKeyStore(JdbcTemplate jdbc, Clock clock) {
+    public ApiKeyStore(JdbcTemplate jdbc, Clock clock, SecurityProperties properties) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.live = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(properties.cacheTtl()).build();
+    }
+
+    private record LiveKey(String workspaceId, String label, String roles, byte[] hash) {
     }
 
     public record Workspace(String workspaceId, String name, Instant createdAt) {
@@ -84,6 +94,7 @@ public class ApiKeyStore {
         int found = jdbc.update("""
                 UPDATE herald_api_key SET revoked_at = coalesce(revoked_at, ?)
                  WHERE workspace_id = ? AND key_id = ?""", Timestamp.from(clock.instant()), workspaceId, keyId);
+        live.invalidate(keyId);
         return found > 0;
     }
 
@@ -95,13 +106,17 @@ public class ApiKeyStore {
         }
         String keyId = presented.substring(0, dot);
         byte[] presentedHash = Hashes.sha256(presented);
+        return live.get(keyId, this::load)
+                .filter(key -> MessageDigest.isEqual(key.hash(), presentedHash))
+                .map(key -> new Caller(keyId, key.workspaceId(), key.label(), roles(key.roles())));
+    }
+
+    private Optional<LiveKey> load(String keyId) {
         return jdbc.query("""
                 SELECT workspace_id, label, roles, key_hash FROM herald_api_key
                  WHERE key_id = ? AND revoked_at IS NULL""",
-                (rs, n) -> MessageDigest.isEqual(rs.getBytes(4), presentedHash)
-                        ? new Caller(keyId, rs.getString(1), rs.getString(2), roles(rs.getString(3)))
-                        : null,
-                keyId).stream().filter(c -> c != null).findFirst();
+                (rs, n) -> new LiveKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBytes(4)),
+                keyId).stream().findFirst();
     }
 
     private static Set<Role> roles(String stored) {

@@ -1,5 +1,7 @@
 package io.herald.deploy.security;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.herald.command.channel.CredentialCipher;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
@@ -13,6 +15,8 @@ import org.springframework.stereotype.Component;
  * Each workspace's secret for signed request bodies, encrypted at rest with the credential key,
  * and the signatures already accepted. Seen signatures live in PostgreSQL, not in memory: every
  * node shares them, so a request replayed to another node inside the window is refused as well.
+ * A workspace's secret (or that it has none) is kept for {@code herald.security.cache-ttl}; a
+ * change made on another node applies here within that time.
  */
 @Component
 public class SigningSecrets {
@@ -20,11 +24,13 @@ public class SigningSecrets {
     private final JdbcTemplate jdbc;
     private final CredentialCipher cipher;
     private final Clock clock;
+    private final Cache<String, Optional<byte[]>> secrets;
 
-    public SigningSecrets(JdbcTemplate jdbc, CredentialCipher cipher, Clock clock) {
+    public SigningSecrets(JdbcTemplate jdbc, CredentialCipher cipher, Clock clock, SecurityProperties properties) {
         this.jdbc = jdbc;
         this.cipher = cipher;
         this.clock = clock;
+        this.secrets = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(properties.cacheTtl()).build();
     }
 
     public void store(String workspaceId, String secret) {
@@ -34,14 +40,21 @@ public class SigningSecrets {
                 ON CONFLICT (workspace_id) DO UPDATE SET secret_ciphertext = excluded.secret_ciphertext,
                                                          updated_at = excluded.updated_at""",
                 workspaceId, sealed, Timestamp.from(clock.instant()));
+        secrets.invalidate(workspaceId);
     }
 
     public boolean remove(String workspaceId) {
-        return jdbc.update("DELETE FROM herald_signing_secret WHERE workspace_id = ?", workspaceId) > 0;
+        boolean removed = jdbc.update("DELETE FROM herald_signing_secret WHERE workspace_id = ?", workspaceId) > 0;
+        secrets.invalidate(workspaceId);
+        return removed;
     }
 
     /** The workspace's secret when it requires signed requests. */
     public Optional<byte[]> secret(String workspaceId) {
+        return secrets.get(workspaceId, this::load);
+    }
+
+    private Optional<byte[]> load(String workspaceId) {
         return jdbc.query("SELECT secret_ciphertext FROM herald_signing_secret WHERE workspace_id = ?",
                         (rs, n) -> rs.getBytes(1), workspaceId).stream().findFirst()
                 .map(sealed -> cipher.decrypt(sealed, associatedData(workspaceId)));
