@@ -53,6 +53,7 @@ public class ReconciliationSaga {
     }
 
     /** A new attempt after an unknown outcome: the old attempt's reads are moot. */
+    @FollowsOpenReconciliation
     @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationAttemptedEvent event, DeadlineManager deadlines) {
         follow(event.publicationId(), event.workspaceId(), event.attemptNo(), deadlines);
@@ -100,6 +101,7 @@ public class ReconciliationSaga {
     }
 
     @EndSaga
+    @FollowsOpenReconciliation
     @SagaEventHandler(associationProperty = ASSOCIATION)
     public void on(PublicationSucceededEvent event, DeadlineManager deadlines) {
         cancelReadBack(deadlines);

@@ -17,6 +17,7 @@ import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReconciliationHint;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.UnknownCause;
@@ -167,5 +168,16 @@ class ReconciliationSagaTest {
                 .expectNoScheduledDeadlines();
         fixture.whenTimeElapses(Duration.ofDays(1));
         assertThat(readBacks.plans).isEmpty();
+    }
+
+    @Test
+    void eventsMarkedAsNeverReconciledPassTheSagaBy() {
+        // the publication marks only events written before any unknown outcome; the mark is forced
+        // here to show the saga neither looks them up nor handles them
+        fixture.givenAPublished(requested()).andThenAPublished(attempted(1)).andThenAPublished(unknown(1))
+                .whenPublishingA(new PublicationSucceededEvent(ID, WS, 1, new ProviderRef("urn:li:share:1", null),
+                        AttemptTrace.nothingCameBack("urn:li:person:x", now), now), ReconciliationHint.neverOpened())
+                .expectActiveSagas(1)
+                .expectScheduledDeadline(Duration.ofSeconds(30), new ReadBackDue(1));
     }
 }

@@ -23,6 +23,7 @@ import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.ReconciliationHint;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
@@ -40,6 +41,7 @@ import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.messaging.MetaData;
 import org.axonframework.modelling.command.AggregateCreationPolicy;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.CreationPolicy;
@@ -113,7 +115,7 @@ public class Publication {
         String expiryId = deadlineManager.schedule(expiresAt, AttemptDeadline.NAME,
                 new AttemptDeadline(attemptNo, expiresAt));
         apply(new PublicationAttemptedEvent(publicationId, workspaceId, channelId, attemptNo, command.trigger(),
-                publicationId.value(), contentHash, command.startedAt(), expiresAt, expiryId));
+                publicationId.value(), contentHash, command.startedAt(), expiresAt, expiryId), reconciliationHint());
         return attemptNo;
     }
 
@@ -124,7 +126,7 @@ public class Publication {
         }
         cancelExpiry(deadlineManager);
         apply(new PublicationSucceededEvent(publicationId, workspaceId, command.attemptNo(), command.providerRef(),
-                command.trace(), command.recordedAt()));
+                command.trace(), command.recordedAt()), reconciliationHint());
     }
 
     @CommandHandler
@@ -322,6 +324,15 @@ public class Publication {
         };
         throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED,
                 command.decision().wireName() + " is not allowed while " + status + hint);
+    }
+
+    /**
+     * Only an unknown outcome starts a reconciliation (a read-back request needs one too), so until
+     * there was one, attempt and success events say that none can be following this publication.
+     */
+    private MetaData reconciliationHint() {
+        return earlierAttemptMayHaveLanded ? MetaData.emptyInstance()
+                : MetaData.from(ReconciliationHint.neverOpened());
     }
 
     private static boolean isBlank(String s) {

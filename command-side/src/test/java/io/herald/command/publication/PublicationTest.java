@@ -1,5 +1,9 @@
 package io.herald.command.publication;
 
+import static org.axonframework.test.matchers.Matchers.andNoMore;
+import static org.axonframework.test.matchers.Matchers.exactSequenceOf;
+import static org.axonframework.test.matchers.Matchers.predicate;
+
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
@@ -25,6 +29,7 @@ import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReconciliationHint;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
@@ -38,6 +43,7 @@ import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Duration;
 import java.time.Instant;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
@@ -232,6 +238,30 @@ class PublicationTest {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
                     .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(9)))
                     .expectNoEvents();
+        }
+
+        @Test
+        void attemptAndSuccessSayNoReconciliationFollowsUntilAnOutcomeWasUnknown() {
+            fixture.given(requested())
+                    .when(start(AttemptTrigger.INITIAL, 1))
+                    .expectEventsMatching(exactSequenceOf(hinted(true), andNoMore()));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
+                    .expectEventsMatching(exactSequenceOf(hinted(true), andNoMore()));
+            // after an unknown outcome a reconciliation may follow: later attempts and successes say nothing
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
+                    .when(start(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 60))
+                    .expectEventsMatching(exactSequenceOf(hinted(false), andNoMore()));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC),
+                            attempted(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 60))
+                    .when(new RecordAttemptSucceededCommand(ID, 2, POST, TRACE, T0.plusSeconds(62)))
+                    .expectEventsMatching(exactSequenceOf(hinted(false), andNoMore()));
+        }
+
+        private Matcher<EventMessage<?>> hinted(boolean neverOpened) {
+            return predicate(event -> ReconciliationHint.neverOpened(event.getMetaData()) == neverOpened);
         }
 
         @Test
