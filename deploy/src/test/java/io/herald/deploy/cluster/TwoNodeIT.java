@@ -47,7 +47,7 @@ class TwoNodeIT extends HeraldIntegrationTest {
     private static final List<String> PROCESSORS = List.of("channel-view", "publication-view", "publishing-saga",
             "reconciliation-saga");
     /** herald.processing.initial-segments, as the test's database is new. */
-    private static final int SEGMENTS = 4;
+    private static final int SEGMENTS = 2;
     /** Two nodes hold half of each processor's segments each. */
     private static final int LEAST_SHARE = SEGMENTS / 2;
 
