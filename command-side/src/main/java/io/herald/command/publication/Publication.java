@@ -58,6 +58,7 @@ import org.slf4j.LoggerFactory;
 public class Publication {
 
     private static final Logger log = LoggerFactory.getLogger(Publication.class);
+    private static final MetaData NO_RECONCILIATION = MetaData.from(ReconciliationHint.neverOpened());
 
     @AggregateIdentifier
     private PublicationId publicationId;
@@ -331,8 +332,7 @@ public class Publication {
      * there was one, attempt and success events say that none can be following this publication.
      */
     private MetaData reconciliationHint() {
-        return earlierAttemptMayHaveLanded ? MetaData.emptyInstance()
-                : MetaData.from(ReconciliationHint.neverOpened());
+        return earlierAttemptMayHaveLanded ? MetaData.emptyInstance() : NO_RECONCILIATION;
     }
 
     private static boolean isBlank(String s) {

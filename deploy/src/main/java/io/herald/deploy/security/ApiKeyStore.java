@@ -36,7 +36,7 @@ public class ApiKeyStore {
         this.live = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(properties.cacheTtl()).build();
     }
 
-    private record LiveKey(String workspaceId, String label, String roles, byte[] hash) {
+    private record LiveKey(String workspaceId, String label, Set<Role> roles, byte[] hash) {
     }
 
     public record Workspace(String workspaceId, String name, Instant createdAt) {
@@ -108,14 +108,15 @@ public class ApiKeyStore {
         byte[] presentedHash = Hashes.sha256(presented);
         return live.get(keyId, this::load)
                 .filter(key -> MessageDigest.isEqual(key.hash(), presentedHash))
-                .map(key -> new Caller(keyId, key.workspaceId(), key.label(), roles(key.roles())));
+                .map(key -> new Caller(keyId, key.workspaceId(), key.label(), key.roles()));
     }
 
     private Optional<LiveKey> load(String keyId) {
         return jdbc.query("""
                 SELECT workspace_id, label, roles, key_hash FROM herald_api_key
                  WHERE key_id = ? AND revoked_at IS NULL""",
-                (rs, n) -> new LiveKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBytes(4)),
+                (rs, n) -> new LiveKey(rs.getString(1), rs.getString(2), Set.copyOf(roles(rs.getString(3))),
+                        rs.getBytes(4)),
                 keyId).stream().findFirst();
     }
 
