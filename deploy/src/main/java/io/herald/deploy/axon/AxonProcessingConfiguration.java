@@ -1,8 +1,11 @@
 package io.herald.deploy.axon;
 
+import io.herald.command.publishing.PublishingSaga;
+import io.herald.reconciliation.ReconciliationSaga;
 import java.util.HashMap;
 import java.util.Map;
 import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.messaging.MessageDispatchInterceptor;
@@ -31,11 +34,11 @@ public class AxonProcessingConfiguration {
      * transaction, so its token is written once per batch rather than once per event. A failing
      * event rolls the whole batch back and it is processed again; nothing runs after a rollback.
      * A new token store splits each processor into {@code herald.processing.initial-segments}
-     * segments (2: two nodes hold one each). Each segment costs Axon's coordinator work per event,
-     * and Axon's saga manager has every segment look up the sagas of every saga event (the saga's
-     * id, not the event, decides the segment), so each segment repeats those queries: with 2
-     * segments instead of 4 a publication took about a quarter less CPU. An existing store keeps
-     * its segments (Axon's split and merge change them).
+     * segments (2: two nodes hold one each). Each segment costs Axon's coordinator work per event:
+     * with 2 segments instead of 4 a publication took about a quarter less CPU, when every segment
+     * still looked up the sagas of every saga event (now only the publication's segment does, see
+     * {@link AssociationSegmentSagaManager}). An existing store keeps its segments (Axon's split and
+     * merge change them).
      */
     @Bean
     ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize,
@@ -45,6 +48,34 @@ public class AxonProcessingConfiguration {
                         .initialSegmentCount(segments))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
                 .registerDefaultErrorHandler(c -> PropagatingErrorHandler.instance()));
+    }
+
+    /**
+     * Each of Herald's sagas follows one publication, and its events are looked up only in the
+     * segment of that publication ({@link AssociationSegmentSagaManager}): with Axon's manager every
+     * segment looked up the sagas of every saga event. This module runs after Axon's registration of
+     * the {@code @Saga} beans and registers them again with that manager; neither names a saga store
+     * of its own, so the default store stays.
+     */
+    @Bean
+    ConfigurerModule sagasInTheSegmentOfTheirPublication() {
+        return new ConfigurerModule() {
+            @Override
+            public void configureModule(Configurer configurer) {
+                inSegmentOfAssociation(configurer, PublishingSaga.class);
+                inSegmentOfAssociation(configurer, ReconciliationSaga.class);
+            }
+
+            @Override
+            public int order() {
+                return Integer.MAX_VALUE;
+            }
+        };
+    }
+
+    private static <T> void inSegmentOfAssociation(Configurer configurer, Class<T> sagaType) {
+        configurer.eventProcessing().registerSaga(sagaType, saga -> saga.configureSagaManager(
+                config -> AssociationSegmentSagaManager.of(sagaType, config)));
     }
 
     /**
