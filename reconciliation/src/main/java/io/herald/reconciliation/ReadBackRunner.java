@@ -43,6 +43,8 @@ public class ReadBackRunner implements ReadBacks {
     private final ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
         Thread thread = new Thread(runnable, "herald-read-backs");
         thread.setDaemon(true);
+        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
+        thread.setPriority(Thread.MIN_PRIORITY);
         return thread;
     });
 

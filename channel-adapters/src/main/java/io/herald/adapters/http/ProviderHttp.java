@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
 import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * The HTTP layer of one provider: one {@link HttpClient} with the provider's connect timeout, a
  * per-request read timeout, and the split every adapter depends on: "the request never left"
  * versus "it left and no answer came". Calls are asynchronous; a slow provider holds a connection,
- * never a thread, and the client's default executor grows with demand instead of being a small
- * fixed pool that one slow provider could drain.
+ * never a thread, and the client's executor (a cached pool, as the client's default) grows with
+ * demand instead of being a small fixed pool that one slow provider could drain. Its threads run
+ * at the lowest priority: where the JVM maps priorities to the OS, requests are answered first
+ * (README).
  */
 public final class ProviderHttp {
 
@@ -46,6 +49,12 @@ public final class ProviderHttp {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(connectTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newCachedThreadPool(runnable -> {
+                    Thread thread = new Thread(runnable, "herald-" + provider + "-http");
+                    thread.setDaemon(true);
+                    thread.setPriority(Thread.MIN_PRIORITY);
+                    return thread;
+                }))
                 .build();
     }
 

@@ -68,6 +68,8 @@ public class AttemptRunner implements Attempts {
     private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(4, runnable -> {
         Thread thread = new Thread(runnable, "herald-attempts");
         thread.setDaemon(true);
+        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
+        thread.setPriority(Thread.MIN_PRIORITY);
         return thread;
     });
 

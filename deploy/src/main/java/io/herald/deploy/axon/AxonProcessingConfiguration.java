@@ -4,7 +4,10 @@ import io.herald.command.publishing.PublishingSaga;
 import io.herald.reconciliation.ReconciliationSaga;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.common.AxonThreadFactory;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
@@ -45,7 +48,9 @@ public class AxonProcessingConfiguration {
                                              @Value("${herald.processing.initial-segments:2}") int segments) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize)
-                        .initialSegmentCount(segments))
+                        .initialSegmentCount(segments)
+                        .coordinatorExecutor(name -> background(config, 1, "Coordinator[" + name + "]"))
+                        .workerExecutor(name -> background(config, 4, "WorkPackage[" + name + "]")))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
                 .registerDefaultErrorHandler(c -> PropagatingErrorHandler.instance()));
     }
@@ -76,6 +81,19 @@ public class AxonProcessingConfiguration {
     private static <T> void inSegmentOfAssociation(Configurer configurer, Class<T> sagaType) {
         configurer.eventProcessing().registerSaga(sagaType, saga -> saga.configureSagaManager(
                 config -> AssociationSegmentSagaManager.of(sagaType, config)));
+    }
+
+    /**
+     * Axon's own executors for a processor (same threads, same names), at the lowest priority:
+     * where the JVM maps priorities to the OS, requests are answered first and the events wait in
+     * the store (README, "Under load").
+     */
+    private static ScheduledExecutorService background(org.axonframework.config.Configuration config, int threads,
+                                                       String name) {
+        ScheduledExecutorService executor = Executors.newScheduledThreadPool(threads,
+                new AxonThreadFactory(Thread.MIN_PRIORITY, new ThreadGroup(name)));
+        config.onShutdown(executor::shutdown);
+        return executor;
     }
 
     /**

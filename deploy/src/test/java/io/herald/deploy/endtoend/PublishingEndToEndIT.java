@@ -7,6 +7,11 @@ import io.herald.deploy.HeraldIntegrationTest;
 import java.time.Duration;
 import java.time.Instant;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.junit.jupiter.api.Test;
@@ -92,6 +97,34 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
                 .isPositive();
         assertThat(meters.get("herald.processor.lag_events").tags("processor", "publication-view").gauge().value())
                 .isNotNaN().isNotNegative();
+    }
+
+    /**
+     * Processors, attempts and provider calls run at the lowest thread priority and requests at the
+     * normal one, so a JVM that maps priorities to the OS answers requests first (README).
+     */
+    @Test
+    void backgroundWorkRunsBelowTheRequests() {
+        ws = newWorkspace("e2e-priority");
+        facebookPage("fb", null);
+        awaitStatus(publish("fb", "entry-1", "Priorities"), "SUCCEEDED");
+
+        Map<String, Set<Integer>> priorities = new TreeMap<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            String name = thread.getName();
+            for (String kind : List.of("WorkPackage[publishing-saga]", "Coordinator[publication-view]",
+                    "herald-attempts", "herald-facebook-http", "http-nio")) {
+                if (name.startsWith(kind)) {
+                    priorities.computeIfAbsent(kind, k -> new TreeSet<>()).add(thread.getPriority());
+                }
+            }
+        }
+        assertThat(priorities).containsOnly(
+                Map.entry("WorkPackage[publishing-saga]", Set.of(Thread.MIN_PRIORITY)),
+                Map.entry("Coordinator[publication-view]", Set.of(Thread.MIN_PRIORITY)),
+                Map.entry("herald-attempts", Set.of(Thread.MIN_PRIORITY)),
+                Map.entry("herald-facebook-http", Set.of(Thread.MIN_PRIORITY)),
+                Map.entry("http-nio", Set.of(Thread.NORM_PRIORITY)));
     }
 
     /** The seed case: the provider times out and the post appears 4 s later. */

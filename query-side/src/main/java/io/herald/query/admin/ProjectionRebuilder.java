@@ -95,6 +95,8 @@ public class ProjectionRebuilder {
     private final ExecutorService worker = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "herald-projection-rebuild");
         thread.setDaemon(true);
+        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
+        thread.setPriority(Thread.MIN_PRIORITY);
         return thread;
     });
     /** The projections this node is rebuilding, and the cause of the last failed rebuild of each. */
