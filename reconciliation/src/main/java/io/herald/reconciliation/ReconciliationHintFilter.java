@@ -9,9 +9,9 @@ import org.axonframework.messaging.annotation.WrappedMessageHandlingMember;
 
 /**
  * Makes a handler marked {@link FollowsOpenReconciliation} decline events whose publication never
- * had an unknown outcome. Axon's saga manager asks every segment of the processor to look up the
- * sagas associated with each event a saga handler matches: two lookups per segment for every
- * publication that simply succeeded. A declined event costs none. Registered through
+ * had an unknown outcome. The saga manager looks up the sagas associated with each event a saga
+ * handler matches (in the segment of the event's publication): two lookups for every publication
+ * that simply succeeded. A declined event costs none. Registered through
  * {@code META-INF/services}, as Axon finds handler enhancers.
  */
 public final class ReconciliationHintFilter implements HandlerEnhancerDefinition {
