@@ -25,6 +25,10 @@ SLOW_LATENCY_MS=${BENCH_SLOW_LATENCY_MS:-2000}
 FIT_COUNT=${BENCH_FIT_COUNT:-300}
 FIT_LATENCY_MS=${BENCH_FIT_LATENCY_MS:-10000}
 REPLAY_EVENTS=${BENCH_REPLAY_EVENTS:-1000000}
+# the stock-Axon reference: lifecycles warmed up and measured, and its projection's segments (Herald's default)
+REF_WARMUP=${BENCH_REF_WARMUP_COUNT:-$WARMUP_COUNT}
+REF_COUNT=${BENCH_REF_COUNT:-$E2E_COUNT}
+REF_SEGMENTS=${BENCH_REF_SEGMENTS:-2}
 SATURATION_CLIENTS=${BENCH_CLIENTS:-64}
 # an intake rate Herald keeps up with end to end, to show the answer's latency when not overloaded
 SUSTAINED_RATE=${BENCH_SUSTAINED_RATE:-50}
@@ -75,7 +79,8 @@ RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
 psql -q -d "$DB" -c 'DROP TABLE bench_event'
 
 # --- Herald, with its sandbox, on that database
-unzip -o -j -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' -d "$WORK/lib"
+unzip -o -j -q "$JAR" 'BOOT-INF/lib/*' -d "$WORK/lib"
+rm -f "$WORK"/lib/logback-*.jar   # the reference logs nothing; no provider means slf4j's no-op logger
 # a new JVM per phase: C1 alone compiles the driver's few hot paths at once, so its JIT takes little
 # of the CPU it shares with Herald
 DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$(ls "$WORK"/lib/postgresql-*.jar)" deploy/bench/LoadDriver.java)
@@ -130,6 +135,40 @@ print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.1f} ms, PostgreSQL {(int(b[1])-i
 AUTOVACUUM=$(psql -tAc 'SHOW autovacuum' -d "$DB")
 settle() { if [ "$AUTOVACUUM" = "off" ]; then psql -q -d "$DB" -c 'VACUUM (ANALYZE)' 2>/dev/null || true; fi; }
 
+# --- 1b. the yardstick: stock Axon on the same database (tables of its own), before Herald starts
+log "stock Axon reference, $REF_WARMUP lifecycles of warm-up, then $REF_COUNT measured"
+REF="not measured: the reference failed"
+if javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" deploy/bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
+    # shellcheck disable=SC2086
+    REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$WORK/lib/*" StockAxonReference "$JDBC" \
+        "$REF_WARMUP" "$REF_COUNT" "$REF_SEGMENTS" 2>>"$WORK/driver.err") \
+        || REF="not measured: the reference failed ($(tail -1 "$WORK/driver.err"))"
+fi
+log "$REF"
+psql -q -d "$DB" -c 'DROP TABLE IF EXISTS ref_domain_event_entry, ref_snapshot_event_entry, ref_token_entry, ref_view' \
+    2>/dev/null || true
+
+# Statements per publication need pg_stat_statements loaded at server start; commits come from the
+# database's own counter and need nothing.
+STATEMENTS=on
+if [ "$(psql -tAc "SELECT count(*) FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting LIKE '%pg_stat_statements%'" -d "$DB")" = 1 ]; then
+    psql -q -d "$DB" -c 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' || STATEMENTS="off: CREATE EXTENSION failed"
+else
+    STATEMENTS="off: pg_stat_statements is not in shared_preload_libraries (ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', then restart PostgreSQL)"
+fi
+commits() { psql -tAc "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()" -d "$DB"; }
+statements_reset() { [ "$STATEMENTS" = on ] && psql -q -tAc 'SELECT pg_stat_statements_reset()' -d "$DB" >/dev/null; true; }
+# Herald's statements in this database since the reset, transaction control apart, the driver's own
+# polls (marked bench-driver) not counted
+statements() {
+    psql -tA -F' ' -d "$DB" <<'SQL'
+SELECT coalesce(sum(calls) FILTER (WHERE query NOT LIKE '%bench-driver%'
+           AND query !~* '^\s*(begin|commit|rollback|savepoint|release|start transaction|end)\b'), 0),
+       coalesce(sum(calls) FILTER (WHERE query LIKE '%bench-driver%'), 0)
+FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+SQL
+}
+
 log "starting Herald"
 start_herald
 KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench 1000000001 EAAB-bench-token)")
@@ -156,9 +195,22 @@ DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"; settle
 
 # --- 3. end to end, zero-latency provider
 log "end to end, $E2E_COUNT publications"
+statements_reset
+COMMITS_0=$(commits)
 CPU_0=$(cpu_seconds)
 E2E=$(measure e2e "$BASE" "$KEY" bench "$E2E_COUNT" e2e- "$JDBC")
 E2E_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$E2E_COUNT")
+sleep 11   # an idle backend reports its transaction counts within 10 s
+COMMITS_1=$(commits)
+if [ "$STATEMENTS" = on ]; then
+    read -r HERALD_STATEMENTS DRIVER_STATEMENTS <<<"$(statements)"
+    E2E_STATEMENTS=$(calc "$HERALD_STATEMENTS/$E2E_COUNT" .1f)
+    # every driver poll is a transaction of its own (auto-commit): not Herald's
+    E2E_COMMITS=$(calc "($COMMITS_1-$COMMITS_0-$DRIVER_STATEMENTS)/$E2E_COUNT" .2f)
+else
+    E2E_STATEMENTS="not measured ($STATEMENTS)"
+    E2E_COMMITS="$(calc "($COMMITS_1-$COMMITS_0)/$E2E_COUNT" .2f) (the driver's polls included: about 2 a second)"
+fi
 settle
 
 # --- 4. slow provider: every answer takes SLOW_LATENCY_MS
@@ -205,6 +257,7 @@ RSS_END=$(rss_mb)
 
 RAW_THIRD=$(calc "$RAW_TPS/3" .1f)
 E2E_RATE=$(field publications_per_s "$E2E")
+REF_RATE=$(field lifecycles_per_s "$REF")
 SLOW_RATE=$(field publications_per_s "$SLOW")
 FIT_RATE=$(field publications_per_s "$FIT")
 cat <<EOF
@@ -221,6 +274,11 @@ intake, fixed $SUSTAINED_RATE req/s:                     $SUS
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
   CPU per publication:                      $E2E_CPU
+  statements per publication:               $E2E_STATEMENTS
+  commits per publication:                  $E2E_COMMITS
+stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
+  ratio to raw append ÷ 3:                  $(calc "$REF_RATE/($RAW_TPS/3)" .3f)
+  Herald end to end ÷ reference:            $(calc "$E2E_RATE/$REF_RATE" .3f)
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
   ideal (in flight ÷ latency):              $(calc "$SLOW_COUNT/($SLOW_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f)
 slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
