@@ -32,6 +32,11 @@ public final class AddressClassifier {
         return NUMERIC_HOST.matcher(host).matches() && !CANONICAL_IPV4.matcher(host).matches();
     }
 
+    /** A dotted-quad IPv4 or an IPv6 address: parsed as written, never looked up. */
+    static boolean isLiteral(String host) {
+        return CANONICAL_IPV4.matcher(host).matches() || (host.contains(":") && host.matches("[0-9a-fA-F:.]+"));
+    }
+
     /** Why the address may not be reached, or empty when it is public unicast. */
     public static Optional<String> refusal(InetAddress address) {
         if (address instanceof Inet4Address) {

@@ -83,7 +83,9 @@ public final class OutboundGuard {
         if (name.contains("%")) {
             throw new DestinationNotAllowedException("the host " + name + " names a network interface (zone id)");
         }
-        InetAddress[] addresses = resolver.resolve(name);
+        InetAddress[] addresses = AddressClassifier.isLiteral(name)
+                ? new InetAddress[] {InetAddress.getByName(name)}
+                : resolver.resolve(name);
         if (properties.allowPrivateNetworks()) {
             return addresses;
         }
