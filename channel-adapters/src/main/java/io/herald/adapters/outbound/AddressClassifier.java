@@ -2,7 +2,6 @@ package io.herald.adapters.outbound;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -138,15 +137,7 @@ public final class AddressClassifier {
     /** An IPv6 form carrying an IPv4 address is refused when the IPv4 address would be. */
     private static Optional<String> embedded(byte[] a, int from, String form) {
         byte[] v4 = {a[from], a[from + 1], a[from + 2], a[from + 3]};
-        return refusalV4(v4).map(reason -> form + " form of a " + reason + " address (" + dotted(v4) + ")");
-    }
-
-    private static String dotted(byte[] v4) {
-        try {
-            return InetAddress.getByAddress(v4).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        return refusalV4(v4).map(reason -> form + " form of a " + reason);
     }
 
     private static boolean allZero(byte[] a, int from, int to) {

@@ -95,8 +95,8 @@ public final class OutboundGuard {
         for (InetAddress address : addresses) {
             Optional<String> refusal = AddressClassifier.refusal(address);
             if (refusal.isPresent()) {
-                throw new DestinationNotAllowedException("the host " + name + " resolves to "
-                        + address.getHostAddress() + ", a " + refusal.get()
+                // the kind of address only: an admin must not learn what internal names resolve to
+                throw new DestinationNotAllowedException("the host " + name + " resolves to a " + refusal.get()
                         + " address; only public addresses may be reached");
             }
         }

@@ -103,7 +103,7 @@ class OutboundGuardTest {
 
         assertThatThrownBy(() -> guard.resolve("rebind.example"))
                 .isInstanceOf(DestinationNotAllowedException.class)
-                .hasMessageContaining("127.0.0.1").hasMessageContaining("loopback");
+                .hasMessageContaining("loopback");
     }
 
     @Test
