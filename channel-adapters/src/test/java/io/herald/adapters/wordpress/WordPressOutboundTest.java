@@ -38,6 +38,8 @@ class WordPressOutboundTest extends SandboxTestSupport {
             received.incrementAndGet();
             exchange.getRequestBody().readAllBytes();
             exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.getResponseHeaders().set("Location", "http://127.0.0.1:" + listener.getAddress().getPort()
+                    + "/elsewhere");
             exchange.sendResponseHeaders(answerStatus, answerBody.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(answerBody);
@@ -114,6 +116,16 @@ class WordPressOutboundTest extends SandboxTestSupport {
             assertThat(unknown.cause()).isEqualTo(UnknownCause.UNPARSABLE_RESPONSE);
             assertThat(unknown.detail()).contains("larger than 1 MiB").hasSizeLessThan(400);
         });
+        assertThat(received).hasValue(1);
+    }
+
+    @Test
+    void aRedirectIsNeverFollowed() {
+        answerStatus = 307;
+
+        PublishOutcome outcome = publishTo(OutboundGuard.privateNetworksAllowed(), site());
+
+        assertThat(outcome).isInstanceOf(PublishOutcome.Failed.class);
         assertThat(received).hasValue(1);
     }
 
