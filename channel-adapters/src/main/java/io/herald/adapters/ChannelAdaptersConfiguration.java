@@ -3,6 +3,9 @@ package io.herald.adapters;
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.linkedin.LinkedInAdapter;
+import io.herald.adapters.outbound.HostResolver;
+import io.herald.adapters.outbound.OutboundGuard;
+import io.herald.adapters.outbound.OutboundProperties;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.wordpress.WordPressAdapter;
@@ -18,13 +21,13 @@ import org.springframework.context.annotation.Configuration;
  * Uses the application's {@link Clock} bean when there is exactly one, else the system clock (UTC).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ChannelAdaptersProperties.class)
+@EnableConfigurationProperties({ChannelAdaptersProperties.class, OutboundProperties.class})
 public class ChannelAdaptersConfiguration {
 
     /** Builds the adapters without Spring, e.g. in tests. */
-    public static ChannelAdapters create(ChannelAdaptersProperties properties, Clock clock) {
+    public static ChannelAdapters create(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         return new ChannelAdapters(List.of(facebook(properties, clock), linkedIn(properties, clock),
-                wordPress(properties, clock)));
+                wordPress(properties, guard, clock)));
     }
 
     public static FacebookAdapter facebook(ChannelAdaptersProperties properties, Clock clock) {
@@ -39,9 +42,22 @@ public class ChannelAdaptersConfiguration {
                 li.apiBaseUrl(), li.version());
     }
 
-    public static WordPressAdapter wordPress(ChannelAdaptersProperties properties, Clock clock) {
+    /** WordPress sites are typed in by workspace admins: every call goes through the outbound guard. */
+    public static WordPressAdapter wordPress(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         ChannelAdaptersProperties.WordPress wp = properties.wordpress();
-        return new WordPressAdapter(new ProviderHttp("wordpress", wp.connectTimeout(), wp.readTimeout(), clock));
+        return new WordPressAdapter(ProviderHttp.guarded("wordpress", wp.connectTimeout(), wp.readTimeout(), clock,
+                guard));
+    }
+
+    /** The system resolver; a test may replace this bean to control what names resolve to. */
+    @Bean
+    HostResolver hostResolver() {
+        return HostResolver.SYSTEM;
+    }
+
+    @Bean
+    OutboundGuard outboundGuard(OutboundProperties properties, HostResolver hostResolver) {
+        return new OutboundGuard(properties, hostResolver);
     }
 
     @Bean
@@ -55,8 +71,9 @@ public class ChannelAdaptersConfiguration {
     }
 
     @Bean
-    WordPressAdapter wordPressAdapter(ChannelAdaptersProperties properties, ObjectProvider<Clock> clock) {
-        return wordPress(properties, clock.getIfUnique(Clock::systemUTC));
+    WordPressAdapter wordPressAdapter(ChannelAdaptersProperties properties, OutboundGuard guard,
+                                      ObjectProvider<Clock> clock) {
+        return wordPress(properties, guard, clock.getIfUnique(Clock::systemUTC));
     }
 
     @Bean

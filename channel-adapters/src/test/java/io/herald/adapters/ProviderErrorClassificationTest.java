@@ -58,6 +58,8 @@ class ProviderErrorClassificationTest {
     @BeforeAll
     static void start() throws Exception {
         provider = new CannedProvider();
+        // WordPress read-back first asks who the application password belongs to
+        provider.answerFor("rest_route=/wp/v2/users/me", new Answer(200, Map.of(), "{\"id\":1,\"name\":\"editor\"}"));
         facebook = new FacebookAdapter(http("facebook"), provider.baseUrl() + "/v25.0");
         linkedIn = new LinkedInAdapter(http("linkedin"), provider.baseUrl(), "202611");
         wordPress = new WordPressAdapter(http("wordpress"));
@@ -284,7 +286,7 @@ class ProviderErrorClassificationTest {
                 Arguments.of("wp stock site ignores the filter", ChannelType.WORDPRESS, new Answer(200, Map.of(),
                         "[{\"id\":7,\"status\":\"publish\",\"meta\":[]}]"), "UNAVAILABLE", "install the Herald mu-plugin"),
                 Arguments.of("wp two matches", ChannelType.WORDPRESS, new Answer(200, Map.of(),
-                        "[{\"id\":7,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}},{\"id\":8,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}}]"),
+                        "[{\"id\":7,\"author\":1,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}},{\"id\":8,\"author\":1,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}}]"),
                         "UNKNOWN", "2 posts"),
                 Arguments.of("wp none", ChannelType.WORDPRESS, new Answer(200, Map.of(), "[]"), "NOT_FOUND", PUB));
     }

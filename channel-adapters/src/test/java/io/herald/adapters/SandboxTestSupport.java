@@ -2,6 +2,7 @@ package io.herald.adapters;
 
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.linkedin.LinkedInAdapter;
+import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelSecrets;
 import io.herald.adapters.port.PublishRequest;
@@ -55,7 +56,9 @@ public abstract class SandboxTestSupport {
     }
 
     protected WordPressAdapter wordPress(Duration readTimeout) {
-        return ChannelAdaptersConfiguration.wordPress(properties(readTimeout), clock);
+        // the sandbox listens on 127.0.0.1
+        return ChannelAdaptersConfiguration.wordPress(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
+                clock);
     }
 
     protected static String unique(String prefix) {

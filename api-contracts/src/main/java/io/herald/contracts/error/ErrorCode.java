@@ -25,6 +25,7 @@ public enum ErrorCode {
     IDEMPOTENCY_KEY_REUSED("idempotency_key_reused", 422),
     UNKNOWN_CHANNEL("unknown_channel", 422),
     CHANNEL_TYPE_CHANGED("channel_type_changed", 422),
+    DESTINATION_NOT_ALLOWED("destination_not_allowed", 422),
     RATE_LIMITED("rate_limited", 429),
     INTERNAL_ERROR("internal_error", 500),
     UNAVAILABLE("unavailable", 503);

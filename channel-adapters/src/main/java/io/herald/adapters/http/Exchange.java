@@ -18,9 +18,13 @@ public sealed interface Exchange {
 
     long durationMillis();
 
-    /** The provider answered. {@code body} is raw; redact before quoting it. */
+    /**
+     * The provider answered. {@code body} is raw; redact before quoting it. An answer larger than
+     * {@link ProviderHttp#MAX_ANSWER_BYTES} is not read: its body is empty and {@code bodyTooLarge}
+     * is set, so it classifies as an answer that could not be parsed.
+     */
     record Answered(OutgoingRequest request, int status, HttpHeaders headers, String body, Instant sentAt,
-                    long durationMillis) implements Exchange {
+                    long durationMillis, boolean bodyTooLarge) implements Exchange {
 
         public Optional<String> header(String name) {
             return headers.firstValue(name);

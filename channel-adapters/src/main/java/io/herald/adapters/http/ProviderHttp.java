@@ -1,61 +1,99 @@
 package io.herald.adapters.http;
 
+import io.herald.adapters.outbound.DestinationNotAllowedException;
+import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.contracts.publication.UnknownCause;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import javax.net.ssl.SSLHandshakeException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP layer of one provider: one {@link HttpClient} with the provider's connect timeout, a
+ * The HTTP layer of one provider: one HTTP client with the provider's connect timeout, a
  * per-request read timeout, and the split every adapter depends on: "the request never left"
  * versus "it left and no answer came". Calls are asynchronous; a slow provider holds a connection,
  * never a thread, and the client's executor (a cached pool, as the client's default) grows with
  * demand instead of being a small fixed pool that one slow provider could drain. Its threads run
  * at the lowest priority: where the JVM maps priorities to the OS, requests are answered first
- * (README).
+ * (README). Answers are read up to {@link #MAX_ANSWER_BYTES}. Hosts that workspace users supply go
+ * through {@link #guarded}, whose client connects only to addresses the outbound guard allowed.
  */
 public final class ProviderHttp {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderHttp.class);
 
+    /** The most of a provider's answer Herald reads; a larger answer counts as unparsable. */
+    public static final int MAX_ANSWER_BYTES = 1024 * 1024;
+
     private final String provider;
     private final HttpClient client;
+    private final GuardedClient guarded;
     private final Duration readTimeout;
     private final Clock clock;
 
+    /** For providers at operator-configured addresses (Facebook, LinkedIn): the JDK client. */
     public ProviderHttp(String provider, Duration connectTimeout, Duration readTimeout, Clock clock) {
+        this(provider, connectTimeout, readTimeout, clock, null);
+    }
+
+    private ProviderHttp(String provider, Duration connectTimeout, Duration readTimeout, Clock clock,
+                         OutboundGuard guard) {
         this.provider = provider;
         this.readTimeout = readTimeout;
         this.clock = clock;
-        // HTTP/1.1: one request per connection makes "was the request written" a question about
-        // one exchange only, and behaves the same against the providers and the sandbox.
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newCachedThreadPool(runnable -> {
-                    Thread thread = new Thread(runnable, "herald-" + provider + "-http");
-                    thread.setDaemon(true);
-                    thread.setPriority(Thread.MIN_PRIORITY);
-                    return thread;
-                }))
-                .build();
+        ExecutorService executor = Executors.newCachedThreadPool(threads(provider + "-http"));
+        if (guard == null) {
+            // HTTP/1.1: one request per connection makes "was the request written" a question about
+            // one exchange only, and behaves the same against the providers and the sandbox.
+            this.client = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(connectTimeout)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .executor(executor)
+                    .build();
+            this.guarded = null;
+        } else {
+            this.client = null;
+            this.guarded = new GuardedClient(guard, GuardedClient.timeout(connectTimeout),
+                    GuardedClient.timeout(readTimeout), threads(provider + "-io"), executor, MAX_ANSWER_BYTES);
+        }
+    }
+
+    /**
+     * For hosts a workspace user supplies (a WordPress site): every connection goes only to
+     * addresses the guard allowed (DESIGN.md "Outbound safety").
+     */
+    public static ProviderHttp guarded(String provider, Duration connectTimeout, Duration readTimeout, Clock clock,
+                                       OutboundGuard guard) {
+        return new ProviderHttp(provider, connectTimeout, readTimeout, clock, Objects.requireNonNull(guard, "guard"));
+    }
+
+    private static ThreadFactory threads(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, "herald-" + name);
+            thread.setDaemon(true);
+            thread.setPriority(Thread.MIN_PRIORITY);
+            return thread;
+        };
     }
 
     public Clock clock() {
@@ -63,26 +101,11 @@ public final class ProviderHttp {
     }
 
     public CompletableFuture<Exchange> send(OutgoingRequest request) {
-        HttpRequest httpRequest;
-        try {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri()).timeout(readTimeout);
-            request.headers().forEach(builder::header);
-            if (request.body() != null) {
-                builder.header("Content-Type", request.contentType());
-                builder.method(request.method(), HttpRequest.BodyPublishers.ofString(request.body()));
-            } else {
-                builder.method(request.method(), HttpRequest.BodyPublishers.noBody());
-            }
-            httpRequest = builder.build();
-        } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(new Exchange.NotSent(request,
-                    "the request could not be built: " + Redactor.redact(e.getMessage(), request.secrets()), 0));
-        }
         Instant sentAt = clock.instant();
         long startMillis = clock.millis();
-        CompletableFuture<HttpResponse<String>> call;
+        CompletableFuture<GuardedClient.Answer> call;
         try {
-            call = client.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofString());
+            call = guarded != null ? guarded.send(request) : sendJdk(request);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(new Exchange.NotSent(request,
                     "the request could not be sent: " + Redactor.redact(e.getMessage(), request.secrets()), 0));
@@ -90,10 +113,10 @@ public final class ProviderHttp {
         return call.handle((response, failure) -> {
             long duration = Math.max(0, clock.millis() - startMillis);
             if (failure == null) {
-                log.debug("{} {} {} answered {} in {} ms", provider, request.method(), request.target(),
-                        response.statusCode(), duration);
-                return new Exchange.Answered(request, response.statusCode(), response.headers(), response.body(),
-                        sentAt, duration);
+                log.debug("{} {} {} answered {} in {} ms{}", provider, request.method(), request.target(),
+                        response.status(), duration, response.body().tooLarge() ? " (answer too large, not read)" : "");
+                return new Exchange.Answered(request, response.status(), response.headers(), response.body().text(),
+                        sentAt, duration, response.body().tooLarge());
             }
             Throwable cause = unwrap(failure);
             String description = describe(cause, request);
@@ -101,13 +124,26 @@ public final class ProviderHttp {
                 log.debug("{} {} {} not sent: {}", provider, request.method(), request.target(), description);
                 return new Exchange.NotSent(request, description, duration);
             }
-            UnknownCause unknown = cause instanceof HttpTimeoutException
+            UnknownCause unknown = cause instanceof HttpTimeoutException || cause instanceof SocketTimeoutException
                     ? UnknownCause.READ_TIMEOUT
                     : UnknownCause.CONNECTION_RESET;
             log.debug("{} {} {} sent, no answer ({}): {}", provider, request.method(), request.target(), unknown,
                     description);
             return new Exchange.NoAnswer(request, unknown, description, sentAt, duration);
         });
+    }
+
+    private CompletableFuture<GuardedClient.Answer> sendJdk(OutgoingRequest request) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri()).timeout(readTimeout);
+        request.headers().forEach(builder::header);
+        if (request.body() != null) {
+            builder.header("Content-Type", request.contentType());
+            builder.method(request.method(), HttpRequest.BodyPublishers.ofString(request.body()));
+        } else {
+            builder.method(request.method(), HttpRequest.BodyPublishers.noBody());
+        }
+        return client.sendAsync(builder.build(), LimitedBody.handler(MAX_ANSWER_BYTES))
+                .thenApply(r -> new GuardedClient.Answer(r.statusCode(), r.headers(), r.body()));
     }
 
     private static Throwable unwrap(Throwable failure) {
@@ -122,6 +158,7 @@ public final class ProviderHttp {
     static boolean neverLeft(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof HttpConnectTimeoutException
+                    || t instanceof ConnectTimeoutException
                     || t instanceof ConnectException
                     || t instanceof UnresolvedAddressException
                     || t instanceof UnknownHostException
@@ -138,9 +175,11 @@ public final class ProviderHttp {
 
     private String describe(Throwable cause, OutgoingRequest request) {
         String kind;
-        if (cause instanceof HttpConnectTimeoutException) {
+        if (cause instanceof DestinationNotAllowedException) {
+            return provider + " destination not allowed: " + cause.getMessage();
+        } else if (cause instanceof HttpConnectTimeoutException || cause instanceof ConnectTimeoutException) {
             kind = "connect timeout";
-        } else if (cause instanceof HttpTimeoutException) {
+        } else if (cause instanceof HttpTimeoutException || cause instanceof SocketTimeoutException) {
             kind = "no answer within the read timeout of " + readTimeout.toMillis() + " ms";
         } else if (neverLeft(cause)) {
             kind = "could not connect";

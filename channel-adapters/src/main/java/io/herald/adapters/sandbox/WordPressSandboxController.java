@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -35,7 +37,9 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * A WordPress site's REST API under {@code /sandbox/wordpress/{site}}, reachable both as
  * {@code /wp-json/wp/v2/…} and as {@code /?rest_route=/wp/v2/…}. With the "plugin" behaviour the
  * site keeps {@code herald_publication_id} in meta, filters by it and lists it in OPTIONS; without
- * it, meta is PHP's empty array {@code []} and the filter is ignored, as on a stock site.
+ * it, meta is PHP's empty array {@code []} and the filter is ignored, as on a stock site. Each
+ * site has one user (id 1, the application password's owner); a post created with another
+ * {@code author} id is listed with that author, as when an editor posts on someone's behalf.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -46,7 +50,15 @@ public class WordPressSandboxController {
     private static final Set<String> STATUSES = Set.of("publish", "future", "draft", "pending", "private");
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
 
+    /** The user id of each site's one user (its application password's owner), as WordPress numbers its first user. */
+    static final long SITE_USER_ID = 1;
+
     private final SandboxState state;
+    /**
+     * Post author by site and post id, for posts whose author is not the site's user: an editor may
+     * create a post as another user ({@code "author"} on create), as on a real site.
+     */
+    private final Map<String, Long> otherAuthors = new ConcurrentHashMap<>();
 
     public WordPressSandboxController(SandboxState state) {
         this.state = state;
@@ -73,7 +85,7 @@ public class WordPressSandboxController {
         boolean authenticated = authenticated(known.get(), request.getHeader("Authorization"));
         if (route.equals("/wp/v2/users/me") && method.equals("GET")) {
             return Replies.now(state, authenticated
-                    ? Replies.json(200, Json.object().put("id", 1).put("name", known.get().username())
+                    ? Replies.json(200, Json.object().put("id", SITE_USER_ID).put("name", known.get().username())
                     .put("slug", known.get().username()), new HttpHeaders())
                     : error(401, "rest_not_logged_in", "You are not currently logged in."));
         }
@@ -131,8 +143,15 @@ public class WordPressSandboxController {
         if (status.equals("publish") && date.isAfter(now)) {
             status = "future";
         }
+        long author = body.path("author").asLong(SITE_USER_ID);
+        if (author <= 0) {
+            return Replies.now(state, error(400, "rest_invalid_author", "Invalid author ID."));
+        }
         String meta = site.plugin() ? Json.text(body.path("meta"), META_KEY) : null;
         long id = state.nextId();
+        if (author != SITE_USER_ID) {
+            otherAuthors.put(site.site() + "/" + id, author);
+        }
         SandboxPost post = new SandboxPost(Long.toString(id), site.site(), body.path("content").asText(""),
                 body.path("content").asText(""), null, body.path("title").asText(""), status, date, meta,
                 siteBase(request, site.site()) + "/?p=" + id);
@@ -237,6 +256,7 @@ public class WordPressSandboxController {
         node.put("status", post.status());
         node.put("type", "post");
         node.put("link", post.url());
+        node.put("author", otherAuthors.getOrDefault(site.site() + "/" + post.id(), SITE_USER_ID));
         ObjectNode title = node.putObject("title");
         ObjectNode content = node.putObject("content");
         if (edit) {

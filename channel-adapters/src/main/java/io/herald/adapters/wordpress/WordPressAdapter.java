@@ -164,8 +164,9 @@ public final class WordPressAdapter implements ChannelAdapter {
             JsonNode id = body.path("id");
             if (!id.canConvertToLong() || id.asLong() <= 0) {
                 return new PublishOutcome.OutcomeUnknown(UnknownCause.UNPARSABLE_RESPONSE,
-                        "WordPress answered HTTP " + status + " without a post id: "
-                                + Redactor.excerpt(answered.body(), secrets, 300), trace);
+                        "WordPress answered HTTP " + status + " without a post id"
+                                + (answered.bodyTooLarge() ? " (" + TOO_LARGE + ")" : "")
+                                + "; the post may have been created.", trace);
             }
             ProviderRef ref = new ProviderRef(id.asText(), Json.text(body, "link"));
             // PHP sends an empty map as [] : "meta":[] means no registered meta at all.
@@ -175,8 +176,7 @@ public final class WordPressAdapter implements ChannelAdapter {
                     "the site no longer keeps Herald's meta key: " + MU_PLUGIN_HINT);
             return new PublishOutcome.Published(ref, change, trace);
         }
-        String message = Redactor.excerpt(Json.text(body, "message") != null ? Json.text(body, "message")
-                : answered.body(), secrets, 300);
+        String message = errorMessage(answered, body, 300);
         if (status >= 500) {
             return new PublishOutcome.OutcomeUnknown(UnknownCause.SERVER_ERROR,
                     "WordPress answered HTTP " + status + (code != null ? " (" + code + ")" : "") + ": " + message
@@ -207,6 +207,20 @@ public final class WordPressAdapter implements ChannelAdapter {
                         + " " + fix, null, trace);
     }
 
+    static final String TOO_LARGE = "the answer was larger than 1 MiB and was not read";
+
+    /**
+     * The site's own error message, redacted and shortened. Never other body text: the site is
+     * whatever host an admin typed in, and its answer must not carry arbitrary content into details.
+     */
+    private static String errorMessage(Exchange.Answered answered, JsonNode body, int max) {
+        String message = Json.text(body, "message");
+        if (message != null) {
+            return Redactor.excerpt(message, answered.request().secrets(), max);
+        }
+        return answered.bodyTooLarge() ? "(" + TOO_LARGE + ")" : "(no WordPress error message)";
+    }
+
     private static String invalidParams(JsonNode body) {
         JsonNode params = body.path("data").path("params");
         if (!params.isObject() || params.isEmpty()) {
@@ -214,7 +228,7 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         List<String> fields = new ArrayList<>();
         params.fields().forEachRemaining(e -> fields.add(e.getKey() + ": " + e.getValue().asText()));
-        return " (" + String.join("; ", fields) + ")";
+        return " (" + Redactor.excerpt(String.join("; ", fields), List.of(), 300) + ")";
     }
 
     @Override
@@ -226,56 +240,102 @@ public final class WordPressAdapter implements ChannelAdapter {
                     "No valid site URL or no application password is stored for the site."));
         }
         String id = request.publicationId().value();
-        URI uri = route(site, "posts", Map.of(META_KEY, id, "status", READ_STATUSES, "context", "edit",
-                "per_page", "100"));
-        OutgoingRequest outgoing = new OutgoingRequest("GET", uri, auth(connection), null, null, null, site,
-                secretsOf(connection));
-        return Safety.readBack(http.send(outgoing).thenApply(exchange -> {
-            if (!(exchange instanceof Exchange.Answered answered)) {
-                return new ReadBackOutcome.Unknown("The site could not be read: "
-                        + (exchange instanceof Exchange.NotSent n ? n.detail() : ((Exchange.NoAnswer) exchange).detail()));
+        List<String> secrets = secretsOf(connection);
+        CompletableFuture<ReadBackOutcome> outcome = http.send(new OutgoingRequest("GET", route(site, "users/me",
+                        Map.of()), auth(connection), null, null, null, site, secrets))
+                .thenCompose(me -> {
+                    User user = user(me);
+                    if (user.unknownBecause() != null) {
+                        return CompletableFuture.completedFuture(user.unknownBecause());
+                    }
+                    URI uri = route(site, "posts", Map.of(META_KEY, id, "status", READ_STATUSES, "context", "edit",
+                            "per_page", "100"));
+                    return http.send(new OutgoingRequest("GET", uri, auth(connection), null, null, null, site,
+                            secrets)).thenApply(exchange -> classifyReadBack(exchange, id, user.id()));
+                });
+        return Safety.readBack(outcome, site, secrets);
+    }
+
+    /** The connection's own user, or why it cannot be known (then the read-back's outcome). */
+    private record User(long id, ReadBackOutcome unknownBecause) {
+        static User because(ReadBackOutcome outcome) {
+            return new User(0, outcome);
+        }
+    }
+
+    /**
+     * Who the application password belongs to ({@code GET users/me}): only posts this user wrote
+     * are believed, since any other user of the site could put a publication id into a post's meta.
+     */
+    private static User user(Exchange exchange) {
+        if (!(exchange instanceof Exchange.Answered answered)) {
+            return User.because(new ReadBackOutcome.Unknown("The site could not be read: "
+                    + (exchange instanceof Exchange.NotSent n ? n.detail() : ((Exchange.NoAnswer) exchange).detail())));
+        }
+        JsonNode body = Json.parse(answered.body());
+        if (answered.status() == 401) {
+            return User.because(new ReadBackOutcome.Unavailable("WordPress rejected the application password ("
+                    + errorMessage(answered, body, 200) + ")."));
+        }
+        JsonNode id = body.path("id");
+        if (answered.status() != 200 || !id.canConvertToLong() || id.asLong() <= 0) {
+            return User.because(new ReadBackOutcome.Unknown("WordPress did not say which user the application "
+                    + "password belongs to (HTTP " + answered.status() + " on users/me): "
+                    + errorMessage(answered, body, 200)));
+        }
+        return new User(id.asLong(), null);
+    }
+
+    ReadBackOutcome classifyReadBack(Exchange exchange, String id, long userId) {
+        if (!(exchange instanceof Exchange.Answered answered)) {
+            return new ReadBackOutcome.Unknown("The site could not be read: "
+                    + (exchange instanceof Exchange.NotSent n ? n.detail() : ((Exchange.NoAnswer) exchange).detail()));
+        }
+        JsonNode body = Json.parse(answered.body());
+        String message = errorMessage(answered, body, 200);
+        if (answered.status() == 401) {
+            return new ReadBackOutcome.Unavailable("WordPress rejected the application password (" + message + ").");
+        }
+        if (answered.status() == 400 && "rest_invalid_param".equals(Json.text(body, "code"))) {
+            return new ReadBackOutcome.Unavailable("WordPress refused to list drafts for this user (" + message
+                    + "): check the application password and that the user can edit posts.");
+        }
+        if (answered.status() != 200 || !body.isArray()) {
+            return new ReadBackOutcome.Unknown("WordPress did not return the post list (HTTP " + answered.status()
+                    + "): " + message);
+        }
+        List<JsonNode> matches = new ArrayList<>();
+        int byOthers = 0;
+        for (JsonNode post : body) {
+            JsonNode meta = post.path("meta");
+            if (!meta.isObject() || !meta.has(META_KEY)) {
+                return new ReadBackOutcome.Unavailable("the site does not expose Herald's meta key: "
+                        + MU_PLUGIN_HINT);
             }
-            JsonNode body = Json.parse(answered.body());
-            String message = Redactor.excerpt(Json.text(body, "message") != null ? Json.text(body, "message")
-                    : answered.body(), answered.request().secrets(), 200);
-            if (answered.status() == 401) {
-                return new ReadBackOutcome.Unavailable("WordPress rejected the application password (" + message + ").");
+            if (!id.equals(Json.text(meta, META_KEY))) {
+                return new ReadBackOutcome.Unavailable("the site ignored the " + META_KEY + " filter: "
+                        + MU_PLUGIN_HINT);
             }
-            if (answered.status() == 400 && "rest_invalid_param".equals(Json.text(body, "code"))) {
-                return new ReadBackOutcome.Unavailable("WordPress refused to list drafts for this user (" + message
-                        + "): check the application password and that the user can edit posts.");
+            if (post.path("author").asLong(-1) == userId) {
+                matches.add(post);
+            } else {
+                byOthers++;
             }
-            if (answered.status() != 200 || !body.isArray()) {
-                return new ReadBackOutcome.Unknown("WordPress did not return the post list (HTTP " + answered.status()
-                        + "): " + message);
-            }
-            List<JsonNode> matches = new ArrayList<>();
-            for (JsonNode post : body) {
-                JsonNode meta = post.path("meta");
-                if (!meta.isObject() || !meta.has(META_KEY)) {
-                    return new ReadBackOutcome.Unavailable("the site does not expose Herald's meta key: "
-                            + MU_PLUGIN_HINT);
-                }
-                if (id.equals(Json.text(meta, META_KEY))) {
-                    matches.add(post);
-                } else {
-                    return new ReadBackOutcome.Unavailable("the site ignored the " + META_KEY + " filter: "
-                            + MU_PLUGIN_HINT);
-                }
-            }
-            if (matches.size() == 1) {
-                JsonNode post = matches.get(0);
-                return new ReadBackOutcome.Found(new ProviderRef(post.path("id").asText(), Json.text(post, "link")),
-                        "Post " + post.path("id").asText() + " (" + Json.text(post, "status") + ") carries "
-                                + META_KEY + "=" + id + ".");
-            }
-            if (matches.isEmpty()) {
-                return new ReadBackOutcome.NotFound("No post of the site carries " + META_KEY + "=" + id
-                        + " (statuses " + READ_STATUSES + ").");
-            }
-            return new ReadBackOutcome.Unknown(matches.size() + " posts carry " + META_KEY + "=" + id + ": "
-                    + matches.stream().map(p -> p.path("id").asText()).toList());
-        }), site, secretsOf(connection));
+        }
+        String others = byOthers == 0 ? "" : " " + byOthers + " post(s) by other users of the site carry it and "
+                + "were not believed.";
+        if (matches.size() == 1) {
+            JsonNode post = matches.get(0);
+            return new ReadBackOutcome.Found(new ProviderRef(post.path("id").asText(), Json.text(post, "link")),
+                    "Post " + post.path("id").asText() + " (" + Json.text(post, "status") + ") by the connection's "
+                            + "user carries " + META_KEY + "=" + id + "." + others);
+        }
+        if (matches.isEmpty()) {
+            return new ReadBackOutcome.NotFound("No post of the connection's user carries " + META_KEY + "=" + id
+                    + " (statuses " + READ_STATUSES + ")." + others);
+        }
+        return new ReadBackOutcome.Unknown(matches.size() + " posts carry " + META_KEY + "=" + id + ": "
+                + matches.stream().map(p -> p.path("id").asText()).toList());
     }
 
     @Override

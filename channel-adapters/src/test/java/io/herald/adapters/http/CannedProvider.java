@@ -23,6 +23,8 @@ public final class CannedProvider implements AutoCloseable {
 
     private final HttpServer server;
     private volatile Answer answer = new Answer(200, Map.of(), "{}");
+    /** Answers for requests whose URI contains the key, before the canned one (e.g. WordPress users/me). */
+    private final Map<String, Answer> byUri = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
 
     public CannedProvider() throws IOException {
@@ -31,7 +33,9 @@ public final class CannedProvider implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
                     Map.copyOf(exchange.getRequestHeaders()), body));
-            Answer current = answer;
+            String uri = exchange.getRequestURI().toString();
+            Answer current = byUri.entrySet().stream().filter(e -> uri.contains(e.getKey()))
+                    .map(Map.Entry::getValue).findFirst().orElse(answer);
             current.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
             byte[] bytes = current.body() == null ? new byte[0] : current.body().getBytes(StandardCharsets.UTF_8);
             if (current.body() != null && !current.headers().containsKey("Content-Type")) {
@@ -55,6 +59,11 @@ public final class CannedProvider implements AutoCloseable {
     public void answer(Answer next) {
         this.answer = next;
         received.clear();
+    }
+
+    /** Answers requests whose URI contains {@code uriPart} with {@code fixed}, whatever the canned answer. */
+    public void answerFor(String uriPart, Answer fixed) {
+        byUri.put(uriPart, fixed);
     }
 
     public List<Received> received() {

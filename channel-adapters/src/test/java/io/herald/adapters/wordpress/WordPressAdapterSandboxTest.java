@@ -14,7 +14,13 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.UnknownCause;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +86,31 @@ class WordPressAdapterSandboxTest extends SandboxTestSupport {
                 publish(withPlugin, new Content("T", "never sent", null)), clock.instant())));
 
         assertThat(outcome).isInstanceOf(ReadBackOutcome.NotFound.class);
+    }
+
+    @Test
+    void readBackBelievesOnlyPostsWrittenByTheConnectionsOwnUser() throws Exception {
+        PublishRequest request = publish(withPlugin, new Content("T", "claimed by someone else", null));
+        // another user of the site (id 2) writes a post carrying this publication's id
+        HttpResponse<String> planted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(sandbox.wordPressSiteUrl(site) + "/?rest_route=/wp/v2/posts"))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                        ("editor:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"title\":\"T\",\"content\":\"planted\",\"status\":"
+                        + "\"publish\",\"author\":2,\"meta\":{\"" + WordPressAdapter.META_KEY + "\":\""
+                        + request.publicationId().value() + "\"}}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(planted.statusCode()).as(planted.body()).isEqualTo(201);
+
+        ReadBackOutcome beforeOwnPost = result(adapter.readBack(readBack(request, clock.instant())));
+        PublishOutcome published = result(adapter.publish(request));
+        ReadBackOutcome afterOwnPost = result(adapter.readBack(readBack(request, clock.instant())));
+
+        assertThat(beforeOwnPost).isInstanceOfSatisfying(ReadBackOutcome.NotFound.class,
+                notFound -> assertThat(notFound.detail()).contains("1 post(s) by other users"));
+        assertThat(afterOwnPost).isInstanceOfSatisfying(ReadBackOutcome.Found.class, found -> assertThat(
+                found.providerRef().id()).isEqualTo(((PublishOutcome.Published) published).providerRef().id()));
     }
 
     @Test

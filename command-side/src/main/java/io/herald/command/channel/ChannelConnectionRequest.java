@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Body of {@code PUT …/channels/{channelId}} (API.md). Which fields are required depends on the
- * type; secrets left out on an update keep their stored value.
+ * type; secrets left out on an update keep their stored value, unless the update points the
+ * connection somewhere new (then the secret is required again).
  */
 public record ChannelConnectionRequest(
         @NotNull @Pattern(regexp = "facebook|linkedin|wordpress", message = "must be facebook, linkedin or wordpress")

@@ -1,5 +1,6 @@
 package io.herald.command.channel;
 
+import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelSecrets;
 import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.ChannelSettings;
@@ -32,11 +33,14 @@ public class ChannelConnectionService {
 
     private final ChannelConnectionStore store;
     private final CommandGateway commands;
+    private final OutboundGuard outbound;
     private final Clock clock;
 
-    public ChannelConnectionService(ChannelConnectionStore store, CommandGateway commands, Clock clock) {
+    public ChannelConnectionService(ChannelConnectionStore store, CommandGateway commands, OutboundGuard outbound,
+                                    Clock clock) {
         this.store = store;
         this.commands = commands;
+        this.outbound = outbound;
         this.clock = clock;
     }
 
@@ -60,12 +64,22 @@ public class ChannelConnectionService {
                     + type.wireName() + " connection");
         }
         ChannelSecrets previous = existing.map(store::decrypt).orElse(ChannelSecrets.none());
+        boolean repointed = existing.isPresent() && repointed(type, existing.get().settings(), request);
+        if (repointed) {
+            requireSecretAgain(type, request);
+        }
         ChannelSecrets secrets = new ChannelSecrets(
                 firstNonNull(request.pageAccessToken(), previous.pageAccessToken()),
-                firstNonNull(request.readAccessToken(), previous.readAccessToken()),
+                // the read token belongs to the old Page: a new Page reads with its own token unless given one
+                repointed ? request.readAccessToken() : firstNonNull(request.readAccessToken(), previous.readAccessToken()),
                 firstNonNull(request.accessToken(), previous.accessToken()),
                 firstNonNull(request.applicationPassword(), previous.applicationPassword()));
         ChannelSettings settings = settingsOf(type, request, secrets);
+        if (type == ChannelType.WORDPRESS) {
+            outbound.check(settings.siteUrl()).ifPresent(reason -> {
+                throw new HeraldRejection(ErrorCode.DESTINATION_NOT_ALLOWED, "siteUrl is not allowed: " + reason);
+            });
+        }
         boolean autoReattempt = Boolean.TRUE.equals(request.autoReattemptAfterNotFound());
 
         long version = existing.map(ChannelConnectionStore.StoredConnection::credentialVersion).orElse(0L);
@@ -83,6 +97,42 @@ public class ChannelConnectionService {
         log.info("channel {} of workspace {} configured as {} (credential version {})", channel, workspace,
                 type.wireName(), version);
         return new Configured(existing.isEmpty(), type, settings, autoReattempt, version);
+    }
+
+    /**
+     * Whether the request sends the connection's credentials somewhere else than before. A missing
+     * field is not a change: it is reported as required.
+     */
+    private static boolean repointed(ChannelType type, ChannelSettings stored, ChannelConnectionRequest r) {
+        return switch (type) {
+            case FACEBOOK -> changed(stored.pageId(), r.pageId());
+            case LINKEDIN -> changed(stored.authorUrn(), r.authorUrn());
+            case WORDPRESS -> changed(stored.siteUrl(), stripTrailingSlash(r.siteUrl()))
+                    || changed(stored.username(), r.username());
+        };
+    }
+
+    private static boolean changed(String stored, String requested) {
+        return requested != null && !requested.equals(stored);
+    }
+
+    /** A stored secret never goes to a new destination (API.md): the request must carry it again. */
+    private static void requireSecretAgain(ChannelType type, ChannelConnectionRequest r) {
+        String field = switch (type) {
+            case FACEBOOK -> r.pageAccessToken() == null ? "pageAccessToken" : null;
+            case LINKEDIN -> r.accessToken() == null ? "accessToken" : null;
+            case WORDPRESS -> r.applicationPassword() == null ? "applicationPassword" : null;
+        };
+        if (field != null) {
+            String destination = switch (type) {
+                case FACEBOOK -> "pageId";
+                case LINKEDIN -> "authorUrn";
+                case WORDPRESS -> "siteUrl or username";
+            };
+            throw HeraldRejection.invalid(List.of(new FieldViolation(field,
+                    "is required again when " + destination + " changes: a stored secret is never sent to a new "
+                            + "destination")));
+        }
     }
 
     private static ChannelSettings settingsOf(ChannelType type, ChannelConnectionRequest r, ChannelSecrets secrets) {

@@ -13,7 +13,8 @@ import org.springframework.core.env.MapPropertySource;
  * With the sandbox on, Facebook and LinkedIn are the sandbox's simulations served by this very
  * application, unless their base URLs are set explicitly. (WordPress sites are per connection.)
  * The adapters need that address when they are built, so a random port ({@code server.port=0})
- * is chosen here, up front.
+ * is chosen here, up front. The sandbox's WordPress sites live on this very application, so the
+ * demo run allows private networks for outbound calls.
  */
 public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
 
@@ -30,7 +31,9 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
         // lowest precedence: any explicit setting wins
         environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.of(
                 "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
-                "herald.channels.linkedin.api-base-url", base + "/linkedin")));
+                "herald.channels.linkedin.api-base-url", base + "/linkedin",
+                // the sandbox's WordPress sites are this application on localhost
+                "herald.outbound.allow-private-networks", "true")));
     }
 
     private static int freePort() {

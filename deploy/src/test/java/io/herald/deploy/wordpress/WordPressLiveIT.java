@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
@@ -72,9 +73,10 @@ class WordPressLiveIT {
             return;
         }
         wordpress = found.get();
-        // Built as the application builds it: real HTTP, real clock.
-        adapter = new WordPressAdapter(new ProviderHttp("wordpress", Duration.ofSeconds(5), Duration.ofSeconds(30),
-                Clock.systemUTC()));
+        // Built as the application builds it: real HTTP through the outbound guard, real clock; the
+        // local sites listen on 127.0.0.1, so private networks are allowed as in the other tests.
+        adapter = new WordPressAdapter(ProviderHttp.guarded("wordpress", Duration.ofSeconds(5), Duration.ofSeconds(30),
+                Clock.systemUTC(), OutboundGuard.privateNetworksAllowed()));
         assertThat(adapter.type()).isEqualTo(ChannelType.WORDPRESS);
     }
 
