@@ -5,10 +5,13 @@
 
 -- IMMUTABLE so a generated column may use it: convert_from depends only on the database's
 -- encoding, which never changes for a database. A payload that is JSON but names no workspace
--- gets NULL.
+-- gets NULL. The column is computed on append, so it must never fail: PostgreSQL refuses the
+-- JSON escape \u0000 (Jackson writes a NUL in any string that way, e.g. in a provider's error
+-- text), so it is read as \u0020 here; the text keeps its structure (an escaped backslash before
+-- "u0000" stays one) and a workspace id never holds either.
 CREATE FUNCTION herald_event_workspace(payload BYTEA) RETURNS TEXT
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    AS $$ SELECT convert_from(payload, 'UTF8')::jsonb ->> 'workspaceId' $$;
+    AS $$ SELECT replace(convert_from(payload, 'UTF8'), '\u0000', '\u0020')::json ->> 'workspaceId' $$;
 
 ALTER TABLE domain_event_entry
     ADD COLUMN workspace_id TEXT GENERATED ALWAYS AS (herald_event_workspace(payload)) STORED;

@@ -108,6 +108,10 @@ class AuditLoadIT extends HeraldIntegrationTest {
         Long named = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry"
                 + " WHERE convert_from(payload, 'UTF8')::jsonb ->> 'workspaceId' = ?", Long.class, ws);
         assertThat(stored).as("events whose workspace column is set").isPositive().isEqualTo(named);
+        // computed on append, so it must not fail on an escaped NUL anywhere in the payload (PostgreSQL refuses one)
+        assertThat(jdbc.queryForObject("SELECT herald_event_workspace(convert_to(?, 'UTF8'))", String.class,
+                "{\"detail\":\"a\\u0000b\",\"escaped\":\"\\\\u0000\",\"workspaceId\":\"" + ws + "\"}"))
+                .isEqualTo(ws);
 
         String export = plan(EventStoreReader.SELECT_IN_STORE_ORDER, new MapSqlParameterSource("after", 0L)
                 .addValue("page", 500).addValue("workspace", ws));
@@ -119,6 +123,19 @@ class AuditLoadIT extends HeraldIntegrationTest {
         assertThat(streams).contains("\"Index Name\": \"domain_event_entry_workspace_stream_idx\"")
                 .containsPattern("\"Index Cond\": \"[^\"]*workspace_id = ")
                 .doesNotContain("Seq Scan");
+    }
+
+    /** The workspace column is computed on append: a NUL in the content must not make the append fail. */
+    @Test
+    void anEventWhosePayloadHoldsANulIsStoredWithItsWorkspace() {
+        String ws = newWorkspace("scan-nul");
+        facebookChannel(ws, "fb-main", "EAAB-token-scan-nul");
+        Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications",
+                PublicationScenarios.scheduledRequest("entry-nul", 1, "fb-main", "before\\u0000after"));
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        String id = created.json().get("publicationId").asText();
+        assertThat(jdbc.queryForObject("SELECT workspace_id FROM domain_event_entry WHERE aggregate_identifier = ?"
+                + " AND sequence_number = 0", String.class, id)).isEqualTo(ws);
     }
 
     @Test
