@@ -3,6 +3,7 @@ package io.herald.command.channel;
 import io.herald.contracts.id.WorkspaceId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * At most {@link #PER_WORKSPACE} capability probes of one workspace run at once on this node: a
@@ -30,15 +31,11 @@ final class ProbeSlots {
         if (!admitted[0]) {
             throw new TooManyProbes();
         }
-        boolean[] released = new boolean[1];
+        AtomicBoolean released = new AtomicBoolean();
         return () -> {
-            synchronized (released) {
-                if (released[0]) {
-                    return;
-                }
-                released[0] = true;
+            if (released.compareAndSet(false, true)) {
+                running.computeIfPresent(workspace, (ws, n) -> n <= 1 ? null : n - 1);
             }
-            running.computeIfPresent(workspace, (ws, n) -> n <= 1 ? null : n - 1);
         };
     }
 

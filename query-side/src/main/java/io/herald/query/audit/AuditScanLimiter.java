@@ -2,6 +2,7 @@ package io.herald.query.audit;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
@@ -42,10 +43,15 @@ public class AuditScanLimiter {
         if (!admitted[0]) {
             throw new TooManyScans(maxPerWorkspace);
         }
-        return () -> running.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+        AtomicBoolean released = new AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                running.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+            }
+        };
     }
 
-    /** A taken slot; closing it twice would free another scan's slot, so close it once. */
+    /** A taken slot; closing it again does nothing. */
     @FunctionalInterface
     public interface Slot extends AutoCloseable {
         @Override
