@@ -99,6 +99,10 @@
       else if (name === 'className') { node.className = value; }
       else if (name.indexOf('data-') === 0 || name.indexOf('aria-') === 0 || name === 'title' || name === 'type') {
         node.setAttribute(name, value);
+      } else if (name === 'href') {
+        // the one place a link target is set: anything but http(s) is dropped here as well
+        var href = webUrl(value);
+        if (href) { node.setAttribute('href', href); }
       } else { node[name] = value; }
     });
     (children || []).forEach(function (child) {
@@ -113,6 +117,24 @@
     var d = new Date(iso);
     if (isNaN(d.getTime())) { return String(iso); }
     return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace(/Z$/, ' UTC');
+  }
+
+  // A provider's (or an operator's) URL becomes a link only when it is http(s): a javascript: or
+  // data: URL in a link would run in the console's origin with the operator's key at hand.
+  function webUrl(value) {
+    if (typeof value !== 'string' || !value) { return null; }
+    try {
+      var url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    } catch (notAUrl) {
+      return null;
+    }
+  }
+
+  function postLink(url, fallback) {
+    var href = webUrl(url);
+    if (href) { return el('a', { href: href, rel: 'noopener noreferrer', text: url }); }
+    return el('span', { className: 'unlinked', title: 'not an http(s) address, so shown as text', text: url || fallback || '—' });
   }
 
   function dash(value) { return value === null || value === undefined || value === '' ? '—' : String(value); }
@@ -230,8 +252,7 @@
     if (view.scheduledAt) { fact(facts, 'Scheduled for', time(view.scheduledAt)); }
     if (view.providerRef) {
       var ref = view.providerRef;
-      fact(facts, 'Post at provider', ref.url ? el('a', { href: ref.url, rel: 'noopener noreferrer', text: ref.url })
-        : ref.id);
+      fact(facts, 'Post at provider', ref.url ? postLink(ref.url, ref.id) : ref.id);
     }
     fact(facts, 'Content hash', el('code', { text: view.contentHash || '—' }));
 

@@ -10,8 +10,12 @@ import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,17 +25,25 @@ import org.springframework.stereotype.Component;
  * Asks the provider what a connection's credentials allow (publish, read back) and records the
  * answer on the connection, so operators see it with its reason. Runs when a connection is
  * created or changed, on request, and when a publication's answer shows read-back stopped working.
+ *
+ * <p>A probe calls a host the workspace chose, so it is bounded twice: it gives up after
+ * {@link #TIME_LIMIT} whatever the adapter's own timeouts (a server that sends headers and then
+ * never the body outlasts those), and a request runs one only with a {@link Slot} from
+ * {@link #reserve}, at most {@value ProbeSlots#PER_WORKSPACE} per workspace at once.
  */
 @Component
 public class CapabilityProbes {
 
     private static final Logger log = LoggerFactory.getLogger(CapabilityProbes.class);
 
+    static final Duration TIME_LIMIT = Duration.ofSeconds(5);
+
     private final ChannelDirectory directory;
     private final ChannelConnectionStore store;
     private final ChannelAdapters adapters;
     private final CommandGateway commands;
     private final Clock clock;
+    private final ProbeSlots slots = new ProbeSlots();
 
     public CapabilityProbes(ChannelDirectory directory, ChannelConnectionStore store, ChannelAdapters adapters,
                             CommandGateway commands, Clock clock) {
@@ -42,7 +54,21 @@ public class CapabilityProbes {
         this.clock = clock;
     }
 
-    /** Probes the connection as stored now; the future holds what was recorded. */
+    /**
+     * One of the workspace's probe slots, for a request that is about to probe; close it when the
+     * probe's answer is in (the probe itself ends within {@link #TIME_LIMIT}).
+     *
+     * @throws ProbeSlots.TooManyProbes when the workspace already runs as many probes as allowed
+     */
+    public Slot reserve(WorkspaceId workspace) {
+        return slots.take(workspace);
+    }
+
+    /**
+     * Probes the connection as stored now; the future holds what was recorded, or, when the
+     * provider did not answer within {@link #TIME_LIMIT}, an unavailable report that is not
+     * recorded (a slow answer says nothing about the credentials).
+     */
     public CompletableFuture<Optional<CapabilityReport>> probe(WorkspaceId workspace, ChannelId channel) {
         Optional<ChannelConnection> connection = directory.find(workspace, channel);
         Optional<Long> version = store.load(workspace, channel)
@@ -51,14 +77,29 @@ public class CapabilityProbes {
             return CompletableFuture.completedFuture(Optional.empty());
         }
         return adapters.forType(connection.get().type()).probe(connection.get())
+                .orTimeout(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(report -> {
                     record(workspace, channel, version.get(), report.publish(), report.reconcile());
                     return Optional.of(report);
                 })
                 .exceptionally(failure -> {
+                    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                    if (cause instanceof TimeoutException) {
+                        log.warn("probe of channel {} in {}: no answer within {}", channel, workspace, TIME_LIMIT);
+                        Capability late = Capability.unavailable("the provider did not answer the capability probe within "
+                                + TIME_LIMIT.toSeconds() + " s");
+                        return Optional.of(new CapabilityReport(late, late));
+                    }
                     log.warn("probe of channel {} in {} failed: {}", channel, workspace, failure.toString());
                     return Optional.empty();
                 });
+    }
+
+    /** A taken probe slot of a workspace; closing it again does nothing. */
+    @FunctionalInterface
+    public interface Slot extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** A publication's answer showed that read-back no longer works for this connection. */

@@ -14,8 +14,12 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -50,9 +54,13 @@ public class ChannelConnectionController {
         }
         WorkspaceId workspace = new WorkspaceId(ws);
         ChannelId channel = new ChannelId(channelId);
-        ChannelConnectionService.Configured configured = service.configure(workspace, channel, body,
-                actor == null ? "anonymous" : actor);
-        ChannelConnectionView.Capabilities capabilities = probeNow(workspace, channel);
+        ChannelConnectionService.Configured configured;
+        ChannelConnectionView.Capabilities capabilities;
+        // the slot is taken first, so a refused PUT has changed nothing
+        try (CapabilityProbes.Slot slot = probes.reserve(workspace)) {
+            configured = service.configure(workspace, channel, body, actor == null ? "anonymous" : actor);
+            capabilities = probeNow(workspace, channel);
+        }
         ChannelConnectionView view = new ChannelConnectionView(workspace, channel, configured.type(),
                 configured.settings(), configured.autoReattempt(), capabilities, clock.instant(), clock.instant());
         return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view);
@@ -66,7 +74,18 @@ public class ChannelConnectionController {
                 || service.typeOf(new WorkspaceId(ws), new ChannelId(channelId)).isEmpty()) {
             throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace or channel");
         }
-        return ResponseEntity.ok(probeNow(new WorkspaceId(ws), new ChannelId(channelId)));
+        try (CapabilityProbes.Slot slot = probes.reserve(new WorkspaceId(ws))) {
+            return ResponseEntity.ok(probeNow(new WorkspaceId(ws), new ChannelId(channelId)));
+        }
+    }
+
+    @ExceptionHandler(ProbeSlots.TooManyProbes.class)
+    ResponseEntity<ProblemDetail> tooManyProbes(ProbeSlots.TooManyProbes refusal) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, refusal.getMessage());
+        problem.setProperty("code", ErrorCode.RATE_LIMITED.code());
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(CapabilityProbes.TIME_LIMIT.toSeconds()))
+                .body(problem);
     }
 
     private ChannelConnectionView.Capabilities probeNow(WorkspaceId workspace, ChannelId channel) {

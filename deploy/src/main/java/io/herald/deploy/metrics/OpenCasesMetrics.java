@@ -2,42 +2,47 @@ package io.herald.deploy.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import java.util.Map;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
 
 /**
- * Gauges of what is waiting, read from the publication view when scraped: publications whose
- * outcome is unknown, and those in the decision queue. Alongside the counters and timers the
- * attempt runner records ({@code herald.attempts}, {@code herald.attempt.duration},
+ * Gauges of what is waiting, counted in the publication view by {@link GaugeRefresher}:
+ * publications whose outcome is unknown, and those in the decision queue. A scrape reads the last
+ * count (NaN until the first one, or while the database cannot be read). Alongside the counters
+ * and timers the attempt runner records ({@code herald.attempts}, {@code herald.attempt.duration},
  * {@code herald.read_backs}).
  */
-@Configuration(proxyBeanMethods = false)
-public class OpenCasesMetrics {
+@Component
+public class OpenCasesMetrics implements RefreshedGauges {
 
-    @Bean
-    Gauge openUnknownOutcomes(MeterRegistry registry, JdbcTemplate jdbc) {
-        return Gauge.builder("herald.publications.outcome_unknown",
-                        () -> count(jdbc, "SELECT count(*) FROM publication_view WHERE status = 'OUTCOME_UNKNOWN'"))
+    private final JdbcTemplate jdbc;
+    private volatile double outcomeUnknown = Double.NaN;
+    private volatile double needsDecision = Double.NaN;
+
+    public OpenCasesMetrics(MeterRegistry registry, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+        Gauge.builder("herald.publications.outcome_unknown", this, m -> m.outcomeUnknown)
                 .description("publications whose last attempt's outcome is unknown")
                 .register(registry);
-    }
-
-    @Bean
-    Gauge decisionQueue(MeterRegistry registry, JdbcTemplate jdbc) {
-        return Gauge.builder("herald.publications.needs_decision",
-                        () -> count(jdbc, "SELECT count(*) FROM publication_view WHERE needs_decision"))
+        Gauge.builder("herald.publications.needs_decision", this, m -> m.needsDecision)
                 .description("publications waiting for an operator's decision")
                 .register(registry);
     }
 
-    private static double count(JdbcTemplate jdbc, String sql) {
+    @Override
+    public void refresh() {
         try {
-            Long n = jdbc.queryForObject(sql, Long.class);
-            return n == null ? 0 : n;
+            Map<String, Object> counts = jdbc.queryForMap("""
+                    SELECT count(*) FILTER (WHERE status = 'OUTCOME_UNKNOWN') AS outcome_unknown,
+                           count(*) FILTER (WHERE needs_decision) AS needs_decision
+                    FROM publication_view""");
+            outcomeUnknown = ((Number) counts.get("outcome_unknown")).doubleValue();
+            needsDecision = ((Number) counts.get("needs_decision")).doubleValue();
         } catch (DataAccessException unavailable) {
-            return Double.NaN;
+            outcomeUnknown = Double.NaN;
+            needsDecision = Double.NaN;
         }
     }
 }

@@ -3,11 +3,23 @@ package io.herald.deploy.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import io.herald.deploy.HeraldIntegrationTest;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,13 +38,20 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * sagas and the provider sandbox: a publish gets a 5xx (no post created), the read-back is
  * unavailable (the read token is a user token), so the case waits for an operator. The operator
  * signs in, finds it, reads why, confirms it was not published, re-attempts it, and watches it
- * succeed.
+ * succeed. And the console stays unscriptable: a post URL that is not http(s) — from a provider,
+ * from an operator's decision, or in any view the page is handed — is shown as text, never as a
+ * link, and the page carries its Content-Security-Policy.
  */
 class OperatorConsoleIT extends HeraldIntegrationTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final String HOSTILE_URL = "javascript:alert(document.domain)";
+
+    /** The issue's policy (DESIGN.md "Outbound safety"): each directive must be in the header. */
+    private static final List<String> CSP_DIRECTIVES = List.of("default-src 'self'", "script-src 'self'",
+            "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'");
 
     private WebDriver browser;
     private Path profile;
@@ -133,6 +152,216 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
         assertThat(browser.findElement(By.id("attempts")).getText()).contains("operator reattempt");
         assertThat(browser.findElement(By.id("reconciliations")).getText())
                 .contains("checked the Page by hand: no such post");
+    }
+
+    /**
+     * A provider (a WordPress site on a real local listener) answers the post's creation with a
+     * {@code javascript:} link. The case renders, the URL shows as text, and no element of the page
+     * links anywhere but http(s); nor does the publication's view carry the URL.
+     */
+    @Test
+    void aJavascriptPostUrlFromTheProviderIsNeverALink() throws IOException {
+        try (HostileWordPress site = new HostileWordPress()) {
+            String ws = newWorkspace("console-js-provider");
+            site.connect(ws, "wp-hostile", "/publish-ok");
+            String id = publishTo(ws, "wp-hostile", "js-link-entry");
+            JsonNode view = awaitJson("/api/v1/workspaces/" + ws + "/publications/" + id,
+                    v -> "SUCCEEDED".equals(v.path("status").asText()));
+
+            openCase(ws, id);
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+            wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("case-facts"), "Post at provider"));
+            screenshot("4-provider-javascript-url");
+            assertNoLinkLeavesTheWeb();
+
+            // the data side drops a URL that is not http(s) from what a provider returns (ProviderRef)
+            assertThat(view.toString().toLowerCase(Locale.ROOT)).as("the publication view")
+                    .doesNotContain("javascript:");
+        }
+    }
+
+    /**
+     * An operator's decision cannot name a {@code javascript:} post URL (400); and when the page is
+     * handed views whose post URLs are all {@code javascript:} anyway (the browser's fetch is
+     * wrapped before the page loads), the console's own check is what stands between the URL and
+     * a link, whatever the server keeps.
+     */
+    @Test
+    void aJavascriptUrlInADecisionOrInAnyViewIsNeverALink() throws IOException {
+        try (HostileWordPress site = new HostileWordPress()) {
+            String ws = newWorkspace("console-js-decision");
+            site.connect(ws, "wp-refusing", "/publish-refused");
+            String id = publishTo(ws, "wp-refusing", "js-decision-entry");
+            awaitJson("/api/v1/workspaces/" + ws + "/publications/" + id,
+                    v -> "FAILED".equals(v.path("status").asText()));
+            String decisions = "/api/v1/workspaces/" + ws + "/publications/" + id + "/decisions";
+            Response hostile = send("POST", decisions, "{\"decision\":\"confirm_published\",\"providerRef\":"
+                    + "{\"id\":\"4243\",\"url\":\"" + HOSTILE_URL + "\"},\"note\":\"found it by hand\"}");
+            assertThat(hostile.status()).as(hostile.toString()).isEqualTo(400);
+            assertThat(hostile.body()).contains("providerRef.url");
+            Response decided = send("POST", decisions, "{\"decision\":\"confirm_published\",\"providerRef\":"
+                    + "{\"id\":\"4243\",\"url\":\"https://blog.example.org/?p=4243\"},\"note\":\"found it by hand\"}");
+            assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+            awaitJson("/api/v1/workspaces/" + ws + "/publications/" + id,
+                    v -> "SUCCEEDED".equals(v.path("status").asText()));
+
+            // first as the server answers, then with every post URL of the view made hostile
+            openCase(ws, id);
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+            wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reconciliations"), "found it by hand"));
+            assertThat(browser.findElements(By.cssSelector("#case-facts a[href='https://blog.example.org/?p=4243']")))
+                    .as("an https post URL is a link").hasSize(1);
+            assertNoLinkLeavesTheWeb();
+
+            ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+                    Map.of("source", HOSTILE_VIEWS));
+            browser.navigate().refresh();
+            wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("case-facts"), HOSTILE_URL));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reconciliations"), HOSTILE_URL));
+            screenshot("5-hostile-view");
+            assertNoLinkLeavesTheWeb();
+            assertThat(browser.findElements(By.cssSelector("#case-facts .unlinked")))
+                    .as("the hostile URL is shown as text").isNotEmpty();
+        }
+    }
+
+    /** The console's page, like every answer, carries the Content-Security-Policy of the issue. */
+    @Test
+    void theConsolePageCarriesTheContentSecurityPolicy() throws Exception {
+        HttpResponse<String> page = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(uri("/console?ws=acme")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        String policy = page.headers().firstValue("Content-Security-Policy").orElse("");
+        assertThat(policy).as("Content-Security-Policy of /console").contains(CSP_DIRECTIVES);
+    }
+
+    /** Replaces every post URL in the publication views the page fetches with {@link #HOSTILE_URL}. */
+    private static final String HOSTILE_VIEWS = """
+            (function () {
+              var realFetch = window.fetch;
+              var hostile = '%s';
+              window.fetch = function (input, init) {
+                var url = typeof input === 'string' ? input : input.url;
+                return realFetch.apply(this, arguments).then(function (response) {
+                  if (!/\\/publications\\/pub_[0-9a-f]{64}$/.test(url.split('?')[0]) || !response.ok) { return response; }
+                  return response.clone().json().then(function (view) {
+                    view.providerRef = { id: '4243', url: hostile };
+                    (view.reconciliations || []).forEach(function (r) { r.providerRef = { id: '4243', url: hostile }; });
+                    return new Response(JSON.stringify(view),
+                      { status: response.status, headers: { 'Content-Type': 'application/json' } });
+                  });
+                });
+              };
+            })();""".formatted(HOSTILE_URL);
+
+    /**
+     * No {@code javascript:} link anywhere in the rendered page, and every element with an
+     * {@code href} or {@code src} points at http(s) (relative ones resolve against the console's).
+     */
+    @SuppressWarnings("unchecked")
+    private void assertNoLinkLeavesTheWeb() {
+        ChromeDriver chrome = (ChromeDriver) browser;
+        Object scripted = chrome.executeScript("return document.querySelectorAll('a[href^=\"javascript:\" i]').length");
+        assertThat(((Number) scripted).intValue()).as("javascript: links in the page").isZero();
+        List<String> targets = (List<String>) chrome.executeScript("""
+                var out = [];
+                document.querySelectorAll('[href], [src], [action], [formaction]').forEach(function (e) {
+                  ['href', 'src', 'action', 'formaction'].forEach(function (name) {
+                    var raw = e.getAttribute(name);
+                    if (raw === null) { return; }
+                    var protocol;
+                    try { protocol = new URL(raw, document.baseURI).protocol; } catch (x) { protocol = 'unparsable:'; }
+                    out.push(protocol + ' ' + raw);
+                  });
+                });
+                return out;""");
+        assertThat(targets).as("link targets in the page").isNotEmpty()
+                .allSatisfy(target -> assertThat(target).matches("^https?: .*"));
+    }
+
+    private String publishTo(String ws, String channel, String entry) {
+        Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications", "{\"calendarEntryId\":\""
+                + entry + "\",\"contentVersion\":1,\"channelId\":\"" + channel + "\",\"action\":\"publish\","
+                + "\"content\":{\"title\":\"Launch\",\"body\":\"Our launch is live\"}}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        return created.json().get("publicationId").asText();
+    }
+
+    /** Opens the console on one case and signs in with an operator and auditor key of the workspace. */
+    private void openCase(String ws, String publicationId) {
+        String key = keyFor("/api/v1/workspaces/" + ws);
+        browser.get(uri("/console?ws=" + ws + "&pub=" + publicationId).toString());
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key"))).sendKeys(key);
+        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("case-body")));
+    }
+
+    /**
+     * A WordPress site on 127.0.0.1 as Herald's adapter reads one: credentials and the mu-plugin's
+     * meta key check out, and a post's creation is answered with a {@code javascript:} link (under
+     * {@code /publish-ok}) or refused outright (under {@code /publish-refused}).
+     */
+    private final class HostileWordPress implements AutoCloseable {
+
+        private final HttpServer server;
+
+        HostileWordPress() throws IOException {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server.createContext("/", this::answer);
+            server.start();
+        }
+
+        void connect(String ws, String channel, String sitePath) {
+            String site = "http://127.0.0.1:" + server.getAddress().getPort() + sitePath;
+            Response put = send("PUT", "/api/v1/workspaces/" + ws + "/channels/" + channel, "{\"type\":\"wordpress\","
+                    + "\"siteUrl\":\"" + site + "\",\"username\":\"editor\",\"applicationPassword\":\"abcd efgh ijkl\"}");
+            assertThat(put.status()).as(put.toString()).isIn(200, 201);
+            assertThat(put.json().path("capabilities").path("publish").path("available").asBoolean())
+                    .as(put.toString()).isTrue();
+        }
+
+        private void answer(HttpExchange exchange) throws IOException {
+            String route = String.valueOf(exchange.getRequestURI().getQuery());
+            String method = exchange.getRequestMethod();
+            byte[] request = exchange.getRequestBody().readAllBytes();
+            if (route.startsWith("rest_route=/wp/v2/users/me")) {
+                reply(exchange, 200, "{\"id\":7,\"name\":\"editor\"}");
+            } else if (route.startsWith("rest_route=/wp/v2/posts") && "OPTIONS".equals(method)) {
+                reply(exchange, 200, "{\"schema\":{\"properties\":{\"meta\":{\"properties\":"
+                        + "{\"herald_publication_id\":{\"type\":\"string\"}}}}},\"endpoints\":[{\"methods\":[\"GET\"],"
+                        + "\"args\":{\"herald_publication_id\":{}}},{\"methods\":[\"POST\"],\"args\":{}}]}");
+            } else if (route.startsWith("rest_route=/wp/v2/posts") && "POST".equals(method)) {
+                if (exchange.getRequestURI().getPath().startsWith("/publish-refused")) {
+                    reply(exchange, 400, "{\"code\":\"rest_invalid_param\",\"message\":\"Invalid parameter(s): status\","
+                            + "\"data\":{\"status\":400,\"params\":{\"status\":\"not allowed\"}}}");
+                    return;
+                }
+                String publicationId = json.readTree(request).path("meta").path("herald_publication_id").asText();
+                reply(exchange, 201, "{\"id\":4242,\"status\":\"publish\",\"link\":\"" + HOSTILE_URL + "\","
+                        + "\"meta\":{\"herald_publication_id\":\"" + publicationId + "\"}}");
+            } else if (route.startsWith("rest_route=/wp/v2/posts")) {
+                reply(exchange, 200, "[]");
+            } else {
+                reply(exchange, 404, "{\"code\":\"rest_no_route\",\"message\":\"No route\"}");
+            }
+        }
+
+        private void reply(HttpExchange exchange, int status, String body) throws IOException {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
     }
 
     private WebElement button(String decision) {

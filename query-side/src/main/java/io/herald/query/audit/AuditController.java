@@ -14,7 +14,12 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -27,14 +32,19 @@ public class AuditController {
     public static final String NDJSON = "application/x-ndjson";
 
     private static final Pattern PUBLICATION_ID = Pattern.compile("pub_[0-9a-f]{64}");
+    /** A scan usually ends within seconds; asking again sooner only meets the same refusal. */
+    private static final String RETRY_AFTER_SECONDS = "5";
 
     private final EventStoreReader store;
     private final AuditVerifier verifier;
+    private final AuditScanLimiter scans;
     private final ObjectWriter lines;
 
-    public AuditController(EventStoreReader store, AuditVerifier verifier, ObjectMapper objectMapper) {
+    public AuditController(EventStoreReader store, AuditVerifier verifier, AuditScanLimiter scans,
+                           ObjectMapper objectMapper) {
         this.store = store;
         this.verifier = verifier;
+        this.scans = scans;
         this.lines = objectMapper.writerFor(StoredEvent.class);
     }
 
@@ -65,13 +75,40 @@ public class AuditController {
 
     @GetMapping(path = "/api/v1/workspaces/{ws}/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyWorkspace(@PathVariable("ws") String workspace) {
-        return verifier.verify(workspace).breaches();
+        try (AuditScanLimiter.Slot slot = scans.acquire(workspace)) {
+            return verifier.verify(workspace).breaches();
+        }
     }
 
     /** The whole store, for the system: every workspace's publications. */
     @GetMapping(path = "/api/v1/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyAll() {
-        return verifier.verify(null).breaches();
+        try (AuditScanLimiter.Slot slot = scans.acquire(null)) {
+            return verifier.verify(null).breaches();
+        }
+    }
+
+    @ExceptionHandler(AuditScanLimiter.TooManyScans.class)
+    ResponseEntity<ProblemDetail> tooManyScans(AuditScanLimiter.TooManyScans refusal) {
+        return problem(ErrorCode.RATE_LIMITED, refusal.getMessage(), RETRY_AFTER_SECONDS);
+    }
+
+    /** The database cut a page off after {@code herald.audit.statement-timeout}. */
+    @ExceptionHandler(EventStoreReader.ReadTimedOut.class)
+    ResponseEntity<ProblemDetail> slowScan(EventStoreReader.ReadTimedOut failure) {
+        return problem(ErrorCode.UNAVAILABLE, "the audit read took longer than its statement timeout; "
+                + "read fewer events at a time with after and limit", null);
+    }
+
+    private static ResponseEntity<ProblemDetail> problem(ErrorCode code, String detail, String retryAfter) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(code.httpStatus()), detail);
+        problem.setProperty("code", code.code());
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(code.httpStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (retryAfter != null) {
+            answer.header(HttpHeaders.RETRY_AFTER, retryAfter);
+        }
+        return answer.body(problem);
     }
 
     /**
@@ -86,18 +123,20 @@ public class AuditController {
         if (limit != null && !limit.isBlank() && max < 1) {
             throw QueryParams.invalid("limit must be at least 1");
         }
-        response.setContentType(NDJSON);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        Writer out = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
-        store.forEachInStoreOrder(workspace, from, max, event -> {
-            try {
-                out.write(lines.writeValueAsString(event));
-                out.write('\n');
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        out.flush();
+        try (AuditScanLimiter.Slot slot = scans.acquire(workspace)) {
+            response.setContentType(NDJSON);
+            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            Writer out = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
+            store.forEachInStoreOrder(workspace, from, max, event -> {
+                try {
+                    out.write(lines.writeValueAsString(event));
+                    out.write('\n');
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            out.flush();
+        }
     }
 
     private static long wholeNumber(String name, String raw, long absent) {

@@ -6,11 +6,17 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Reads Axon's {@code domain_event_entry} for auditors. Payloads and metadata are the Jackson JSON
@@ -19,26 +25,45 @@ import org.springframework.stereotype.Repository;
  *
  * <p>Long reads go in keyset pages of {@link #PAGE} rows on an index (global index, or aggregate
  * and sequence), so memory stays flat however large the store is, and no read holds a transaction
- * or cursor open while the caller writes to a slow client.
+ * or cursor open while the caller writes to a slow client. One workspace's reads use the store's
+ * {@code workspace_id} column and its indexes, never a parse of every stored event; each page
+ * query runs under {@code herald.audit.statement-timeout}, so no request holds the database
+ * longer than that per page.
  */
 @Repository
 public class EventStoreReader {
 
     static final int PAGE = 500;
+    /** PostgreSQL's query_canceled, which a statement timeout raises. */
+    private static final String QUERY_CANCELED = "57014";
 
     private static final String COLUMNS = """
             global_index, aggregate_identifier, sequence_number, payload_type, payload_revision, time_stamp,
             payload, meta_data""";
-    /** Every Herald event names its workspace; this reads it from the stored JSON. */
-    private static final String WORKSPACE_OF_PAYLOAD = "(convert_from(payload, 'UTF8')::jsonb ->> 'workspaceId')";
+    /** Every Herald event names its workspace; the store keeps it in an indexed generated column. */
+    public static final String OF_WORKSPACE = " AND workspace_id = :workspace";
     private static final String PUBLICATION_EVENTS = "payload_type LIKE 'io.herald.contracts.publication.%'";
+    public static final String FILTER = "{workspace filter}";
+    /** Public so a test can ask the planner how the very query reads one workspace's page. */
+    public static final String SELECT_IN_STORE_ORDER = "SELECT " + COLUMNS + " FROM domain_event_entry"
+            + " WHERE global_index > :after" + FILTER + " ORDER BY global_index LIMIT :page";
+    public static final String SELECT_IN_STREAM_ORDER = "SELECT " + COLUMNS + " FROM domain_event_entry"
+            + " WHERE (aggregate_identifier, sequence_number) > (:aggregate, :sequence) AND " + PUBLICATION_EVENTS
+            + FILTER + " ORDER BY aggregate_identifier, sequence_number LIMIT :page";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final ObjectMapper json;
+    private final TransactionTemplate readOnly;
+    private final long statementTimeoutMillis;
 
-    public EventStoreReader(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
+    public EventStoreReader(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper,
+                            @Value("${herald.audit.statement-timeout:30s}") Duration statementTimeout) {
         this.jdbc = jdbc;
         this.json = objectMapper;
+        // its own manager on the same pool: the command-line verifier has no application one
+        this.readOnly = new TransactionTemplate(new DataSourceTransactionManager(jdbc.getJdbcTemplate().getDataSource()));
+        this.readOnly.setReadOnly(true);
+        this.statementTimeoutMillis = Math.max(1, statementTimeout.toMillis());
     }
 
     /** One aggregate's stream in sequence order; empty when there is none. */
@@ -63,12 +88,10 @@ public class EventStoreReader {
             MapSqlParameterSource p = new MapSqlParameterSource("after", position).addValue("page", page);
             String filter = "";
             if (workspace != null) {
-                filter = " AND " + WORKSPACE_OF_PAYLOAD + " = :workspace";
+                filter = OF_WORKSPACE;
                 p.addValue("workspace", workspace);
             }
-            List<StoredEvent> events = jdbc.query("SELECT " + COLUMNS + " FROM domain_event_entry"
-                    + " WHERE global_index > :after" + filter + " ORDER BY global_index LIMIT :page", p,
-                    (rs, n) -> event(rs));
+            List<StoredEvent> events = page(SELECT_IN_STORE_ORDER.replace(FILTER, filter), p);
             for (StoredEvent event : events) {
                 sink.accept(event);
                 position = event.position();
@@ -95,13 +118,10 @@ public class EventStoreReader {
                     .addValue("sequence", lastSequence).addValue("page", PAGE);
             String filter = "";
             if (workspace != null) {
-                filter = " AND " + WORKSPACE_OF_PAYLOAD + " = :workspace";
+                filter = OF_WORKSPACE;
                 p.addValue("workspace", workspace);
             }
-            List<StoredEvent> events = jdbc.query("SELECT " + COLUMNS + " FROM domain_event_entry"
-                    + " WHERE (aggregate_identifier, sequence_number) > (:aggregate, :sequence) AND "
-                    + PUBLICATION_EVENTS + filter
-                    + " ORDER BY aggregate_identifier, sequence_number LIMIT :page", p, (rs, n) -> event(rs));
+            List<StoredEvent> events = page(SELECT_IN_STREAM_ORDER.replace(FILTER, filter), p);
             for (StoredEvent event : events) {
                 sink.accept(event);
                 lastAggregate = event.aggregateId();
@@ -110,6 +130,37 @@ public class EventStoreReader {
             if (events.size() < PAGE) {
                 return;
             }
+        }
+    }
+
+    /** One page in a read-only transaction of its own, cut off by the database after the timeout. */
+    private List<StoredEvent> page(String sql, MapSqlParameterSource parameters) {
+        try {
+            return readOnly.execute(status -> {
+                jdbc.getJdbcTemplate().execute("SET LOCAL statement_timeout = " + statementTimeoutMillis);
+                return jdbc.query(sql, parameters, (rs, n) -> event(rs));
+            });
+        } catch (DataAccessException failure) {
+            if (canceled(failure)) {
+                throw new ReadTimedOut(failure);
+            }
+            throw failure;
+        }
+    }
+
+    private static boolean canceled(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && QUERY_CANCELED.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A page query ran longer than {@code herald.audit.statement-timeout} and the database cancelled it. */
+    public static final class ReadTimedOut extends QueryTimeoutException {
+        ReadTimedOut(Throwable cause) {
+            super("an audit read exceeded its statement timeout", cause);
         }
     }
 

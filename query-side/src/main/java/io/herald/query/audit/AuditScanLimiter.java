@@ -1,0 +1,68 @@
+package io.herald.query.audit;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * At most {@code herald.audit.max-concurrent-scans} (default 2) exports or verifications of one
+ * workspace run at once on this node, so one tenant cannot fill the database pool with scans.
+ * The limit is per node: with N nodes behind a balancer a workspace gets at most N times as many.
+ * A lock in PostgreSQL would make it cluster-wide, but it would hold a connection for the whole
+ * scan, which pages precisely so that it holds none.
+ */
+@Component
+public class AuditScanLimiter {
+
+    /** The whole store (the system's export and verification) counts as one more "workspace". */
+    static final String WHOLE_STORE = "";
+
+    private final int maxPerWorkspace;
+    private final Map<String, Integer> running = new ConcurrentHashMap<>();
+
+    public AuditScanLimiter(@Value("${herald.audit.max-concurrent-scans:2}") int maxPerWorkspace) {
+        this.maxPerWorkspace = Math.max(1, maxPerWorkspace);
+    }
+
+    /**
+     * A slot for one scan, released when closed.
+     *
+     * @param workspace null for the whole store
+     * @throws TooManyScans when the workspace's slots are all taken
+     */
+    public Slot acquire(String workspace) {
+        String key = workspace == null ? WHOLE_STORE : workspace;
+        boolean[] admitted = new boolean[1];
+        running.compute(key, (k, n) -> {
+            int now = n == null ? 0 : n;
+            admitted[0] = now < maxPerWorkspace;
+            return admitted[0] ? now + 1 : n;
+        });
+        if (!admitted[0]) {
+            throw new TooManyScans(maxPerWorkspace);
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                running.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+            }
+        };
+    }
+
+    /** A taken slot; closing it again does nothing. */
+    @FunctionalInterface
+    public interface Slot extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The workspace already runs as many scans as allowed. */
+    public static final class TooManyScans extends RuntimeException {
+        TooManyScans(int max) {
+            super("this workspace already runs " + max + " audit exports or verifications; retry when one has finished",
+                    null, false, false);
+        }
+    }
+}
