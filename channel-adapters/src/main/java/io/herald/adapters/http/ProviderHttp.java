@@ -22,6 +22,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.slf4j.Logger;
@@ -48,6 +50,11 @@ public final class ProviderHttp {
     private final HttpClient client;
     private final GuardedClient guarded;
     private final Duration readTimeout;
+    /**
+     * The read timeout bounds the wait for the answer's head, and an idle socket at most: an answer
+     * whose body never ends, or trickles in, would hold the attempt open for good without this.
+     */
+    private final Duration answerDeadline;
     private final Clock clock;
 
     /** For providers at operator-configured addresses (Facebook, LinkedIn): the JDK client. */
@@ -59,6 +66,7 @@ public final class ProviderHttp {
                          OutboundGuard guard) {
         this.provider = provider;
         this.readTimeout = readTimeout;
+        this.answerDeadline = connectTimeout.plus(readTimeout.multipliedBy(2));
         this.clock = clock;
         ExecutorService executor = Executors.newCachedThreadPool(threads(provider + "-http"));
         if (guard == null) {
@@ -105,7 +113,8 @@ public final class ProviderHttp {
         long startMillis = clock.millis();
         CompletableFuture<GuardedClient.Answer> call;
         try {
-            call = guarded != null ? guarded.send(request) : sendJdk(request);
+            call = (guarded != null ? guarded.send(request) : sendJdk(request))
+                    .orTimeout(answerDeadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(new Exchange.NotSent(request,
                     "the request could not be sent: " + Redactor.redact(e.getMessage(), request.secrets()), 0));
@@ -125,6 +134,7 @@ public final class ProviderHttp {
                 return new Exchange.NotSent(request, description, duration);
             }
             UnknownCause unknown = cause instanceof HttpTimeoutException || cause instanceof SocketTimeoutException
+                    || cause instanceof TimeoutException
                     ? UnknownCause.READ_TIMEOUT
                     : UnknownCause.CONNECTION_RESET;
             log.debug("{} {} {} sent, no answer ({}): {}", provider, request.method(), request.target(), unknown,
@@ -181,6 +191,8 @@ public final class ProviderHttp {
             kind = "connect timeout";
         } else if (cause instanceof HttpTimeoutException || cause instanceof SocketTimeoutException) {
             kind = "no answer within the read timeout of " + readTimeout.toMillis() + " ms";
+        } else if (cause instanceof TimeoutException) {
+            kind = "no complete answer within " + answerDeadline.toMillis() + " ms";
         } else if (neverLeft(cause)) {
             kind = "could not connect";
         } else if (cause instanceof IOException) {
