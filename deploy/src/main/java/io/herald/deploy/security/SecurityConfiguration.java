@@ -18,6 +18,10 @@ import org.springframework.security.config.observation.SecurityObservationSettin
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.header.HeaderWriter;
+import org.springframework.security.web.header.writers.ContentSecurityPolicyHeaderWriter;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * Stateless HTTP security: API keys (Bearer), roles per endpoint, workspace isolation, signed
@@ -51,8 +55,7 @@ public class SecurityConfiguration {
                 .logout(logout -> logout.disable())
                 .requestCache(cache -> cache.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .headers(headers -> headers.contentSecurityPolicy(csp -> csp
-                        .policyDirectives(SecurityHeaders.CONTENT_SECURITY_POLICY)))
+                .headers(headers -> headers.addHeaderWriter(contentSecurityPolicy()))
                 .addFilterBefore(new ApiKeyAuthenticationFilter(systemKey, keys, new RateLimits(apiKeyRateLimiters),
                         problems), AuthorizationFilter.class)
                 .addFilterAfter(new Utf8BodyFilter(rules, problems), AuthorizationFilter.class)
@@ -75,6 +78,16 @@ public class SecurityConfiguration {
                             }
                         }))
                 .build();
+    }
+
+    /** The console's policy on every answer, the Swagger UI's own on its pages (see {@link SecurityHeaders}). */
+    private static HeaderWriter contentSecurityPolicy() {
+        PathPattern swaggerUiPaths = new PathPatternParser().parse("/swagger-ui/**");
+        HeaderWriter strict = new ContentSecurityPolicyHeaderWriter(SecurityHeaders.CONTENT_SECURITY_POLICY);
+        HeaderWriter swaggerUi =
+                new ContentSecurityPolicyHeaderWriter(SecurityHeaders.SWAGGER_UI_CONTENT_SECURITY_POLICY);
+        return (request, response) -> (swaggerUiPaths.matches(AccessRules.path(request)) ? swaggerUi : strict)
+                .writeHeaders(request, response);
     }
 
     /**

@@ -165,7 +165,8 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
 
     /** HMAC-SHA256(secret, t + "\n" + METHOD + "\n" + path and query + "\n" + hex SHA-256 of the body). */
     static byte[] v2(byte[] secret, long timestamp, String method, String pathAndQuery, byte[] body) {
-        String signed = timestamp + "\n" + method + "\n" + pathAndQuery + "\n" + HexFormat.of().formatHex(Hashes.sha256(body));
+        String bodyHash = HexFormat.of().formatHex(Hashes.sha256(body));
+        String signed = timestamp + "\n" + method + "\n" + pathAndQuery + "\n" + bodyHash;
         return hmac(secret, signed.getBytes(StandardCharsets.UTF_8));
     }
 

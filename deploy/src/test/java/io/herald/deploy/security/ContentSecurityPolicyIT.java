@@ -6,13 +6,19 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every answer carries one Content-Security-Policy, exactly the one DESIGN.md and the issue name:
@@ -23,6 +29,9 @@ class ContentSecurityPolicyIT extends SecurityIntegrationTest {
 
     private static final String POLICY =
             "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+    private static final String SWAGGER_UI_POLICY = "default-src 'self'; script-src 'self';"
+            + " style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
+            + " frame-ancestors 'none'";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
@@ -69,6 +78,56 @@ class ContentSecurityPolicyIT extends SecurityIntegrationTest {
                 .as("an inline <script>").isFalse();
         assertThat(Pattern.compile("<style\\b|\\sstyle\\s*=|\\son[a-z]+\\s*=|javascript:", Pattern.CASE_INSENSITIVE)
                 .matcher(page).find()).as("inline style, event handler or javascript: URL").isFalse();
+    }
+
+    /**
+     * The Swagger UI runs no inline script, so its policy keeps {@code script-src 'self'}; it
+     * differs only in allowing the bundle's inserted style and its data: icons.
+     */
+    @Test
+    void theSwaggerUiHasItsOwnPolicyWithScriptsFromHeraldOnly() {
+        HttpResponse<String> page = get("/swagger-ui/index.html", null);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().allValues("Content-Security-Policy")).containsExactly(SWAGGER_UI_POLICY);
+        assertThat(SWAGGER_UI_POLICY).contains("script-src 'self';").doesNotContain("unsafe-eval")
+                .doesNotContain("script-src 'self' 'unsafe-inline'");
+        assertThat(Pattern.compile("<script(?![^>]*\\bsrc=)[^>]*>", Pattern.CASE_INSENSITIVE).matcher(page.body()).find())
+                .as("an inline <script> in the Swagger UI page").isFalse();
+        assertThat(get("/v3/api-docs", null).headers().allValues("Content-Security-Policy")).containsExactly(POLICY);
+    }
+
+    /**
+     * In a real browser: the console and the Swagger UI load and run under their policies without
+     * one violation, and the Swagger UI renders the API's operations. Skipped where no Chromium is
+     * installed.
+     */
+    @Test
+    void theConsoleAndTheSwaggerUiRunInChromiumWithoutAViolation(@TempDir Path profile) throws Exception {
+        Path chromium = Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+                .map(Path::of).filter(Files::isExecutable).findFirst().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "no Chromium on this machine");
+        for (String page : List.of("/console", "/swagger-ui/index.html")) {
+            Path dom = profile.resolve("dom.html");
+            Path log = profile.resolve("chromium.log");
+            Process browser = new ProcessBuilder(chromium.toString(), "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile.resolve("profile"),
+                    "--enable-logging=stderr", "--v=0", "--virtual-time-budget=8000", "--dump-dom",
+                    "http://127.0.0.1:" + port + page)
+                    .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+            assertThat(browser.waitFor(60, TimeUnit.SECONDS)).as("Chromium finished " + page).isTrue();
+            List<String> violations = Files.readAllLines(log).stream()
+                    .filter(line -> line.contains("Content Security Policy") || line.contains("Refused to"))
+                    .toList();
+            assertThat(violations).as(page).isEmpty();
+            String rendered = Files.readString(dom);
+            if (page.startsWith("/swagger-ui")) {
+                assertThat(rendered).as("the Swagger UI rendered the operations").contains("opblock-summary-path")
+                        .contains("/api/v1/workspaces/{ws}/publications");
+            } else {
+                assertThat(rendered).as("the console's script ran").contains("id=\"login\"")
+                        .doesNotContain("id=\"login\" class=\"login\" hidden");
+            }
+        }
     }
 
     private HttpResponse<String> get(String path, String key) {
