@@ -3,9 +3,11 @@ package io.herald.deploy.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +69,21 @@ class ContentSecurityPolicyIT extends SecurityIntegrationTest {
         softly.assertThat(answers.get("problem: URL refused by the firewall (400)").statusCode()).isEqualTo(400);
         softly.assertThat(answers.get("console page").statusCode()).isEqualTo(200);
         softly.assertAll();
+    }
+
+    /** Tomcat refuses a malformed URL before Herald's filters see it; its problem answer carries the policy too. */
+    @Test
+    void aUrlTomcatRefusesStillGetsThePolicy() throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET /api/v1/%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 400");
+            assertThat(answer).contains("application/problem+json").contains("refused before it reached Herald");
+            assertThat(answer.lines().filter(line -> line.regionMatches(true, 0, "Content-Security-Policy:", 0, 24)))
+                    .containsExactly("Content-Security-Policy: " + POLICY);
+        }
     }
 
     /** The policy allows no inline script or style: the console's page must have none. */
