@@ -2,7 +2,8 @@ package io.herald.deploy.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.herald.deploy.HeraldApplication;
+import io.herald.deploy.SandboxLoopback;
+import io.herald.deploy.process.HeraldProcess;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.net.URI;
@@ -10,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,9 +21,6 @@ import java.util.Map;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Signed requests (API.md, v2): the signature binds the timestamp, the method, the path and query
@@ -175,16 +174,18 @@ class SignedRequestsIT extends SecurityIntegrationTest {
     }
 
     /**
-     * A second Herald node on the same database, started with v1 signatures allowed: v1 is
-     * refused on the first node (the default) and accepted on the second; a signature used on
-     * either node is refused on the other.
+     * A second Herald node (its own process, as in a cluster) on the same database, started with
+     * v1 signatures allowed: v1 is refused on the first node (the default) and accepted on the
+     * second; a signature used on either node is refused on the other.
      */
     @Test
-    void v1IsAcceptedOnlyWithItsFlagAndASignatureIsUsedOnceAcrossNodes() {
+    void v1IsAcceptedOnlyWithItsFlagAndASignatureIsUsedOnceAcrossNodes() throws Exception {
         SignedWorkspace ws = signedWorkspace("nodes");
         String keys = ws.path("/keys");
-        try (ConfigurableApplicationContext nodeB = secondNode()) {
-            int portB = ((WebServerApplicationContext) nodeB).getWebServer().getPort();
+        HeraldProcess nodeB = secondNode();
+        try {
+            nodeB.start();
+            int portB = nodeB.port();
             long now = Instant.now().getEpochSecond();
             String v1 = "t=" + now + ",v1=" + Signatures.v1(SECRET, now, NEW_KEY);
 
@@ -200,20 +201,21 @@ class SignedRequestsIT extends SecurityIntegrationTest {
             String usedOnB = Signatures.v2Header(SECRET, now + 1, "POST", keys, NEW_KEY);
             assertThat(sendTo(portB, ws.key(), "POST", keys, NEW_KEY, usedOnB).status()).isEqualTo(201);
             assertSignatureInvalid(send(ws.key(), "POST", keys, NEW_KEY, usedOnB), "already used");
+        } finally {
+            nodeB.stop();
         }
     }
 
     /**
-     * Another node of this Herald: same database, same keys, its own port. Its provider calls go
-     * to this test application's sandbox, like the first node's, so work it picks up from other
-     * tests goes where theirs would.
+     * Another node of this Herald: same database and keys, its own JVM (so its own node id for
+     * the event processors' claims). Its provider calls go to this test application's sandbox,
+     * so work it picks up from other tests goes where theirs would.
      */
-    private ConfigurableApplicationContext secondNode() {
-        String sandbox = "http://localhost:" + port + "/sandbox";
-        return new SpringApplicationBuilder(HeraldApplication.class).run(
-                "--server.port=0",
-                "--herald.test.sandbox-loopback=false",
-                "--herald.sandbox.enabled=false",
+    private HeraldProcess secondNode() throws IOException {
+        Path log = Path.of("target", "signed-requests-node-b.log");
+        Files.deleteIfExists(log);
+        String sandbox = "http://localhost:" + SandboxLoopback.port() + "/sandbox";
+        return new HeraldProcess(List.of(
                 "--herald.data-dir=" + secondNodeData,
                 "--spring.datasource.url=" + TestDatabase.shared().jdbcUrl(),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
@@ -222,7 +224,7 @@ class SignedRequestsIT extends SecurityIntegrationTest {
                 "--herald.security.accept-v1-signatures=true",
                 "--herald.outbound.allow-private-networks=true",
                 "--herald.channels.facebook.graph-base-url=" + sandbox + "/facebook/v25.0",
-                "--herald.channels.linkedin.api-base-url=" + sandbox + "/linkedin");
+                "--herald.channels.linkedin.api-base-url=" + sandbox + "/linkedin"), log);
     }
 
     private long keyCount(String ws) {
