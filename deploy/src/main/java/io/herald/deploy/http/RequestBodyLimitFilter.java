@@ -29,6 +29,8 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > MAX_BODY_BYTES) {
+            // refused before the security chain, which sets this header on every other answer
+            response.setHeader(SecurityHeaders.CONTENT_SECURITY_POLICY_HEADER, SecurityHeaders.CONTENT_SECURITY_POLICY);
             Problems.write(response, 413, "payload_too_large", "Payload Too Large", TOO_LARGE);
             return;
         }

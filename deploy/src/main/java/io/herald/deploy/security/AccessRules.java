@@ -24,33 +24,44 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * Which role may call which endpoint (the matrix in the README), and workspace isolation: a key
- * used on another workspace's path is denied as if the resource did not exist (404).
+ * used on another workspace's path is denied as if the resource did not exist (404). Deny by
+ * default: a path or method no rule names is refused for every key (403), so an endpoint added
+ * later (an actuator endpoint, a new controller) is closed until a rule here opens it. Paths are
+ * matched decoded and normalised, as Spring MVC matches them.
  */
 public final class AccessRules implements AuthorizationManager<RequestAuthorizationContext> {
 
     /** Marks a denial that must look like a missing resource. */
     static final String HIDDEN_ATTRIBUTE = AccessRules.class.getName() + ".hidden";
+    /** Marks a denial because no rule names the request's method and path. */
+    static final String UNLISTED_ATTRIBUTE = AccessRules.class.getName() + ".unlisted";
 
     private static final String WS = "/api/v1/workspaces/{ws}";
     private static final UrlPathHelper PATHS = new UrlPathHelper();
+    /** The path is decoded once by {@link UrlPathHelper}; a second decoding would turn %2541 into A. */
+    private static final PathContainer.Options DECODED = PathContainer.Options.create('/', false);
     private static final PathPattern WORKSPACE_PATHS = new PathPatternParser().parse(WS + "/**");
+    private static final Set<String> READS = Set.of("GET", "HEAD");
 
     private record Rule(String method, PathPattern pattern, Set<Role> roles) {
     }
 
-    private static final List<String> OPEN = List.of(
+    /** Open to anyone, for reading: health probes, the scrape, the API description, the console's shell. */
+    private static final List<String> OPEN_READS = List.of(
             "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
             "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
-            "/console", "/console/**", "/favicon.ico", "/error", "/sandbox/**");
+            "/console", "/console/**", "/favicon.ico");
 
-    private final List<PathPattern> open;
+    private final List<PathPattern> openReads;
+    private final PathPattern sandbox;
+    private final boolean sandboxEnabled;
     private final List<Rule> rules;
-    private final PathPattern systemPaths;
 
-    public AccessRules() {
+    public AccessRules(boolean sandboxEnabled) {
         PathPatternParser parser = new PathPatternParser();
-        this.open = OPEN.stream().map(parser::parse).toList();
-        this.systemPaths = parser.parse("/api/v1/{area:admin|audit}/**");
+        this.openReads = OPEN_READS.stream().map(parser::parse).toList();
+        this.sandbox = parser.parse("/sandbox/**");
+        this.sandboxEnabled = sandboxEnabled;
         this.rules = List.of(
                 rule(parser, "POST", WS + "/publications", PUBLISHER),
                 rule(parser, "GET", WS + "/publications", PUBLISHER, OPERATOR, AUDITOR),
@@ -71,20 +82,28 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "DELETE", WS + "/keys/{keyId}", ADMIN, SYSTEM),
                 rule(parser, "PUT", WS + "/signing-secret", ADMIN),
                 // the system key can switch signatures off for a workspace that lost its secret
-                rule(parser, "DELETE", WS + "/signing-secret", ADMIN, SYSTEM));
+                rule(parser, "DELETE", WS + "/signing-secret", ADMIN, SYSTEM),
+                rule(parser, "POST", "/api/v1/admin/workspaces", SYSTEM),
+                rule(parser, "GET", "/api/v1/admin/projections", SYSTEM),
+                rule(parser, "POST", "/api/v1/admin/projections/{name}/rebuild", SYSTEM),
+                rule(parser, "GET", "/api/v1/audit/events", SYSTEM),
+                rule(parser, "GET", "/api/v1/audit/verify", SYSTEM));
     }
 
     private static Rule rule(PathPatternParser parser, String method, String pattern, Role... roles) {
         return new Rule(method, parser.parse(pattern), EnumSet.copyOf(List.of(roles)));
     }
 
-    /** Paths anyone may call: health, metrics, the API description, the console's shell, the sandbox. */
+    /** Requests anyone may send: reads of the open paths, the sandbox when it is on, error dispatches. */
     public boolean isOpen(HttpServletRequest request) {
         if (request.getDispatcherType() == DispatcherType.ERROR) {
             return true;
         }
         PathContainer path = path(request);
-        return open.stream().anyMatch(p -> p.matches(path));
+        if (sandboxEnabled && sandbox.matches(path)) {
+            return true;
+        }
+        return READS.contains(request.getMethod()) && openReads.stream().anyMatch(p -> p.matches(path));
     }
 
     @Override
@@ -111,18 +130,12 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 return new AuthorizationDecision(!Collections.disjoint(rule.roles(), caller.roles()));
             }
         }
-        if (systemPaths.matches(path)) {
-            return new AuthorizationDecision(caller.isSystem());
-        }
-        if (inWorkspace != null) {
-            // no such endpoint in the caller's own workspace: Spring MVC answers 404 or 405
-            return new AuthorizationDecision(!caller.isSystem());
-        }
-        return new AuthorizationDecision(true);
+        request.setAttribute(UNLISTED_ATTRIBUTE, Boolean.TRUE);
+        return new AuthorizationDecision(false);
     }
 
-    /** The decoded path within the application, as Spring MVC matches it. */
+    /** The decoded path within the application, without {@code ;} parameters and with {@code //} collapsed. */
     static PathContainer path(HttpServletRequest request) {
-        return PathContainer.parsePath(PATHS.getPathWithinApplication(request));
+        return PathContainer.parsePath(PATHS.getPathWithinApplication(request), DECODED);
     }
 }

@@ -1,6 +1,7 @@
 package io.herald.deploy.security;
 
 import io.herald.contracts.error.ErrorCode;
+import io.herald.deploy.http.SecurityHeaders;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,6 +35,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
                 + ",\"detail\":\"the request was refused before it reached Herald\",\"code\":\"" + code(status) + "\"}";
         try {
             response.setContentType("application/problem+json");
+            response.setHeader(SecurityHeaders.CONTENT_SECURITY_POLICY_HEADER, SecurityHeaders.CONTENT_SECURITY_POLICY);
             response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
             response.finishResponse();
         } catch (IOException | IllegalStateException e) {

@@ -2,8 +2,10 @@ package io.herald.deploy.security;
 
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.herald.contracts.error.ErrorCode;
+import io.herald.deploy.http.SecurityHeaders;
 import java.io.IOException;
 import java.time.Clock;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -16,10 +18,15 @@ import org.springframework.security.config.observation.SecurityObservationSettin
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.header.HeaderWriter;
+import org.springframework.security.web.header.writers.ContentSecurityPolicyHeaderWriter;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * Stateless HTTP security: API keys (Bearer), roles per endpoint, workspace isolation, signed
- * bodies where a workspace asks for them, a rate limit per key. Every refusal is problem+json.
+ * bodies where a workspace asks for them, a rate limit per key, a Content-Security-Policy on
+ * every answer. Every refusal is problem+json.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -38,8 +45,9 @@ public class SecurityConfiguration {
     @Bean
     SecurityFilterChain api(HttpSecurity http, SystemKey systemKey, ApiKeyStore keys,
                             RateLimiterRegistry apiKeyRateLimiters, SigningSecrets signingSecrets,
-                            ProblemResponses problems, SecurityProperties properties, Clock clock) throws Exception {
-        AccessRules rules = new AccessRules();
+                            ProblemResponses problems, SecurityProperties properties, Clock clock,
+                            @Value("${herald.sandbox.enabled:false}") boolean sandboxEnabled) throws Exception {
+        AccessRules rules = new AccessRules(sandboxEnabled);
         return http
                 .csrf(csrf -> csrf.disable())
                 .httpBasic(basic -> basic.disable())
@@ -47,11 +55,12 @@ public class SecurityConfiguration {
                 .logout(logout -> logout.disable())
                 .requestCache(cache -> cache.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .headers(headers -> headers.addHeaderWriter(contentSecurityPolicy()))
                 .addFilterBefore(new ApiKeyAuthenticationFilter(systemKey, keys, new RateLimits(apiKeyRateLimiters),
                         problems), AuthorizationFilter.class)
-                .addFilterAfter(new Utf8BodyFilter(problems), AuthorizationFilter.class)
+                .addFilterAfter(new Utf8BodyFilter(rules, problems), AuthorizationFilter.class)
                 .addFilterAfter(new SignatureVerificationFilter(signingSecrets, problems, clock,
-                        properties.signatureTolerance()), Utf8BodyFilter.class)
+                        properties.signatureTolerance(), properties.acceptV1Signatures()), Utf8BodyFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().access(rules))
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> problems.write(request, response,
@@ -60,12 +69,25 @@ public class SecurityConfiguration {
                         .accessDeniedHandler((request, response, e) -> {
                             if (request.getAttribute(AccessRules.HIDDEN_ATTRIBUTE) != null) {
                                 problems.write(request, response, ErrorCode.NOT_FOUND, "not found");
+                            } else if (request.getAttribute(AccessRules.UNLISTED_ATTRIBUTE) != null) {
+                                problems.write(request, response, ErrorCode.FORBIDDEN,
+                                        "no key may send this method to this path");
                             } else {
                                 problems.write(request, response, ErrorCode.FORBIDDEN,
                                         "this key lacks the role this request needs");
                             }
                         }))
                 .build();
+    }
+
+    /** The console's policy on every answer, the Swagger UI's own on its pages (see {@link SecurityHeaders}). */
+    private static HeaderWriter contentSecurityPolicy() {
+        PathPattern swaggerUiPaths = new PathPatternParser().parse("/swagger-ui/**");
+        HeaderWriter strict = new ContentSecurityPolicyHeaderWriter(SecurityHeaders.CONTENT_SECURITY_POLICY);
+        HeaderWriter swaggerUi =
+                new ContentSecurityPolicyHeaderWriter(SecurityHeaders.SWAGGER_UI_CONTENT_SECURITY_POLICY);
+        return (request, response) -> (swaggerUiPaths.matches(AccessRules.path(request)) ? swaggerUi : strict)
+                .writeHeaders(request, response);
     }
 
     /**
@@ -92,7 +114,10 @@ public class SecurityConfiguration {
     /** A URL the firewall refuses (encoded dots or slashes, NUL, ...) gets problem+json, not a bare 400. */
     @Bean
     RequestRejectedHandler requestRejectedAsProblem(ProblemResponses problems) {
-        return (request, response, rejected) -> problems.write(request, response, ErrorCode.VALIDATION_FAILED,
-                "the request URL is not acceptable");
+        return (request, response, rejected) -> {
+            response.setHeader(SecurityHeaders.CONTENT_SECURITY_POLICY_HEADER, SecurityHeaders.CONTENT_SECURITY_POLICY);
+            problems.write(request, response, ErrorCode.VALIDATION_FAILED,
+                    "the request URL is not acceptable");
+        };
     }
 }

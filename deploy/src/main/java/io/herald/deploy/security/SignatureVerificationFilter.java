@@ -29,28 +29,35 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Where a workspace has a signing secret, its mutating requests must carry
- * {@code X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>}:
- * inside the tolerance, compared in constant time, and each signature accepted once. The body
- * is read once here and the same bytes are handed on. Runs after authorization, so a caller
- * without the role or from another workspace gets 403/404 before this.
+ * {@code X-Herald-Signature: t=<unix seconds>,v2=<hex HMAC-SHA256(secret, t \n METHOD \n path?query
+ * \n hex SHA-256(body))>}: inside the tolerance, compared in constant time, and each signature
+ * accepted once. v2 binds the method and the URL as sent, so a signature made for one call is
+ * refused on any other; the older {@code v1=} form (t + "." + body) only where
+ * {@code herald.security.accept-v1-signatures} allows it. A refusal says which part was wrong,
+ * never the value that was expected. The body is read once here and the same bytes are handed on.
+ * Runs after authorization, so a caller without the role or from another workspace gets 403/404
+ * before this.
  */
 public final class SignatureVerificationFilter extends OncePerRequestFilter {
 
     public static final String HEADER = "X-Herald-Signature";
     private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
-    private static final Pattern PART = Pattern.compile("\\s*(?:t=([0-9]{1,12})|v1=([0-9A-Fa-f]{64}))\\s*");
+    private static final Pattern PART = Pattern.compile("\\s*(?:t=([0-9]{1,12})|(v[12])=([0-9A-Fa-f]{64}))\\s*");
+    private static final String FORMAT = HEADER + " must look like t=<unix seconds>,v2=<64 hex digits of HMAC-SHA256>";
 
     private final SigningSecrets secrets;
     private final ProblemResponses problems;
     private final Clock clock;
     private final Duration tolerance;
+    private final boolean acceptV1;
 
     public SignatureVerificationFilter(SigningSecrets secrets, ProblemResponses problems, Clock clock,
-                                       Duration tolerance) {
+                                       Duration tolerance, boolean acceptV1) {
         this.secrets = secrets;
         this.problems = problems;
         this.clock = clock;
         this.tolerance = tolerance;
+        this.acceptV1 = acceptV1;
     }
 
     @Override
@@ -69,7 +76,8 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
             problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, RequestBodyLimitFilter.TOO_LARGE);
             return;
         }
-        Optional<String> refusal = verify(request.getHeader(HEADER), body, secret.get(), workspace);
+        Optional<String> refusal = verify(request.getHeader(HEADER), request.getMethod(), pathAndQuery(request),
+                body, secret.get(), workspace);
         if (refusal.isPresent()) {
             problems.write(request, response, ErrorCode.SIGNATURE_INVALID, refusal.get());
             return;
@@ -86,16 +94,24 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
         return null;
     }
 
-    private Optional<String> verify(String header, byte[] body, byte[] secret, String workspace) {
+    /** The path and query as the client sent them: undecoded, so client and server sign the same text. */
+    static String pathAndQuery(HttpServletRequest request) {
+        String query = request.getQueryString();
+        return query == null ? request.getRequestURI() : request.getRequestURI() + "?" + query;
+    }
+
+    private Optional<String> verify(String header, String method, String pathAndQuery, byte[] body, byte[] secret,
+                                    String workspace) {
         if (header == null || header.isBlank()) {
             return Optional.of("this workspace requires signed requests: " + HEADER + " is missing");
         }
         Long timestamp = null;
-        List<String> candidates = new ArrayList<>();
+        List<String> v2 = new ArrayList<>();
+        List<String> v1 = new ArrayList<>();
         for (String part : header.split(",", 8)) {
             Matcher m = PART.matcher(part);
             if (!m.matches()) {
-                return Optional.of(HEADER + " must look like t=<unix seconds>,v1=<hex HMAC-SHA256>");
+                return Optional.of(FORMAT);
             }
             if (m.group(1) != null) {
                 if (timestamp != null) {
@@ -103,35 +119,71 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
                 }
                 timestamp = Long.parseLong(m.group(1));
             } else {
-                candidates.add(m.group(2).toLowerCase(Locale.ROOT));
+                (m.group(2).equals("v2") ? v2 : v1).add(m.group(3).toLowerCase(Locale.ROOT));
             }
         }
-        if (timestamp == null || candidates.isEmpty()) {
-            return Optional.of(HEADER + " must look like t=<unix seconds>,v1=<hex HMAC-SHA256>");
+        if (timestamp == null || (v2.isEmpty() && v1.isEmpty())) {
+            return Optional.of(FORMAT);
+        }
+        if (v2.isEmpty() && !acceptV1) {
+            return Optional.of("v1 signatures are not accepted: sign with v2 (timestamp, method, path and query,"
+                    + " body hash)");
         }
         Instant signedAt = Instant.ofEpochSecond(timestamp);
-        Instant now = clock.instant();
-        if (Duration.between(signedAt, now).abs().compareTo(tolerance) > 0) {
+        if (Duration.between(signedAt, clock.instant()).abs().compareTo(tolerance) > 0) {
             return Optional.of("the signature's timestamp is outside the tolerance of " + tolerance.toSeconds()
-                    + " seconds");
+                    + " seconds of Herald's clock");
         }
-        byte[] expected = HexFormat.of().formatHex(hmac(secret, timestamp, body)).getBytes(StandardCharsets.US_ASCII);
-        for (String candidate : candidates) {
-            if (MessageDigest.isEqual(expected, candidate.getBytes(StandardCharsets.US_ASCII))) {
-                return secrets.firstUse(workspace, candidate, signedAt.plus(tolerance))
-                        ? Optional.empty()
-                        : Optional.of("this signature was already used; sign each request afresh");
-            }
+        Optional<String> matched = matching(v2, hex(v2(secret, timestamp, method, pathAndQuery, body)));
+        if (matched.isEmpty() && acceptV1) {
+            matched = matching(v1, hex(v1(secret, timestamp, body)));
         }
-        return Optional.of("the signature does not match the request body");
+        if (matched.isEmpty()) {
+            return Optional.of(v2.isEmpty()
+                    ? "the v1 signature does not match the request body"
+                    : "the v2 signature does not match this request's method, path and query, or body");
+        }
+        return secrets.firstUse(workspace, matched.get(), signedAt.plus(tolerance))
+                ? Optional.empty()
+                : Optional.of("this signature was already used; sign each request afresh");
     }
 
-    static byte[] hmac(byte[] secret, long timestamp, byte[] body) {
+    /** The candidate equal to the expected signature, compared in constant time; every candidate is compared. */
+    private static Optional<String> matching(List<String> candidates, byte[] expected) {
+        String found = null;
+        for (String candidate : candidates) {
+            if (MessageDigest.isEqual(expected, candidate.getBytes(StandardCharsets.US_ASCII))) {
+                found = candidate;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    private static byte[] hex(byte[] mac) {
+        return HexFormat.of().formatHex(mac).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** HMAC-SHA256(secret, t + "\n" + METHOD + "\n" + path and query + "\n" + hex SHA-256 of the body). */
+    static byte[] v2(byte[] secret, long timestamp, String method, String pathAndQuery, byte[] body) {
+        String bodyHash = HexFormat.of().formatHex(Hashes.sha256(body));
+        String signed = timestamp + "\n" + method + "\n" + pathAndQuery + "\n" + bodyHash;
+        return hmac(secret, signed.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The earlier form: HMAC-SHA256(secret, t + "." + body). */
+    static byte[] v1(byte[] secret, long timestamp, byte[] body) {
+        byte[] prefix = (timestamp + ".").getBytes(StandardCharsets.US_ASCII);
+        byte[] signed = new byte[prefix.length + body.length];
+        System.arraycopy(prefix, 0, signed, 0, prefix.length);
+        System.arraycopy(body, 0, signed, prefix.length, body.length);
+        return hmac(secret, signed);
+    }
+
+    private static byte[] hmac(byte[] secret, byte[] message) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            mac.update((timestamp + ".").getBytes(StandardCharsets.US_ASCII));
-            return mac.doFinal(body);
+            return mac.doFinal(message);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
         }

@@ -6,8 +6,10 @@ import io.herald.command.channel.CredentialCipher;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -21,10 +23,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class SigningSecrets {
 
+    private static final Duration CLEANUP_INTERVAL = Duration.ofMinutes(1);
+
     private final JdbcTemplate jdbc;
     private final CredentialCipher cipher;
     private final Clock clock;
     private final Cache<String, Optional<byte[]>> secrets;
+    private final AtomicReference<Instant> lastCleanup = new AtomicReference<>(Instant.EPOCH);
 
     public SigningSecrets(JdbcTemplate jdbc, CredentialCipher cipher, Clock clock, SecurityProperties properties) {
         this.jdbc = jdbc;
@@ -62,10 +67,16 @@ public class SigningSecrets {
 
     /**
      * Records a signature as used until it leaves the tolerance window; false when it was used
-     * before (a replay). Expired entries are dropped on the way.
+     * before, on any node (a replay): the primary key decides, so two nodes racing with the same
+     * signature cannot both win. Expired entries are dropped on the way, at most once a minute
+     * per node, since a signature past its window is refused by its timestamp anyway.
      */
     public boolean firstUse(String workspaceId, String signature, Instant expiresAt) {
-        jdbc.update("DELETE FROM herald_seen_signature WHERE expires_at < ?", Timestamp.from(clock.instant()));
+        Instant now = clock.instant();
+        Instant last = lastCleanup.get();
+        if (last.plus(CLEANUP_INTERVAL).isBefore(now) && lastCleanup.compareAndSet(last, now)) {
+            jdbc.update("DELETE FROM herald_seen_signature WHERE expires_at < ?", Timestamp.from(now));
+        }
         return jdbc.update("""
                 INSERT INTO herald_seen_signature (workspace_id, signature, expires_at) VALUES (?, ?, ?)
                 ON CONFLICT DO NOTHING""", workspaceId, signature, Timestamp.from(expiresAt)) == 1;

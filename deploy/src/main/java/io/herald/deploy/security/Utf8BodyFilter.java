@@ -19,23 +19,26 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * A body sent to the API must be {@code application/json} (415 otherwise: the application also
  * understands YAML and other types, which the API does not offer) and well-formed UTF-8 (RFC
  * 8259): Jackson decodes some malformed sequences, such as overlong encodings, into plain
- * characters. The body is read once here and the same bytes are handed on.
+ * characters. The body is read once here and the same bytes are handed on. Every request that
+ * the access rules let through to a path that is not open is checked, whatever its spelling:
+ * the rules match the decoded path, so {@code /%61pi/...} cannot slip past as "not the API".
  */
 public final class Utf8BodyFilter extends OncePerRequestFilter {
 
     private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH", "DELETE");
 
+    private final AccessRules rules;
     private final ProblemResponses problems;
 
-    public Utf8BodyFilter(ProblemResponses problems) {
+    public Utf8BodyFilter(AccessRules rules, ProblemResponses problems) {
+        this.rules = rules;
         this.problems = problems;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (!WITH_BODY.contains(request.getMethod()) || !request.getRequestURI().startsWith("/api/")
-                || !hasBody(request)) {
+        if (!WITH_BODY.contains(request.getMethod()) || !hasBody(request) || rules.isOpen(request)) {
             chain.doFilter(request, response);
             return;
         }

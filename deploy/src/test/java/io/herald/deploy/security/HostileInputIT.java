@@ -6,14 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +78,53 @@ class HostileInputIT extends SecurityIntegrationTest {
         softly.assertThat(serverErrors).isZero();
         softly.assertThat(after).isEqualTo(before);
         softly.assertAll();
+    }
+
+    /**
+     * The body checks follow the path the access rules and Spring MVC decode, not the raw URI: an
+     * encoded spelling of an API path gets the same 415 and 400 as the plain one. A valid body at
+     * each spelling is accepted, so each spelling really reaches the API.
+     */
+    @Test
+    void everySpellingOfAnApiPathMeetsTheSameBodyChecks() {
+        String ws = newWorkspace("spelling");
+        createWorkspace(ws);
+        String key = createKey(ws, ROLES, "spelling");
+        assertThat(sendAs(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb-main",
+                "{\"type\":\"facebook\",\"pageId\":\"1234567890\",\"pageAccessToken\":\"EAAB-spelling\"}").status())
+                .isIn(200, 201);
+        List<String> spellings = List.of("/api/v1/workspaces/" + ws + "/publications",
+                "/%61pi/v1/workspaces/" + ws + "/publications",
+                "/api/v1/%77orkspaces/" + ws + "/publications",
+                "/api/%76%31/workspaces/" + ws + "/%70ublications");
+        SoftAssertions softly = new SoftAssertions();
+        int n = 0;
+        for (String path : spellings) {
+            String valid = "{\"calendarEntryId\":\"spelt-" + n++ + "\",\"contentVersion\":1,\"channelId\":\"fb-main\","
+                    + "\"action\":\"publish\",\"content\":{\"body\":\"spelt\"}}";
+            Response yaml = sendBytesAs(key, "POST", path, ("calendarEntryId: spelt-yaml-" + n + "\ncontentVersion: 1\n"
+                    + "channelId: fb-main\naction: publish\ncontent:\n  body: yaml\n").getBytes(StandardCharsets.UTF_8),
+                    "application/yaml", Map.of());
+            softly.assertThat(yaml.status()).as(path + " yaml -> " + yaml).isEqualTo(415);
+            softly.assertThat(yaml.body()).as(path).contains("unsupported_media_type");
+            Response overlong = sendBytesAs(key, "POST", path, overlongUtf8(valid), "application/json", Map.of());
+            softly.assertThat(overlong.status()).as(path + " overlong UTF-8 -> " + overlong).isEqualTo(400);
+            softly.assertThat(overlong.body()).as(path).contains("not valid UTF-8");
+            Response accepted = sendAs(key, "POST", path, valid);
+            softly.assertThat(accepted.status()).as(path + " valid -> " + accepted).isEqualTo(202);
+        }
+        for (String path : List.of("//api/v1/workspaces/" + ws + "/publications",
+                "/api/v1/workspaces/" + ws + "/publications;jsessionid=x",
+                "/api/v1/workspaces/" + ws + ";x=1/publications")) {
+            Response refused = sendBytesAs(key, "POST", path, "a: b".getBytes(StandardCharsets.UTF_8),
+                    "application/yaml", Map.of());
+            softly.assertThat(refused.status()).as(path + " -> " + refused).isEqualTo(400);
+            softly.assertThat(refused.contentType()).as(path).startsWith("application/problem+json");
+        }
+        softly.assertAll();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry"
+                + " WHERE position(convert_to('spelt-yaml', 'UTF8') in payload) > 0", Long.class))
+                .as("no YAML body was taken").isZero();
     }
 
     // ---------------------------------------------------------------- bodies
@@ -343,33 +387,40 @@ class HostileInputIT extends SecurityIntegrationTest {
         return (hex.charAt(0) == '0' ? "1" : "0") + hex.substring(1);
     }
 
-    private List<Attack> signatureAttacks(String ws, String key) throws Exception {
+    private List<Attack> signatureAttacks(String ws, String key) {
         List<Attack> attacks = new ArrayList<>();
         String body = "{\"calendarEntryId\":\"signed\",\"contentVersion\":1,\"channelId\":\"fb-main\","
                 + "\"action\":\"publish\",\"content\":{\"body\":\"b\"}}";
         long now = Instant.now().getEpochSecond();
         long old = now - Duration.ofMinutes(6).toSeconds();
         long future = now + Duration.ofMinutes(6).toSeconds();
+        String path = "/api/v1/workspaces/" + ws + "/publications";
+        String good = v2(SECRET, now, path, body);
         List<String> values = List.of(
                 "",
                 "garbage",
                 "t=" + now,
-                "v1=" + sign(SECRET, now, body),
-                "t=" + now + ",v1=" + "0".repeat(64),
-                "t=" + now + ",v1=" + sign("another-secret-entirely-0123456789abc", now, body),
-                "t=" + now + ",v1=" + sign(SECRET, now, body + " "),
-                "t=" + now + ",v1=" + sign(SECRET, now + 1, body),
-                "t=" + old + ",v1=" + sign(SECRET, old, body),
-                "t=" + future + ",v1=" + sign(SECRET, future, body),
-                "t=abc,v1=" + sign(SECRET, now, body),
-                "t=" + now + ",v1=" + sign(SECRET, now, body).substring(0, 63),
-                "t=" + now + ",v1=" + sign(SECRET, now, body) + "00",
-                "t=" + now + ",t=" + now + ",v1=" + tampered(sign(SECRET, now, body)),
-                "t=99999999999999999999,v1=" + sign(SECRET, now, body),
-                "t=-1,v1=" + sign(SECRET, now, body),
-                "v0=" + sign(SECRET, now, body) + ",t=" + now,
-                "t=" + now + ",v1=" + tampered(sign(SECRET, now, body)).toUpperCase());
-        String path = "/api/v1/workspaces/" + ws + "/publications";
+                "v2=" + good,
+                "t=" + now + ",v2=" + "0".repeat(64),
+                "t=" + now + ",v2=" + v2("another-secret-entirely-0123456789abc", now, path, body),
+                "t=" + now + ",v2=" + v2(SECRET, now, path, body + " "),
+                "t=" + now + ",v2=" + v2(SECRET, now + 1, path, body),
+                "t=" + now + ",v2=" + v2(SECRET, now, path + "?x=1", body),
+                "t=" + now + ",v2=" + v2(SECRET, now, "/api/v1/workspaces/" + ws + "/keys", body),
+                "t=" + now + ",v2=" + Signatures.v2(SECRET, now, "PUT", path, body),
+                "t=" + old + ",v2=" + v2(SECRET, old, path, body),
+                "t=" + future + ",v2=" + v2(SECRET, future, path, body),
+                "t=abc,v2=" + good,
+                "t=" + now + ",v2=" + good.substring(0, 63),
+                "t=" + now + ",v2=" + good + "00",
+                "t=" + now + ",t=" + now + ",v2=" + tampered(good),
+                "t=99999999999999999999,v2=" + good,
+                "t=-1,v2=" + good,
+                "v0=" + good + ",t=" + now,
+                "t=" + now + ",v2=" + tampered(good).toUpperCase(),
+                // the earlier form, refused by default even when correct
+                "t=" + now + ",v1=" + Signatures.v1(SECRET, now, body),
+                "t=" + now + ",v1=" + "0".repeat(64));
         for (String value : values) {
             Map<String, String> header = value.isEmpty() ? Map.of() : Map.of("X-Herald-Signature", value);
             attacks.add(new Attack("signature", key, "POST", path, body.getBytes(StandardCharsets.UTF_8),
@@ -386,10 +437,8 @@ class HostileInputIT extends SecurityIntegrationTest {
         return attacks;
     }
 
-    static String sign(String secret, long timestamp, String body) throws Exception {
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return HexFormat.of().formatHex(mac.doFinal((timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
+    private static String v2(String secret, long timestamp, String path, String body) {
+        return Signatures.v2(secret, timestamp, "POST", path, body);
     }
 
     // ---------------------------------------------------------------- helpers

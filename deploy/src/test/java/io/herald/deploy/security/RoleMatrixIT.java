@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every endpoint of API.md (and the few extra ones Herald serves) against every kind of caller:
- * no key, each role, the system key, a revoked key and another workspace's key.
+ * no key, each role, the system key, a revoked key and another workspace's key. Also every
+ * actuator path, open or not, and paths and methods no rule names: those are refused for every
+ * key (deny by default).
  */
 class RoleMatrixIT extends SecurityIntegrationTest {
 
@@ -29,7 +31,21 @@ class RoleMatrixIT extends SecurityIntegrationTest {
      * endpoint API.md names that no module serves yet: there an allowed caller gets 404/405.
      */
     private record Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed,
-                            boolean pending) {
+                            boolean pending, boolean open) {
+        Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed, boolean pending) {
+            this(method, path, body, roles, allowed, pending, false);
+        }
+
+        /** Open for reading to every caller, with or without a key. */
+        static Endpoint openRead(String method, String path, Integer... statuses) {
+            return new Endpoint(method, path, null, Set.of(), Set.of(statuses), false, true);
+        }
+
+        /** Named by no rule: refused for every key. */
+        static Endpoint unlisted(String method, String path, String body) {
+            return new Endpoint(method, path, body, Set.of(), Set.of(), false, false);
+        }
+
         boolean workspacePath() {
             return path.startsWith("/api/v1/workspaces/");
         }
@@ -80,6 +96,10 @@ class RoleMatrixIT extends SecurityIntegrationTest {
 
     private static String expect(Endpoint endpoint, String caller, Response response, String label,
                                  SoftAssertions softly) {
+        if (endpoint.open()) {
+            softly.assertThat(response.status()).as(label).isIn(endpoint.allowed().toArray());
+            return "open";
+        }
         if (caller.equals(NONE) || caller.equals(REVOKED)) {
             problem(softly, response, 401, "unauthenticated", label);
             return "401 unauthenticated";
@@ -92,6 +112,11 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 : endpoint.roles().contains(caller);
         if (!allowed) {
             problem(softly, response, 403, "forbidden", label);
+            if (endpoint.roles().isEmpty() && response.contentType().startsWith("application/problem+json")) {
+                softly.assertThat(response.json().path("detail").asText()).as(label)
+                        .isEqualTo("no key may send this method to this path");
+                return "403 no rule names it";
+            }
             return "403 forbidden";
         }
         if (endpoint.pending()) {
@@ -154,6 +179,47 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 Set.of(404), false));
         list.add(new Endpoint("GET", "/api/v1/audit/events", null, Set.of(SYSTEM), Set.of(200), false));
         list.add(new Endpoint("GET", "/api/v1/audit/verify", null, Set.of(SYSTEM), Set.of(200), false));
+
+        // actuator: health (with its subpaths, for probe groups) and the scrape are open; nothing
+        // else is. Probe groups are off unless configured, and a test application exports no
+        // metrics unless asked to: there 404 shows the request was let through, not refused
+        list.add(Endpoint.openRead("GET", "/actuator/health", 200));
+        list.add(Endpoint.openRead("HEAD", "/actuator/health", 200));
+        list.add(Endpoint.openRead("GET", "/actuator/health/liveness", 200, 404));
+        list.add(Endpoint.openRead("GET", "/actuator/health/readiness", 200, 404));
+        list.add(Endpoint.openRead("GET", "/actuator/health/db", 200, 404));
+        list.add(Endpoint.openRead("GET", "/actuator/prometheus", 200, 404));
+        list.add(Endpoint.openRead("GET", "/v3/api-docs", 200));
+        list.add(Endpoint.openRead("GET", "/swagger-ui/index.html", 200));
+        list.add(Endpoint.openRead("GET", "/console", 200));
+        list.add(Endpoint.openRead("GET", "/console/console.js", 200));
+        for (String actuator : List.of("/actuator", "/actuator/info", "/actuator/metrics",
+                "/actuator/metrics/jvm.memory.used", "/actuator/env", "/actuator/env/java.home", "/actuator/beans",
+                "/actuator/configprops", "/actuator/loggers", "/actuator/mappings", "/actuator/threaddump",
+                "/actuator/heapdump", "/actuator/scheduledtasks", "/actuator/conditions", "/actuator/caches",
+                "/actuator/sbom", "/actuator/%6Detrics")) {
+            list.add(Endpoint.unlisted("GET", actuator, null));
+        }
+        list.add(Endpoint.unlisted("POST", "/actuator/shutdown", null));
+        list.add(Endpoint.unlisted("POST", "/actuator/loggers/ROOT", "{\"configuredLevel\":\"TRACE\"}"));
+        // unlisted methods on open and on listed paths
+        list.add(Endpoint.unlisted("POST", "/actuator/health", null));
+        list.add(Endpoint.unlisted("DELETE", "/console", null));
+        list.add(Endpoint.unlisted("PATCH", ws + "/publications", "{}"));
+        list.add(Endpoint.unlisted("DELETE", pub, null));
+        list.add(Endpoint.unlisted("PUT", ws + "/keys", "{}"));
+        list.add(Endpoint.unlisted("OPTIONS", ws + "/publications", null));
+        list.add(Endpoint.unlisted("PUT", "/api/v1/admin/workspaces", "{}"));
+        // unlisted paths, inside a workspace, beside it and outside the API
+        list.add(Endpoint.unlisted("GET", ws + "/nothing-here", null));
+        list.add(Endpoint.unlisted("GET", ws, null));
+        list.add(Endpoint.unlisted("GET", ws + "/publications/", null));
+        list.add(Endpoint.unlisted("GET", "/api/v1/nothing-here", null));
+        list.add(Endpoint.unlisted("GET", "/api/v1/admin/nothing-here", null));
+        list.add(Endpoint.unlisted("GET", "/api/v1/audit/nothing-here", null));
+        list.add(Endpoint.unlisted("GET", "/api/v2/workspaces/" + a.id() + "/publications", null));
+        list.add(Endpoint.unlisted("GET", "/nothing-here", null));
+        list.add(Endpoint.unlisted("GET", "/error", null));
         return list;
     }
 

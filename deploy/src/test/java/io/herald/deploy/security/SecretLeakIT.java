@@ -80,7 +80,7 @@ class SecretLeakIT extends SecurityIntegrationTest {
                 + "\"action\":\"draft\",\"content\":{\"body\":\"signed\"}}";
         sendBytesAs(publisher, "POST", base + "/publications", signedBody.getBytes(StandardCharsets.UTF_8),
                 "application/json", Map.of("X-Herald-Signature",
-                        "t=" + now + ",v1=" + HostileInputIT.sign(signingSecret, now, signedBody)));
+                        Signatures.v2Header(signingSecret, now, "POST", base + "/publications", signedBody)));
         sendAs(publisher, "POST", base + "/publications", signedBody); // unsigned: refused
 
         Map<String, String> secrets = new LinkedHashMap<>();
