@@ -72,7 +72,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", WS + "/publications/{id}/events", AUDITOR),
                 rule(parser, "GET", WS + "/decisions", OPERATOR),
                 rule(parser, "GET", WS + "/counts", OPERATOR, AUDITOR),
-                rule(parser, "GET", WS + "/channels", OPERATOR, ADMIN),
+                rule(parser, "GET", WS + "/channels", PUBLISHER, OPERATOR, ADMIN),
                 rule(parser, "PUT", WS + "/channels/{channelId}", ADMIN),
                 rule(parser, "POST", WS + "/channels/{channelId}/probe", ADMIN),
                 rule(parser, "GET", WS + "/audit/events", AUDITOR),
