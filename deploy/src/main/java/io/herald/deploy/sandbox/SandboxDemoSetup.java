@@ -87,8 +87,9 @@ class SandboxDemoSetup {
                 EnumSet.of(Role.PUBLISHER, Role.OPERATOR, Role.AUDITOR, Role.ADMIN), "demo", "herald-demo");
         if (DataDirectory.embeddedDatabase(environment)) {
             try {
-                Files.createDirectories(keyFile.getParent());
-                Files.writeString(keyFile, key.key() + System.lineSeparator());
+                // a file left from an earlier database names a key that this one never issued
+                Files.deleteIfExists(keyFile);
+                DataDirectory.writeSecret(keyFile, key.key() + System.lineSeparator());
                 log.info("demo workspace key (all workspace roles), shown once and kept in {}: {}", keyFile,
                         key.key());
                 return;
