@@ -159,6 +159,10 @@ start_server() {
 # Stale credentials must not outlive a failed run: the passwords in it are about to be replaced.
 rm -f "$env_file"
 install_packages
+# A syntax error would only show as a 500 from the site; say it here instead.
+for php_file in "$plugin_source" "$install_script" "$router_source"; do
+    php -l "$php_file" >/dev/null || { log "$php_file does not parse"; exit 1; }
+done
 ensure_mariadb
 install -d -m 755 "$state_dir"
 

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.env.Environment;
@@ -17,6 +19,7 @@ public final class DataDirectory {
 
     private static final Logger log = LoggerFactory.getLogger(DataDirectory.class);
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
 
     private DataDirectory() {
     }
@@ -44,6 +47,22 @@ public final class DataDirectory {
     }
 
     /**
+     * Takes group and other permissions off an existing secret file: earlier versions wrote the
+     * demo key with the default mode, and restricted the other key files only after writing them.
+     */
+    public static void restrictExisting(Path file) throws IOException {
+        if (!POSIX || !Files.exists(file)) {
+            return;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        if (OWNER_READ_WRITE.containsAll(permissions)) {
+            return;
+        }
+        Files.setPosixFilePermissions(file, OWNER_READ_WRITE);
+        log.warn("{} was readable by others; it is now the owner's alone (mode 0600)", file);
+    }
+
+    /**
      * Writes a new file that only its owner may read (mode 0600 where the file system has POSIX
      * permissions). The mode is set as the file is created, so the secret is never readable by
      * others, not even between creating and restricting it. Refuses to overwrite a file.
@@ -51,8 +70,7 @@ public final class DataDirectory {
     public static void writeSecret(Path file, String content) throws IOException {
         create(file.toAbsolutePath().getParent());
         if (POSIX) {
-            FileAttribute<?> ownerOnly = PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rw-------"));
+            FileAttribute<?> ownerOnly = PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE);
             Files.createFile(file, ownerOnly);
         } else {
             log.warn("cannot restrict permissions of {}: the file system has no POSIX permissions", file);

@@ -63,6 +63,7 @@ public final class EmbeddedDatabase implements Closeable {
         boolean passwordOnly = passwordOnly(hba);
         String password;
         if (Files.exists(passwordFile)) {
+            DataDirectory.restrictExisting(passwordFile);
             password = Files.readString(passwordFile, StandardCharsets.UTF_8).trim();
         } else {
             password = newPassword();

@@ -79,6 +79,11 @@ class SandboxDemoSetup {
         Path keyFile = DataDirectory.resolve(environment).resolve("demo.key");
         if (keys.createWorkspace(DEMO.value(), "Demo (sandbox channels)").isEmpty()) {
             if (DataDirectory.embeddedDatabase(environment) && Files.exists(keyFile)) {
+                try {
+                    DataDirectory.restrictExisting(keyFile);
+                } catch (IOException e) {
+                    log.warn("could not restrict the permissions of {}: {}", keyFile, e.getMessage());
+                }
                 log.info("demo workspace key: see {}", keyFile);
             }
             return;

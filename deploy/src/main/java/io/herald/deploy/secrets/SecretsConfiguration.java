@@ -41,6 +41,8 @@ public class SecretsConfiguration {
             new SecureRandom().nextBytes(key);
             DataDirectory.writeSecret(keyFile, Base64.getEncoder().encodeToString(key));
             log.info("generated the credential encryption key in {}", keyFile);
+        } else {
+            DataDirectory.restrictExisting(keyFile);
         }
         return new CredentialCipher(decode(Files.readString(keyFile)));
     }

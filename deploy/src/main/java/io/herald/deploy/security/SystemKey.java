@@ -39,6 +39,7 @@ public final class SystemKey {
     public static SystemKey fromDataDirectory(Path dataDirectory, boolean sharedDatabase) throws IOException {
         Path file = dataDirectory.resolve(HASH_FILE);
         if (Files.exists(file)) {
+            DataDirectory.restrictExisting(file);
             return new SystemKey(HexFormat.of().parseHex(Files.readString(file).trim()));
         }
         if (sharedDatabase) {

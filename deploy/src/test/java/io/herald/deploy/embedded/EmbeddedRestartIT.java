@@ -62,6 +62,8 @@ class EmbeddedRestartIT {
             assertLockedDown(first);
         }
         assertThat(dataDir.resolve("postgres")).isDirectory();
+        // as earlier versions left them: the demo key with the default mode
+        Files.setPosixFilePermissions(dataDir.resolve("demo.key"), PosixFilePermissions.fromString("rw-r--r--"));
 
         try (ConfigurableApplicationContext second = start()) {
             JsonNode view = await(base(second), key, id, "SUCCEEDED");

@@ -44,6 +44,23 @@ class KeyFilesTest {
         assertThat(mode(folder)).isEqualTo("rwx------");
     }
 
+    @Test
+    void keyFilesThatEarlierVersionsLeftReadableAreRestrictedWhenRead() throws Exception {
+        Path folder = tmp.resolve("old-data");
+        Files.createDirectories(folder);
+        Path hash = Files.writeString(folder.resolve("system-key.sha256"), "ab".repeat(32));
+        Path key = Files.writeString(folder.resolve("encryption.key"), "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+        Files.setPosixFilePermissions(hash, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-rw-r--"));
+
+        SystemKey.fromDataDirectory(folder, false);
+        new SecretsConfiguration().credentialCipher(new MockEnvironment().withProperty("herald.data-dir", folder.toString()));
+
+        assertThat(mode(hash)).isEqualTo("rw-------");
+        assertThat(mode(key)).isEqualTo("rw-------");
+        assertThat(Files.readString(hash)).isEqualTo("ab".repeat(32));
+    }
+
     private static String mode(Path path) throws Exception {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
     }
