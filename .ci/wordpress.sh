@@ -23,7 +23,7 @@ state_dir=/var/lib/herald-wordpress
 editor_login=herald-editor
 contributor_login=herald-contributor
 db_user=herald_wp
-packages=(wordpress php php-cli php-mysql curl)
+packages=(wordpress php php-cli php-mysql php-xml curl)
 
 log() { echo "wordpress.sh: $*" >&2; }
 
