@@ -64,7 +64,7 @@ foreach (['add_post_metadata', 'update_post_metadata'] as $herald_meta_filter) {
  */
 add_filter('rest_request_before_callbacks', function ($response, $handler, WP_REST_Request $request) {
     if (is_wp_error($response) || !in_array($request->get_method(), ['POST', 'PUT', 'PATCH'], true)
-        || !preg_match('#^/wp/v2/posts(/\d+)?/?$#', $request->get_route())) {
+        || !preg_match('#^/wp/v2/posts(/\d+(/autosaves)?)?/?$#', $request->get_route())) {
         return $response;
     }
     $meta = $request->get_param('meta');

@@ -221,6 +221,10 @@ class WordPressLiveIT {
             HttpResponse<String> updated = contributor.post("/wp/v2/posts/" + ownPost,
                     JSON.writeValueAsString(Map.of("meta", Map.of("herald_publication_id", planted))));
             assertThat(updated.statusCode()).as(updated.body()).isEqualTo(403);
+            // an autosave of a draft writes the draft itself, meta included
+            HttpResponse<String> autosaved = contributor.post("/wp/v2/posts/" + ownPost + "/autosaves",
+                    JSON.writeValueAsString(Map.of("title", marker, "meta", Map.of("herald_publication_id", planted))));
+            assertThat(autosaved.statusCode()).as(autosaved.body()).isEqualTo(403);
             assertThat(postsWithPublicationId(planted)).as("nothing carries the planted id").isEmpty();
         }
 
