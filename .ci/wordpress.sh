@@ -7,6 +7,8 @@
 # Writes ${HERALD_WORDPRESS_ENV:-/tmp/herald-wordpress.env} (mode 600), read by WordPressLiveIT:
 #   WP_PLUGIN_URL, WP_PLUGIN_USERNAME, WP_PLUGIN_APP_PASSWORD   site with the mu-plugin
 #   WP_STOCK_URL,  WP_STOCK_USERNAME,  WP_STOCK_APP_PASSWORD    site without it
+#   WP_PLUGIN_CONTRIBUTOR_USERNAME, WP_PLUGIN_CONTRIBUTOR_APP_PASSWORD
+#                                    a contributor (no right to publish) on the plugin site
 # Ports: HERALD_WP_PLUGIN_PORT (default 18081), HERALD_WP_STOCK_PORT (default 18082).
 set -euo pipefail
 
@@ -19,8 +21,9 @@ plugin_port="${HERALD_WP_PLUGIN_PORT:-18081}"
 stock_port="${HERALD_WP_STOCK_PORT:-18082}"
 state_dir=/var/lib/herald-wordpress
 editor_login=herald-editor
+contributor_login=herald-contributor
 db_user=herald_wp
-packages=(wordpress php php-cli php-mysql curl)
+packages=(wordpress php php-cli php-mysql php-xml curl)
 
 log() { echo "wordpress.sh: $*" >&2; }
 
@@ -109,10 +112,10 @@ PHP
     chgrp www-data "/etc/wordpress/config-herald-$site.php"
 }
 
-# $1 site name; prints the application password
+# $1 site name, $2 login, $3 role (default editor); prints the user's new application password
 install_site() {
-    local site=$1
-    php "$install_script" "herald-$site" "$editor_login"
+    local site=$1 login=${2:-$editor_login} role=${3:-editor}
+    php "$install_script" "herald-$site" "$login" "$role"
 }
 
 server_running() {
@@ -156,6 +159,10 @@ start_server() {
 # Stale credentials must not outlive a failed run: the passwords in it are about to be replaced.
 rm -f "$env_file"
 install_packages
+# A syntax error would only show as a 500 from the site; say it here instead.
+for php_file in "$plugin_source" "$install_script" "$router_source"; do
+    php -l "$php_file" >/dev/null || { log "$php_file does not parse"; exit 1; }
+done
 ensure_mariadb
 install -d -m 755 "$state_dir"
 
@@ -163,6 +170,7 @@ configure_site plugin "$plugin_port"
 configure_site stock "$stock_port"
 plugin_password=$(install_site plugin)
 stock_password=$(install_site stock)
+contributor_password=$(install_site plugin "$contributor_login" contributor)
 start_server plugin "$plugin_port"
 start_server stock "$stock_port"
 
@@ -173,6 +181,8 @@ WP_PLUGIN_APP_PASSWORD=$plugin_password
 WP_STOCK_URL=http://127.0.0.1:$stock_port
 WP_STOCK_USERNAME=$editor_login
 WP_STOCK_APP_PASSWORD=$stock_password
+WP_PLUGIN_CONTRIBUTOR_USERNAME=$contributor_login
+WP_PLUGIN_CONTRIBUTOR_APP_PASSWORD=$contributor_password
 ENV
 )
 mv "$env_file.tmp" "$env_file"

@@ -98,7 +98,7 @@ start_herald() {
     java -Xmx"$HERALD_HEAP" $HERALD_OPTS -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
         --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
-        --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true \
+        --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true --herald.sandbox.allow-external-database=true \
         --herald.secrets.encryption-key="$ENCRYPTION_KEY" --herald.security.system-key="$SYSTEM_KEY" \
         --herald.security.rate-limit.limit-for-period=100000000 >> "$WORK/herald.log" 2>&1 &
     HERALD_PID=$!

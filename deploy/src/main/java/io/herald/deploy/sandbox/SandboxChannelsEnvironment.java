@@ -1,5 +1,6 @@
 package io.herald.deploy.sandbox;
 
+import io.herald.deploy.embedded.DataDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -15,13 +16,24 @@ import org.springframework.core.env.MapPropertySource;
  * The adapters need that address when they are built, so a random port ({@code server.port=0})
  * is chosen here, up front. The sandbox's WordPress sites live on this very application, so the
  * demo run allows private networks for outbound calls.
+ *
+ * <p>The sandbox registers demo credentials, a demo workspace and its key in whatever database it
+ * is given, so it refuses an external one ({@code spring.datasource.url}) unless
+ * {@code herald.sandbox.allow-external-database=true} says that is meant: checked here, before
+ * anything connects to that database.
  */
 public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
+
+    static final String ALLOW_EXTERNAL_DATABASE = "herald.sandbox.allow-external-database";
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (!environment.getProperty("herald.sandbox.enabled", Boolean.class, false)) {
             return;
+        }
+        if (!DataDirectory.embeddedDatabase(environment)
+                && !environment.getProperty(ALLOW_EXTERNAL_DATABASE, Boolean.class, false)) {
+            throw new SandboxOnExternalDatabaseException();
         }
         if ("0".equals(environment.getProperty("server.port"))) {
             environment.getPropertySources().addFirst(new MapPropertySource("herald-sandbox-port",

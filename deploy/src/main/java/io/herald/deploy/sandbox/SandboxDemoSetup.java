@@ -79,6 +79,11 @@ class SandboxDemoSetup {
         Path keyFile = DataDirectory.resolve(environment).resolve("demo.key");
         if (keys.createWorkspace(DEMO.value(), "Demo (sandbox channels)").isEmpty()) {
             if (DataDirectory.embeddedDatabase(environment) && Files.exists(keyFile)) {
+                try {
+                    DataDirectory.restrictExisting(keyFile);
+                } catch (IOException e) {
+                    log.warn("could not restrict the permissions of {}: {}", keyFile, e.getMessage());
+                }
                 log.info("demo workspace key: see {}", keyFile);
             }
             return;
@@ -87,8 +92,9 @@ class SandboxDemoSetup {
                 EnumSet.of(Role.PUBLISHER, Role.OPERATOR, Role.AUDITOR, Role.ADMIN), "demo", "herald-demo");
         if (DataDirectory.embeddedDatabase(environment)) {
             try {
-                Files.createDirectories(keyFile.getParent());
-                Files.writeString(keyFile, key.key() + System.lineSeparator());
+                // a file left from an earlier database names a key that this one never issued
+                Files.deleteIfExists(keyFile);
+                DataDirectory.writeSecret(keyFile, key.key() + System.lineSeparator());
                 log.info("demo workspace key (all workspace roles), shown once and kept in {}: {}", keyFile,
                         key.key());
                 return;

@@ -5,7 +5,6 @@ import io.herald.deploy.embedded.DataDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.slf4j.Logger;
@@ -40,14 +39,10 @@ public class SecretsConfiguration {
         if (!Files.exists(keyFile)) {
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);
-            Files.createDirectories(keyFile.getParent());
-            Files.writeString(keyFile, Base64.getEncoder().encodeToString(key));
-            try {
-                Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException notPosix) {
-                log.warn("cannot restrict permissions of {}", keyFile);
-            }
+            DataDirectory.writeSecret(keyFile, Base64.getEncoder().encodeToString(key));
             log.info("generated the credential encryption key in {}", keyFile);
+        } else {
+            DataDirectory.restrictExisting(keyFile);
         }
         return new CredentialCipher(decode(Files.readString(keyFile)));
     }

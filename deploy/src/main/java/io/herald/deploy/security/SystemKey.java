@@ -4,7 +4,6 @@ import io.herald.deploy.embedded.DataDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import org.slf4j.Logger;
@@ -40,6 +39,7 @@ public final class SystemKey {
     public static SystemKey fromDataDirectory(Path dataDirectory, boolean sharedDatabase) throws IOException {
         Path file = dataDirectory.resolve(HASH_FILE);
         if (Files.exists(file)) {
+            DataDirectory.restrictExisting(file);
             return new SystemKey(HexFormat.of().parseHex(Files.readString(file).trim()));
         }
         if (sharedDatabase) {
@@ -48,13 +48,7 @@ public final class SystemKey {
         }
         String key = "hs." + Hashes.randomSecret();
         byte[] hash = Hashes.sha256(key);
-        Files.createDirectories(dataDirectory);
-        Files.writeString(file, HexFormat.of().formatHex(hash));
-        try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException notPosix) {
-            log.warn("cannot restrict permissions of {}", file);
-        }
+        DataDirectory.writeSecret(file, HexFormat.of().formatHex(hash));
         // the only time this key is ever shown: the operator copies it from here
         log.warn("generated the system key, shown only now; keep it safe: {} (its hash is kept in {})", key, file);
         return new SystemKey(hash);

@@ -1,6 +1,7 @@
 package io.herald.deploy.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,16 +12,23 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The default run: no database configured, so Herald brings an embedded PostgreSQL whose data
- * lives in its data folder. Stopped and started again, it still has everything.
+ * lives in its data folder, on 127.0.0.1 only and behind its password. Stopped and started again,
+ * it still has everything.
  */
 class EmbeddedRestartIT {
 
@@ -51,14 +59,31 @@ class EmbeddedRestartIT {
             assertThat(created.statusCode()).as(created.body()).isEqualTo(202);
             id = json.readTree(created.body()).get("publicationId").asText();
             await(base, key, id, "SUCCEEDED");
+            assertLockedDown(first);
         }
         assertThat(dataDir.resolve("postgres")).isDirectory();
+        // as earlier versions left them: the demo key with the default mode
+        Files.setPosixFilePermissions(dataDir.resolve("demo.key"), PosixFilePermissions.fromString("rw-r--r--"));
 
         try (ConfigurableApplicationContext second = start()) {
             JsonNode view = await(base(second), key, id, "SUCCEEDED");
             assertThat(view.get("attempts")).hasSize(1);
             assertThat(view.get("calendarEntryId").asText()).isEqualTo("restart-1");
+            assertLockedDown(second);
         }
+    }
+
+    /** The secrets in the data folder are the owner's alone; the database is on 127.0.0.1 and wants its password. */
+    private void assertLockedDown(ConfigurableApplicationContext context) throws Exception {
+        for (String secret : List.of("postgres.password", "demo.key", "encryption.key", "system-key.sha256")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve(secret))))
+                    .as(secret).isEqualTo("rw-------");
+        }
+        JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+        assertThat(jdbc.queryForObject("SHOW listen_addresses", String.class)).isEqualTo("127.0.0.1");
+        EmbeddedDatabase database = context.getBean(EmbeddedDatabase.class);
+        assertThatThrownBy(() -> DriverManager.getConnection(database.jdbcUrl("postgres") + "?user=postgres").close())
+                .isInstanceOf(SQLException.class);
     }
 
     private static String base(ConfigurableApplicationContext context) {

@@ -23,9 +23,10 @@ import java.util.Properties;
 
 /**
  * The two local WordPress sites started by {@code .ci/wordpress.sh}, as read from the file it
- * writes: one with Herald's mu-plugin, one stock.
+ * writes: one with Herald's mu-plugin, one stock; and a contributor (who may not publish) on the
+ * plugin site, absent from files written by earlier versions of the script.
  */
-record LocalWordPress(Site withPlugin, Site stock, Path envFile) {
+record LocalWordPress(Site withPlugin, Site stock, Optional<Site> contributorOnPlugin, Path envFile) {
 
     static final String ENV_FILE_VARIABLE = "HERALD_WORDPRESS_ENV";
     static final Path DEFAULT_ENV_FILE = Path.of("/tmp/herald-wordpress.env");
@@ -59,6 +60,47 @@ record LocalWordPress(Site withPlugin, Site stock, Path envFile) {
             return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
         }
 
+        /** A direct REST write ({@code POST} with a JSON body) as this site's user. */
+        HttpResponse<String> post(String restRoute, String json) throws IOException, InterruptedException {
+            String credentials = Base64.getEncoder()
+                    .encodeToString((username + ":" + applicationPassword).getBytes(StandardCharsets.UTF_8));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/?rest_route=" + restRoute))
+                    .header("Authorization", "Basic " + credentials)
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(json))
+                    .build();
+            return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+
+        /**
+         * An XML-RPC {@code wp.newPost} draft with one custom field, as this site's user: a way
+         * to write meta that does not pass through the REST API. The values must need no XML escaping.
+         */
+        HttpResponse<String> xmlRpcNewDraft(String title, String metaKey, String metaValue)
+                throws IOException, InterruptedException {
+            String body = """
+                    <?xml version="1.0"?><methodCall><methodName>wp.newPost</methodName><params>
+                    <param><value><int>1</int></value></param>
+                    <param><value><string>%s</string></value></param>
+                    <param><value><string>%s</string></value></param>
+                    <param><value><struct>
+                    <member><name>post_title</name><value><string>%s</string></value></member>
+                    <member><name>post_status</name><value><string>draft</string></value></member>
+                    <member><name>custom_fields</name><value><array><data><value><struct>
+                    <member><name>key</name><value><string>%s</string></value></member>
+                    <member><name>value</name><value><string>%s</string></value></member>
+                    </struct></value></data></array></value></member>
+                    </struct></value></param></params></methodCall>
+                    """.formatted(username, applicationPassword, title, metaKey, metaValue);
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/xmlrpc.php"))
+                    .header("Content-Type", "text/xml")
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build();
+            return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+
         @Override
         public String toString() {
             return name + " site " + url;
@@ -86,8 +128,12 @@ record LocalWordPress(Site withPlugin, Site stock, Path envFile) {
         try (Reader reader = Files.newBufferedReader(file)) {
             values.load(reader);
         }
-        return Optional.of(new LocalWordPress(site("plugin", "WP_PLUGIN", values, file),
-                site("stock", "WP_STOCK", values, file), file));
+        Site withPlugin = site("plugin", "WP_PLUGIN", values, file);
+        Optional<Site> contributor = Optional.ofNullable(values.getProperty("WP_PLUGIN_CONTRIBUTOR_APP_PASSWORD"))
+                .filter(password -> !password.isBlank())
+                .map(password -> new Site("plugin-contributor", withPlugin.url(),
+                        required(values, "WP_PLUGIN_CONTRIBUTOR_USERNAME", file), password.trim()));
+        return Optional.of(new LocalWordPress(withPlugin, site("stock", "WP_STOCK", values, file), contributor, file));
     }
 
     private static Site site(String name, String prefix, Properties values, Path file) {
