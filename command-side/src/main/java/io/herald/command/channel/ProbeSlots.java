@@ -1,8 +1,10 @@
 package io.herald.command.channel;
 
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.herald.contracts.id.WorkspaceId;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -14,7 +16,9 @@ final class ProbeSlots {
 
     static final int PER_WORKSPACE = 2;
 
-    private final Map<WorkspaceId, Integer> running = new ConcurrentHashMap<>();
+    /** A bulkhead per workspace that refuses at once when full: a probe never waits for a slot. */
+    private final BulkheadRegistry bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
+            .maxConcurrentCalls(PER_WORKSPACE).maxWaitDuration(Duration.ZERO).build());
 
     /**
      * A slot, released when closed.
@@ -22,19 +26,14 @@ final class ProbeSlots {
      * @throws TooManyProbes when the workspace's slots are all taken
      */
     CapabilityProbes.Slot take(WorkspaceId workspace) {
-        boolean[] admitted = new boolean[1];
-        running.compute(workspace, (ws, n) -> {
-            int now = n == null ? 0 : n;
-            admitted[0] = now < PER_WORKSPACE;
-            return admitted[0] ? now + 1 : n;
-        });
-        if (!admitted[0]) {
+        Bulkhead bulkhead = bulkheads.bulkhead(workspace.value());
+        if (!bulkhead.tryAcquirePermission()) {
             throw new TooManyProbes();
         }
         AtomicBoolean released = new AtomicBoolean();
         return () -> {
             if (released.compareAndSet(false, true)) {
-                running.computeIfPresent(workspace, (ws, n) -> n <= 1 ? null : n - 1);
+                bulkhead.onComplete();
             }
         };
     }

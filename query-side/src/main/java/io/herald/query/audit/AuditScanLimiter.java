@@ -1,7 +1,9 @@
 package io.herald.query.audit;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
@@ -20,10 +22,13 @@ public class AuditScanLimiter {
     static final String WHOLE_STORE = "";
 
     private final int maxPerWorkspace;
-    private final Map<String, Integer> running = new ConcurrentHashMap<>();
+    /** A bulkhead per workspace that refuses at once when full: a scan never waits for a slot. */
+    private final BulkheadRegistry bulkheads;
 
     public AuditScanLimiter(@Value("${herald.audit.max-concurrent-scans:2}") int maxPerWorkspace) {
         this.maxPerWorkspace = Math.max(1, maxPerWorkspace);
+        this.bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
+                .maxConcurrentCalls(this.maxPerWorkspace).maxWaitDuration(Duration.ZERO).build());
     }
 
     /**
@@ -34,19 +39,14 @@ public class AuditScanLimiter {
      */
     public Slot acquire(String workspace) {
         String key = workspace == null ? WHOLE_STORE : workspace;
-        boolean[] admitted = new boolean[1];
-        running.compute(key, (k, n) -> {
-            int now = n == null ? 0 : n;
-            admitted[0] = now < maxPerWorkspace;
-            return admitted[0] ? now + 1 : n;
-        });
-        if (!admitted[0]) {
+        Bulkhead bulkhead = bulkheads.bulkhead(key.isEmpty() ? "(whole store)" : key);
+        if (!bulkhead.tryAcquirePermission()) {
             throw new TooManyScans(maxPerWorkspace);
         }
         AtomicBoolean released = new AtomicBoolean();
         return () -> {
             if (released.compareAndSet(false, true)) {
-                running.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+                bulkhead.onComplete();
             }
         };
     }
