@@ -128,7 +128,9 @@ server_running() {
 start_server() {
     local site=$1 port=$2
     local pid_file="$state_dir/$site/server.pid"
-    if server_running "$site" "$port"; then
+    local modules_file="$state_dir/$site/server.modules"
+    # a server started before a PHP extension was installed (php-xml, say) lacks it until restarted
+    if server_running "$site" "$port" && [[ "$(php -m | sha256sum)" == "$(cat "$modules_file" 2>/dev/null)" ]]; then
         return
     fi
     # A server that stopped answering: end it with its workers (setsid made it a group leader).
@@ -148,6 +150,7 @@ start_server() {
         php -S "127.0.0.1:$port" -t /usr/share/wordpress "$state_dir/router.php" \
         >"$state_dir/$site/server.log" 2>&1 </dev/null &
     echo $! >"$pid_file"
+    php -m | sha256sum >"$modules_file"
     for _ in $(seq 1 40); do
         curl -fsS -o /dev/null "http://127.0.0.1:$port/?rest_route=/" 2>/dev/null && return
         sleep 0.25
