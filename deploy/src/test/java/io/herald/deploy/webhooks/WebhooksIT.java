@@ -316,6 +316,44 @@ class WebhooksIT extends HeraldIntegrationTest {
         receiver.stop();
     }
 
+    /** A rebuild folds history that was reported when it happened: nothing is sent again, and new events still are. */
+    @Test
+    void rebuildingThePublicationViewWritesNoDeliveriesAndKeepsTheSubscriptions() throws Exception {
+        String ws = newWorkspace("hooks-rebuild");
+        facebookChannel(ws, "fb-main", "EAAB-token-hooks");
+        WebhookReceiver receiver = new WebhookReceiver();
+        receiver.start();
+        subscribe(ws, "calendar", receiver.url("/hooks"), "[\"*\"]");
+        awaitSubscribed(ws, "calendar");
+        PublicationScenarios drive = new PublicationScenarios(commands);
+        String first = requestScheduled(ws, "rebuild-1");
+        drive.succeed(first, drive.startAttempt(first));
+        await("the first delivery", () -> deliveries(ws, "calendar", "DELIVERED").size() == 1);
+        long outboxBefore = jdbc.queryForObject("SELECT count(*) FROM webhook_delivery", Long.class);
+
+        // changed behind the projection's back: only the rebuild's fold of the history restores it
+        jdbc.update("UPDATE webhook_subscription_view SET events = '{}' WHERE workspace_id = ?", ws);
+        Response rebuild = send("POST", "/api/v1/admin/projections/publication-view/rebuild", null, null);
+        assertThat(rebuild.status()).as(rebuild.toString()).isEqualTo(202);
+        await("the rebuild restores the subscription", () -> "{*}".equals(jdbc.queryForObject(
+                "SELECT events::text FROM webhook_subscription_view WHERE workspace_id = ?", String.class, ws)));
+        await("the processor runs again", () -> {
+            for (JsonNode p : send("GET", "/api/v1/admin/projections", null, null).json()) {
+                if (p.path("name").asText().equals("publication-view")) {
+                    return p.path("running").asBoolean() && p.path("caughtUp").asBoolean();
+                }
+            }
+            return false;
+        });
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM webhook_delivery", Long.class)).isEqualTo(outboxBefore);
+
+        String second = requestScheduled(ws, "rebuild-2");
+        drive.succeed(second, drive.startAttempt(second));
+        await("the delivery after the rebuild", () -> deliveries(ws, "calendar", "DELIVERED").size() == 2);
+        assertThat(receiver.received()).extracting(WebhookReceiver.Received::id).doesNotHaveDuplicates().hasSize(2);
+        receiver.stop();
+    }
+
     private String requestScheduled(String ws, String entry) {
         Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications",
                 PublicationScenarios.scheduledRequest(entry, 1, "fb-main", "Hooks " + entry));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.webhook.WebhookEventTypes;
+import io.herald.query.admin.ProjectionRebuilder;
 import io.herald.query.publication.PublicationTransitionListener;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -20,6 +21,7 @@ import org.axonframework.eventhandling.ReplayToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.messaging.Message;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.stereotype.Component;
 
 /**
@@ -45,10 +47,10 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
         if (types.isEmpty()) {
             return;
         }
-        EventMessage<?> event = currentEvent();
-        if (event instanceof TrackedEventMessage<?> tracked && ReplayToken.isReplay(tracked)) {
+        if (rebuilding()) {
             return;
         }
+        EventMessage<?> event = currentEvent();
         List<WebhookOutbox.Subscription> subscriptions = outbox.enabledSubscriptions(after.workspaceId());
         if (subscriptions.isEmpty()) {
             return;
@@ -116,6 +118,18 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise the webhook body of " + view.publicationId(), e);
         }
+    }
+
+    /** A projection rebuild (or an Axon replay) folds history that was reported when it happened. */
+    private static boolean rebuilding() {
+        if (!CurrentUnitOfWork.isStarted()) {
+            return false;
+        }
+        UnitOfWork<?> unit = CurrentUnitOfWork.get();
+        if (unit.root().resources().containsKey(ProjectionRebuilder.REBUILDING)) {
+            return true;
+        }
+        return unit.getMessage() instanceof TrackedEventMessage<?> tracked && ReplayToken.isReplay(tracked);
     }
 
     private static EventMessage<?> currentEvent() {

@@ -11,8 +11,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Which webhooks want which event types, as of the events processed so far. In the publication
- * view's processing group: {@link WebhookDeliveryWriter} reads it in the same processor, so a
- * rebuild sees the subscriptions as they were when each event happened.
+ * view's processing group, so {@link WebhookDeliveryWriter} reads it in the processor (and
+ * transaction) that applies the publication events, and a rebuild of the publication view
+ * restores it too.
  */
 @Component
 @ProcessingGroup(PublicationViewProjection.PROCESSING_GROUP)
