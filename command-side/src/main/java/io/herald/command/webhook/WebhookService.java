@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -50,12 +51,12 @@ public class WebhookService {
 
     @Transactional
     public Configured configure(WorkspaceId workspace, String webhookId, WebhookRequest request, String actor) {
-        List<String> events = List.copyOf(new java.util.LinkedHashSet<>(request.events()));
-        List<String> unknown = WebhookEventTypes.unknown(events);
+        List<String> unknown = WebhookEventTypes.unknown(request.events());
         if (!unknown.isEmpty()) {
             throw HeraldRejection.invalid(List.of(new FieldViolation("events",
-                    "unknown event types: " + String.join(", ", unknown.stream().map(String::valueOf).toList()))));
+                    "unknown event types: " + String.join(", ", unknown.stream().map(WebhookService::quoted).toList()))));
         }
+        List<String> events = List.copyOf(new LinkedHashSet<>(request.events()));
         outbound.check(request.url()).ifPresent(reason -> {
             throw new HeraldRejection(ErrorCode.DESTINATION_NOT_ALLOWED, "url is not allowed: " + reason);
         });
@@ -116,6 +117,14 @@ public class WebhookService {
 
     public List<WebhookStore.Listed> list(WorkspaceId workspace) {
         return store.list(workspace);
+    }
+
+    /** An unknown type as the answer names it: shortened, so a huge one is not echoed whole. */
+    private static String quoted(String type) {
+        if (type == null) {
+            return "null";
+        }
+        return type.length() > 64 ? type.substring(0, 64) + "…" : type;
     }
 
     /** {@code whsec_} and the base64 of 32 random bytes (API.md). */

@@ -101,7 +101,11 @@ public class WebhookSender implements DisposableBean {
                     });
                 } catch (RuntimeException e) {
                     inFlight.release();
-                    log.warn("webhook delivery {} could not be tried: {}", delivery.deliveryId(), e.toString());
+                    // e.g. a secret the configured key cannot decrypt: counted as a failed try, so the
+                    // schedule still ends it, never a delivery tried forever
+                    log.warn("webhook delivery {} could not be tried: {}", delivery.deliveryId(), e.getMessage());
+                    retry(delivery, null, "the try could not be made: " + e.getMessage(), Optional.empty(),
+                            clock.instant());
                 }
             }
         } catch (DataAccessException e) {
