@@ -59,11 +59,11 @@ public final class ProviderHttp {
 
     /** For providers at operator-configured addresses (Facebook, LinkedIn): the JDK client. */
     public ProviderHttp(String provider, Duration connectTimeout, Duration readTimeout, Clock clock) {
-        this(provider, connectTimeout, readTimeout, clock, null);
+        this(provider, connectTimeout, readTimeout, clock, null, MAX_ANSWER_BYTES);
     }
 
     private ProviderHttp(String provider, Duration connectTimeout, Duration readTimeout, Clock clock,
-                         OutboundGuard guard) {
+                         OutboundGuard guard, int answerLimit) {
         this.provider = provider;
         this.readTimeout = readTimeout;
         this.answerDeadline = connectTimeout.plus(readTimeout.multipliedBy(2));
@@ -82,7 +82,7 @@ public final class ProviderHttp {
         } else {
             this.client = null;
             this.guarded = new GuardedClient(guard, GuardedClient.timeout(connectTimeout),
-                    GuardedClient.timeout(readTimeout), threads(provider + "-io"), executor, MAX_ANSWER_BYTES);
+                    GuardedClient.timeout(readTimeout), threads(provider + "-io"), executor, answerLimit);
         }
     }
 
@@ -92,7 +92,14 @@ public final class ProviderHttp {
      */
     public static ProviderHttp guarded(String provider, Duration connectTimeout, Duration readTimeout, Clock clock,
                                        OutboundGuard guard) {
-        return new ProviderHttp(provider, connectTimeout, readTimeout, clock, Objects.requireNonNull(guard, "guard"));
+        return guarded(provider, connectTimeout, readTimeout, clock, guard, MAX_ANSWER_BYTES);
+    }
+
+    /** As {@link #guarded(String, Duration, Duration, Clock, OutboundGuard)}, reading answers up to a smaller limit. */
+    public static ProviderHttp guarded(String provider, Duration connectTimeout, Duration readTimeout, Clock clock,
+                                       OutboundGuard guard, int answerLimit) {
+        return new ProviderHttp(provider, connectTimeout, readTimeout, clock, Objects.requireNonNull(guard, "guard"),
+                answerLimit);
     }
 
     private static ThreadFactory threads(String name) {

@@ -76,11 +76,12 @@ class CachedGaugesIT extends HeraldIntegrationTest {
             }
         }
         assertThat(gauges).extracting(g -> g.getId().getName())
-                .contains("herald.publications.needs_decision", "herald.processor.lag_events");
+                .contains("herald.publications.needs_decision", "herald.processor.lag_events",
+                        "herald.webhooks.deliveries");
         try (Connection lock = dataSource.getConnection()) {
             lock.setAutoCommit(false);
             try (Statement s = lock.createStatement()) {
-                s.execute("LOCK TABLE publication_view, domain_event_entry IN ACCESS EXCLUSIVE MODE");
+                s.execute("LOCK TABLE publication_view, domain_event_entry, webhook_delivery IN ACCESS EXCLUSIVE MODE");
             }
             try {
                 CompletableFuture<Integer> scrapes = CompletableFuture.supplyAsync(() -> {

@@ -143,6 +143,8 @@ class HostileInputIT extends SecurityIntegrationTest {
         targets.put("PUT " + base + "/channels/fb-new",
                 "{\"type\":\"facebook\",\"pageId\":\"123\",\"pageAccessToken\":\"EAAB-x\"}");
         targets.put("POST " + base + "/keys", "{\"roles\":[\"publisher\"],\"label\":\"calendar\"}");
+        targets.put("PUT " + base + "/webhooks/hook-new",
+                "{\"url\":\"https://calendar.example/hooks\",\"events\":[\"publication.succeeded\"],\"enabled\":true}");
         targets.put("PUT " + base + "/signing-secret", "{\"secret\":\"" + "s".repeat(40) + "\"}");
         targets.put("POST /api/v1/admin/workspaces", "{\"workspaceId\":\"x-new\",\"name\":\"X\"}");
 
@@ -154,7 +156,7 @@ class HostileInputIT extends SecurityIntegrationTest {
             for (String broken : malformed()) {
                 attacks.add(json("malformed", k, method, path, broken));
             }
-            for (String mutated : mutations(valid, Set.of("scheduledAt", "providerRef", "note", "label"))) {
+            for (String mutated : mutations(valid, Set.of("scheduledAt", "providerRef", "note", "label", "enabled"))) {
                 attacks.add(json("mutated", k, method, path, mutated));
             }
             attacks.add(raw("invalid UTF-8", k, method, path, invalidUtf8(valid)));
@@ -190,6 +192,19 @@ class HostileInputIT extends SecurityIntegrationTest {
         attacks.add(json("no roles", key, "POST", base + "/keys", "{\"roles\":[],\"label\":\"x\"}"));
         attacks.add(json("null role", key, "POST", base + "/keys", "{\"roles\":[null],\"label\":\"x\"}"));
         attacks.add(json("short signing secret", key, "PUT", base + "/signing-secret", "{\"secret\":\"short\"}"));
+        String hook = targets.get("PUT " + base + "/webhooks/hook-new");
+        for (String url : List.of("javascript:alert(1)", "file:///etc/passwd",
+                "http://user:pw@calendar.example/hooks", "https://calendar.example/hooks#x", "ht tp://x", "")) {
+            attacks.add(json("refused webhook url", key, "PUT", base + "/webhooks/hook-new",
+                    hook.replace("https://calendar.example/hooks", url)));
+        }
+        for (String events : List.of("[]", "[null]", "[\"publication.exploded\"]", "[\"*\",\"nope\"]", "[1]",
+                "[\"" + "e".repeat(5000) + "\"]")) {
+            attacks.add(json("bad webhook events", key, "PUT", base + "/webhooks/hook-new",
+                    hook.replace("[\"publication.succeeded\"]", events)));
+        }
+        attacks.add(json("a webhook secret chosen by the caller", key, "PUT", base + "/webhooks/hook-new",
+                hook.replaceFirst("\\{", "{\"secret\":\"whsec_mine\",")));
         attacks.add(json("javascript link", key, "POST", base + "/publications",
                 targets.get("POST " + base + "/publications").replace("https://example.org", "javascript:alert(1)")));
         attacks.add(json("content over the channel's limit", key, "POST", base + "/publications",
@@ -313,6 +328,24 @@ class HostileInputIT extends SecurityIntegrationTest {
             attacks.add(new Attack("path workspace", key, "GET", "/api/v1/workspaces/" + id + "/publications", null,
                     null, Map.of()));
             attacks.add(new Attack("path key id", key, "DELETE", base + "/keys/" + id, null, null, Map.of()));
+            // an id that is valid names a webhook that may be created: only invalid ones here
+            if (!id.matches("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")) {
+                attacks.add(new Attack("path webhook", key, "PUT", base + "/webhooks/" + id,
+                        "{\"url\":\"https://calendar.example/h\",\"events\":[\"*\"]}".getBytes(StandardCharsets.UTF_8),
+                        "application/json", Map.of()));
+                attacks.add(new Attack("path webhook", key, "DELETE", base + "/webhooks/" + id, null, null, Map.of()));
+                attacks.add(new Attack("path webhook", key, "POST", base + "/webhooks/" + id + "/secret", null, null,
+                        Map.of()));
+                attacks.add(new Attack("path webhook", key, "GET", base + "/webhooks/" + id + "/deliveries", null,
+                        null, Map.of()));
+                attacks.add(new Attack("path delivery", key, "POST", base + "/webhooks/w/deliveries/" + id
+                        + "/redeliver", null, null, Map.of()));
+            }
+        }
+        for (String query : List.of("limit=-1", "limit=0", "limit=201", "limit=abc", "status=LOST", "status=%00",
+                "cursor=abc", "cursor=-1", "cursor=%00", "cursor=99999999999999999999")) {
+            attacks.add(new Attack("deliveries query", key, "GET", base + "/webhooks/w/deliveries?" + query, null,
+                    null, Map.of()));
         }
         attacks.add(new Attack("traversal to another workspace", key, "GET",
                 base + "/../other/publications", null, null, Map.of()));

@@ -224,6 +224,75 @@ class HostileOutboundIT {
         }
     }
 
+    @Test
+    void webhookUrlsAtRefusedAddressesAreRefusedAtRegistrationAndNothingReachesTheListener() {
+        String ws = workspace("hook-forms");
+        int p = INTERNAL.port();
+        RESOLVER.script("localhost", "127.0.0.1");
+        RESOLVER.script("internal.test", "10.20.30.40");
+        RESOLVER.script("metadata.test", "169.254.169.254");
+        List<String> refused = List.of(
+                "http://127.0.0.1:" + p + "/hooks", "http://localhost:" + p + "/hooks", "http://[::1]:" + p,
+                "http://0x7f.0.0.1:" + p, "http://[::ffff:127.0.0.1]:" + p, "http://10.0.0.1/hooks",
+                "http://192.168.0.10/hooks", "http://169.254.169.254/latest/meta-data/", "http://100.64.0.1/",
+                "http://[fd12:3456::1]/", "http://internal.test:" + p, "http://metadata.test/",
+                "http://calendar:pw@93.184.216.34/hooks", "https://93.184.216.34/hooks#admin",
+                "ftp://93.184.216.34/hooks", "gopher://93.184.216.34/");
+        SoftAssertions softly = new SoftAssertions();
+        for (int i = 0; i < refused.size(); i++) {
+            String url = refused.get(i);
+            Response r = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/hook-" + i,
+                    "{\"url\":\"" + url + "\",\"events\":[\"*\"]}");
+            softly.assertThat(r.status()).as(url + " → " + r).isEqualTo(422);
+            softly.assertThat(r.code()).as(url).isEqualTo("destination_not_allowed");
+            softly.assertThat(r.body()).as(url).doesNotContain("Exception");
+        }
+        softly.assertAll();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM webhook_subscription WHERE workspace_id = ?",
+                Long.class, ws)).isZero();
+        assertThat(INTERNAL.requests).isEmpty();
+    }
+
+    @Test
+    void aWebhookHostThatResolvesToLoopbackWhenCalledIsRefusedOnConnectAndRetried() {
+        String ws = workspace("hook-rebind");
+        // public when Herald checks the PUT, loopback for every lookup after that
+        RESOLVER.script("hook-rebind.test", "93.184.216.34", "127.0.0.1");
+        Response put = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/calendar",
+                "{\"url\":\"http://hook-rebind.test:" + INTERNAL.port() + "/hooks\",\"events\":[\"*\"]}");
+        assertThat(put.status()).as(put.toString()).isEqualTo(201);
+        awaitRows("SELECT count(*) FROM webhook_subscription_view WHERE workspace_id = '" + ws + "'");
+        assertThat(send("PUT", "/api/v1/workspaces/" + ws + "/channels/fb", "{\"type\":\"facebook\","
+                + "\"pageId\":\"333333\",\"pageAccessToken\":\"EAAhook-rebind-token-0123\"}").status())
+                .isIn(200, 201);
+        Response requested = send("POST", "/api/v1/workspaces/" + ws + "/publications", """
+                {"calendarEntryId":"hook-1","contentVersion":1,"channelId":"fb","action":"publish",
+                 "content":{"body":"a status change to report"}}""");
+        assertThat(requested.status()).as(requested.toString()).isEqualTo(202);
+
+        JsonNode tried = await("/api/v1/workspaces/" + ws + "/webhooks/calendar/deliveries",
+                page -> page.path("items").size() > 0 && page.path("items").get(0).path("tries").asInt() >= 2);
+        JsonNode delivery = tried.path("items").get(0);
+        assertThat(delivery.path("status").asText()).isEqualTo("PENDING");
+        assertThat(delivery.path("lastError").asText()).contains("loopback");
+        assertThat(INTERNAL.requests).isEmpty();
+    }
+
+    private void awaitRows(String countQuery) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (jdbc.queryForObject(countQuery, Long.class) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no rows for " + countQuery);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     private static String wordPress(String siteUrl, String username, String password) {
         return "{\"type\":\"wordpress\",\"siteUrl\":\"" + siteUrl + "\",\"username\":\"" + username + "\""
                 + (password == null ? "" : ",\"applicationPassword\":\"" + password + "\"") + "}";

@@ -159,6 +159,18 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 false));
         list.add(new Endpoint("PUT", ws + "/channels/fb-main", channel, Set.of("admin"), Set.of(200, 201), false));
         list.add(new Endpoint("POST", ws + "/channels/fb-main/probe", null, Set.of("admin"), Set.of(200), false));
+        // webhooks: admin manages, operator reads and redelivers (the PUT comes first, so the rest find it)
+        String hook = ws + "/webhooks/matrix";
+        list.add(new Endpoint("PUT", hook, "{\"url\":\"https://calendar.example/matrix\",\"events\":[\"*\"]}",
+                Set.of("admin"), Set.of(200, 201), false));
+        list.add(new Endpoint("GET", ws + "/webhooks", null, Set.of("admin", "operator"), Set.of(200), false));
+        list.add(new Endpoint("POST", hook + "/secret", null, Set.of("admin"), Set.of(200), false));
+        list.add(new Endpoint("GET", hook + "/deliveries", null, Set.of("admin", "operator"), Set.of(200), false));
+        // no such delivery: reaching the endpoint's own 404 shows the caller was let through
+        list.add(new Endpoint("POST", hook + "/deliveries/msg_none/redeliver", null, Set.of("admin", "operator"),
+                Set.of(404), false));
+        list.add(new Endpoint("DELETE", ws + "/webhooks/matrix-gone", null, Set.of("admin"), Set.of(204, 404),
+                false));
         list.add(new Endpoint("GET", pub + "/events", null, Set.of("auditor"), Set.of(200), false));
         list.add(new Endpoint("GET", ws + "/audit/events", null, Set.of("auditor"), Set.of(200), false));
         list.add(new Endpoint("GET", ws + "/audit/verify", null, Set.of("auditor"), Set.of(200), false));
@@ -211,6 +223,8 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         list.add(Endpoint.unlisted("PUT", ws + "/keys", "{}"));
         list.add(Endpoint.unlisted("OPTIONS", ws + "/publications", null));
         list.add(Endpoint.unlisted("PUT", "/api/v1/admin/workspaces", "{}"));
+        list.add(Endpoint.unlisted("POST", ws + "/webhooks", "{}"));
+        list.add(Endpoint.unlisted("GET", ws + "/webhooks/matrix", null));
         // unlisted paths, inside a workspace, beside it and outside the API
         list.add(Endpoint.unlisted("GET", ws + "/nothing-here", null));
         list.add(Endpoint.unlisted("GET", ws, null));

@@ -63,6 +63,13 @@ class SecretLeakIT extends SecurityIntegrationTest {
                 + "\"}").status()).isIn(200, 201);
         sendAs(admin, "POST", base + "/channels/fb-leak/probe", null);
 
+        Response hook = sendAs(admin, "PUT", base + "/webhooks/leak",
+                "{\"url\":\"https://calendar.example/leak\",\"events\":[\"*\"]}");
+        assertThat(hook.status()).isEqualTo(201);
+        String webhookSecret = hook.json().get("secret").asText();
+        String rotatedWebhookSecret = sendAs(admin, "POST", base + "/webhooks/leak/secret", null).json()
+                .get("secret").asText();
+
         Response requested = sendAs(publisher, "POST", base + "/publications", "{\"calendarEntryId\":\"leak-1\","
                 + "\"contentVersion\":1,\"channelId\":\"fb-leak\",\"action\":\"publish\",\"content\":{\"body\":\"leak test\"}}");
         assertThat(requested.status()).isEqualTo(202);
@@ -88,6 +95,9 @@ class SecretLeakIT extends SecurityIntegrationTest {
         secrets.put("LinkedIn token", linkedInToken);
         secrets.put("WordPress application password", wordPressPassword);
         secrets.put("signing secret", signingSecret);
+        // the key part alone: whsec_ is only its prefix
+        secrets.put("webhook secret", webhookSecret.substring("whsec_".length()));
+        secrets.put("rotated webhook secret", rotatedWebhookSecret.substring("whsec_".length()));
         secrets.put("admin key", admin);
         secrets.put("publisher key", publisher);
         secrets.put("operator key", operator);
@@ -104,6 +114,8 @@ class SecretLeakIT extends SecurityIntegrationTest {
         readable.add(sendAs(operator, "GET", base + "/channels", null).body());
         readable.add(sendAs(operator, "GET", base + "/decisions", null).body());
         readable.add(sendAs(admin, "GET", base + "/keys", null).body());
+        readable.add(sendAs(operator, "GET", base + "/webhooks", null).body());
+        readable.add(sendAs(operator, "GET", base + "/webhooks/leak/deliveries", null).body());
         readable.add(sendAs(SYSTEM_KEY, "GET", "/api/v1/audit/events", null).body());
         readable.add(sendAs(SYSTEM_KEY, "GET", "/api/v1/admin/projections", null).body());
 

@@ -72,6 +72,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class ProjectionRebuilder {
 
     private static final Logger log = LoggerFactory.getLogger(ProjectionRebuilder.class);
+    /**
+     * A resource of every rebuild batch's unit of work: handlers that report what happens (the
+     * webhook outbox) do nothing in a rebuild, which replays what was reported long ago.
+     */
+    public static final String REBUILDING = ProjectionRebuilder.class.getName() + ".rebuilding";
 
     private static final String PAGE = """
             SELECT global_index, type, aggregate_identifier, sequence_number, event_identifier, time_stamp,
@@ -295,6 +300,7 @@ public class ProjectionRebuilder {
     /** One batch: the handlers see it as a processor's batch, so their per-batch writes apply. */
     private static void handle(EventHandlerInvoker handlers, List<TrackedEventMessage<?>> messages) {
         BatchingUnitOfWork<TrackedEventMessage<?>> batch = new BatchingUnitOfWork<>(messages);
+        batch.resources().put(REBUILDING, Boolean.TRUE);
         ResultMessage<?> result = batch.executeWithResult(() -> {
             TrackedEventMessage<?> event = batch.getMessage();
             if (handlers.canHandle(event, Segment.ROOT_SEGMENT)) {

@@ -28,6 +28,7 @@ import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,9 +49,17 @@ public class PublicationViewProjection {
     private static final String PUBLICATION = "Publication";
 
     private final PublicationViewRepository repository;
+    private final List<PublicationTransitionListener> listeners;
 
     public PublicationViewProjection(PublicationViewRepository repository) {
+        this(repository, List.of());
+    }
+
+    @Autowired
+    public PublicationViewProjection(PublicationViewRepository repository,
+                                     List<PublicationTransitionListener> listeners) {
         this.repository = repository;
+        this.listeners = List.copyOf(listeners);
     }
 
     @EventHandler
@@ -120,6 +129,10 @@ public class PublicationViewProjection {
             return;
         }
         PublicationView next = transition.apply(stored.get().view());
+        // in the batch's transaction, so what listeners write commits with the view row and the token
+        for (PublicationTransitionListener listener : listeners) {
+            listener.transitioned(stored.get().view(), next, sequence);
+        }
         if (pending == null) {
             repository.update(next, sequence);
         } else {

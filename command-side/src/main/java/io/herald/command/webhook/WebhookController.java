@@ -1,0 +1,92 @@
+package io.herald.command.webhook;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.herald.command.publication.PublicationCommandController;
+import io.herald.command.publication.PublicationRequest;
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.WorkspaceId;
+import jakarta.validation.Valid;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Webhook subscriptions of a workspace (API.md "Webhooks"); the delivery log is the query side's. */
+@RestController
+public class WebhookController {
+
+    private final WebhookService service;
+
+    public WebhookController(WebhookService service) {
+        this.service = service;
+    }
+
+    /** A subscription as answered; {@code secret} appears only in the answer that created it or rotated it. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record WebhookAnswer(String webhookId, String url, List<String> events, boolean enabled, Instant createdAt,
+                                String secret) {
+        static WebhookAnswer of(WebhookStore.Listed listed, String secret) {
+            return new WebhookAnswer(listed.webhookId(), listed.url(), listed.events(), listed.enabled(),
+                    listed.createdAt(), secret);
+        }
+    }
+
+    @PutMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}")
+    public ResponseEntity<WebhookAnswer> configure(
+            @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
+            @Valid @RequestBody WebhookRequest body,
+            @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
+        requireIds(ws, webhookId);
+        WebhookService.Configured configured = service.configure(new WorkspaceId(ws), webhookId, body, actor(actor));
+        return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                .body(WebhookAnswer.of(configured.webhook(), configured.secret()));
+    }
+
+    @GetMapping("/api/v1/workspaces/{ws}/webhooks")
+    public Map<String, List<WebhookAnswer>> list(@PathVariable("ws") String ws) {
+        requireIds(ws, "list");
+        return Map.of("items", service.list(new WorkspaceId(ws)).stream()
+                .map(listed -> WebhookAnswer.of(listed, null)).toList());
+    }
+
+    @DeleteMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}")
+    public ResponseEntity<Void> delete(
+            @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
+            @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
+        requireIds(ws, webhookId);
+        if (!service.delete(new WorkspaceId(ws), webhookId, actor(actor))) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such webhook");
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}/secret")
+    public Map<String, String> rotate(
+            @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
+            @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
+        requireIds(ws, webhookId);
+        String secret = service.rotate(new WorkspaceId(ws), webhookId, actor(actor))
+                .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no such webhook"));
+        return Map.of("webhookId", webhookId, "secret", secret);
+    }
+
+    private static void requireIds(String ws, String webhookId) {
+        if (!ws.matches(PublicationRequest.SAFE_ID) || !webhookId.matches(PublicationRequest.SAFE_ID)) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace or webhook");
+        }
+    }
+
+    private static String actor(String actor) {
+        return actor == null ? "anonymous" : actor;
+    }
+}

@@ -1,0 +1,162 @@
+package io.herald.command.webhook;
+
+import io.herald.command.channel.CredentialCipher;
+import io.herald.contracts.id.WorkspaceId;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The command side's table of webhook subscriptions, their secrets encrypted with the credential
+ * key. A deleted subscription keeps its row (without secrets), so a later one under the same id
+ * continues the secret versions and no old ciphertext ever matches a new version. After a
+ * rotation the previous secret is kept for {@link #OVERLAP}: tries sign with both.
+ */
+@Repository
+public class WebhookStore {
+
+    /** How long a rotated-out secret still signs (API.md: 24 h). */
+    public static final Duration OVERLAP = Duration.ofHours(24);
+
+    private final JdbcTemplate jdbc;
+    private final CredentialCipher cipher;
+
+    public WebhookStore(JdbcTemplate jdbc, CredentialCipher cipher) {
+        this.jdbc = jdbc;
+        this.cipher = cipher;
+    }
+
+    /** A subscription as stored; secrets still encrypted. */
+    record Stored(WorkspaceId workspaceId, String webhookId, String url, List<String> events, boolean enabled,
+                  boolean deleted, long secretVersion, byte[] secret, long previousVersion, byte[] previousSecret,
+                  Instant previousUntil, Instant createdAt) {
+    }
+
+    /** What the API shows of a subscription: never a secret. */
+    public record Listed(String webhookId, String url, List<String> events, boolean enabled, Instant createdAt) {
+    }
+
+    /**
+     * Where and how to send a delivery: the URL and the secrets to sign with, newest first.
+     * Empty when the subscription was deleted.
+     */
+    public record Target(String url, boolean enabled, List<String> secrets) {
+        @Override
+        public String toString() {
+            return "Target[" + url + ", enabled=" + enabled + ", " + secrets.size() + " secrets]";
+        }
+    }
+
+    Optional<Stored> load(WorkspaceId workspace, String webhookId) {
+        return jdbc.query("SELECT * FROM webhook_subscription WHERE workspace_id = ? AND webhook_id = ? FOR UPDATE",
+                this::map, workspace.value(), webhookId).stream().findFirst();
+    }
+
+    public List<Listed> list(WorkspaceId workspace) {
+        return jdbc.query("""
+                SELECT webhook_id, url, events, enabled, created_at FROM webhook_subscription
+                WHERE workspace_id = ? AND NOT deleted ORDER BY webhook_id""",
+                (rs, row) -> new Listed(rs.getString("webhook_id"), rs.getString("url"), strings(rs.getArray("events")),
+                        rs.getBoolean("enabled"), rs.getTimestamp("created_at").toInstant()), workspace.value());
+    }
+
+    public Optional<Target> target(WorkspaceId workspace, String webhookId, Instant now) {
+        return jdbc.query("SELECT * FROM webhook_subscription WHERE workspace_id = ? AND webhook_id = ?",
+                this::map, workspace.value(), webhookId).stream().findFirst()
+                .filter(stored -> !stored.deleted())
+                .map(stored -> {
+                    List<String> secrets = new ArrayList<>();
+                    secrets.add(decrypt(stored.secret(), workspace, webhookId, stored.secretVersion()));
+                    if (stored.previousSecret() != null && stored.previousUntil() != null
+                            && now.isBefore(stored.previousUntil())) {
+                        secrets.add(decrypt(stored.previousSecret(), workspace, webhookId, stored.previousVersion()));
+                    }
+                    return new Target(stored.url(), stored.enabled(), List.copyOf(secrets));
+                });
+    }
+
+    /**
+     * A new subscription, or a deleted one begun again. False when a concurrent request created it
+     * first: that request's secret stands.
+     */
+    boolean create(WorkspaceId workspace, String webhookId, String url, List<String> events, boolean enabled,
+                   long secretVersion, String secret, Instant at) {
+        return 1 == jdbc.update("""
+                INSERT INTO webhook_subscription (workspace_id, webhook_id, url, events, enabled, deleted,
+                    secret_version, secret_ciphertext, previous_version, previous_ciphertext, previous_until,
+                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, FALSE, ?, ?, 0, NULL, NULL, ?, ?)
+                ON CONFLICT (workspace_id, webhook_id) DO UPDATE SET
+                    url = EXCLUDED.url, events = EXCLUDED.events, enabled = EXCLUDED.enabled, deleted = FALSE,
+                    secret_version = EXCLUDED.secret_version, secret_ciphertext = EXCLUDED.secret_ciphertext,
+                    previous_version = 0, previous_ciphertext = NULL, previous_until = NULL,
+                    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+                WHERE webhook_subscription.deleted
+                """, workspace.value(), webhookId, url, events.toArray(String[]::new), enabled, secretVersion,
+                encrypt(secret, workspace, webhookId, secretVersion), Timestamp.from(at), Timestamp.from(at));
+    }
+
+    void update(WorkspaceId workspace, String webhookId, String url, List<String> events, boolean enabled,
+                Instant at) {
+        jdbc.update("""
+                UPDATE webhook_subscription SET url = ?, events = ?, enabled = ?, updated_at = ?
+                WHERE workspace_id = ? AND webhook_id = ?""",
+                url, events.toArray(String[]::new), enabled, Timestamp.from(at), workspace.value(), webhookId);
+    }
+
+    /** The current secret becomes the previous one, signing alongside the new one until {@link #OVERLAP} ends. */
+    void rotate(Stored stored, long newVersion, String secret, Instant at) {
+        jdbc.update("""
+                UPDATE webhook_subscription SET previous_version = secret_version,
+                    previous_ciphertext = secret_ciphertext, previous_until = ?,
+                    secret_version = ?, secret_ciphertext = ?, updated_at = ?
+                WHERE workspace_id = ? AND webhook_id = ?""",
+                Timestamp.from(at.plus(OVERLAP)), newVersion,
+                encrypt(secret, stored.workspaceId(), stored.webhookId(), newVersion), Timestamp.from(at),
+                stored.workspaceId().value(), stored.webhookId());
+    }
+
+    void delete(WorkspaceId workspace, String webhookId, Instant at) {
+        jdbc.update("""
+                UPDATE webhook_subscription SET deleted = TRUE, secret_ciphertext = NULL, previous_ciphertext = NULL,
+                    previous_until = NULL, updated_at = ?
+                WHERE workspace_id = ? AND webhook_id = ?""", Timestamp.from(at), workspace.value(), webhookId);
+    }
+
+    private byte[] encrypt(String secret, WorkspaceId workspace, String webhookId, long version) {
+        return cipher.encrypt(secret.getBytes(StandardCharsets.UTF_8), associatedData(workspace, webhookId, version));
+    }
+
+    private String decrypt(byte[] sealed, WorkspaceId workspace, String webhookId, long version) {
+        return new String(cipher.decrypt(sealed, associatedData(workspace, webhookId, version)),
+                StandardCharsets.UTF_8);
+    }
+
+    /** Bound to the row and version: a ciphertext copied onto another webhook or version does not decrypt. */
+    private static String associatedData(WorkspaceId workspace, String webhookId, long version) {
+        return "webhook/" + workspace.value() + "/" + webhookId + "/" + version;
+    }
+
+    private Stored map(ResultSet rs, int row) throws SQLException {
+        Timestamp previousUntil = rs.getTimestamp("previous_until");
+        return new Stored(new WorkspaceId(rs.getString("workspace_id")), rs.getString("webhook_id"),
+                rs.getString("url"), strings(rs.getArray("events")), rs.getBoolean("enabled"),
+                rs.getBoolean("deleted"), rs.getLong("secret_version"), rs.getBytes("secret_ciphertext"),
+                rs.getLong("previous_version"), rs.getBytes("previous_ciphertext"),
+                previousUntil == null ? null : previousUntil.toInstant(), rs.getTimestamp("created_at").toInstant());
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return List.copyOf(Arrays.asList((String[]) array.getArray()));
+    }
+}

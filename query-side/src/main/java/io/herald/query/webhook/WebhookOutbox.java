@@ -1,0 +1,185 @@
+package io.herald.query.webhook;
+
+import io.herald.contracts.id.WorkspaceId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The webhook outbox ({@code webhook_delivery}) and the subscriptions the projection keeps
+ * ({@code webhook_subscription_view}). Senders on every node claim due rows with
+ * {@code FOR UPDATE SKIP LOCKED}, so each delivery is tried by one node at a time, and record each
+ * try under the lease they claimed it with: a sender whose lease ran out records nothing.
+ */
+@Repository
+public class WebhookOutbox {
+
+    public static final String PENDING = "PENDING";
+    public static final String DELIVERED = "DELIVERED";
+    public static final String FAILED = "FAILED";
+
+    private final JdbcTemplate jdbc;
+
+    public WebhookOutbox(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A subscription as the projection sees it. */
+    record Subscription(String webhookId, List<String> events) {
+    }
+
+    /** A delivery a sender claimed: {@code tries} counts the try about to be made. */
+    public record Claimed(String deliveryId, WorkspaceId workspaceId, String webhookId, String body, int tries,
+                          String leaseToken) {
+    }
+
+    /** One row of the delivery log (API.md). */
+    public record Delivery(String deliveryId, String type, String publicationId, String status, int tries,
+                           Integer lastStatusCode, String lastError, Instant nextTryAt, Instant createdAt,
+                           Instant deliveredAt, long position) {
+    }
+
+    public record Counts(long pending, long failed) {
+    }
+
+    // --- the projection's side --------------------------------------------------------------
+
+    void subscribe(WorkspaceId workspace, String webhookId, List<String> events, boolean enabled) {
+        jdbc.update("""
+                INSERT INTO webhook_subscription_view (workspace_id, webhook_id, events, enabled) VALUES (?, ?, ?, ?)
+                ON CONFLICT (workspace_id, webhook_id) DO UPDATE SET events = EXCLUDED.events,
+                    enabled = EXCLUDED.enabled""", workspace.value(), webhookId, events.toArray(String[]::new),
+                enabled);
+    }
+
+    void unsubscribe(WorkspaceId workspace, String webhookId) {
+        jdbc.update("DELETE FROM webhook_subscription_view WHERE workspace_id = ? AND webhook_id = ?",
+                workspace.value(), webhookId);
+    }
+
+    void clearSubscriptions() {
+        jdbc.update("DELETE FROM webhook_subscription_view");
+    }
+
+    List<Subscription> enabledSubscriptions(WorkspaceId workspace) {
+        return jdbc.query("SELECT webhook_id, events FROM webhook_subscription_view WHERE workspace_id = ? AND enabled",
+                (rs, row) -> new Subscription(rs.getString("webhook_id"),
+                        Arrays.asList((String[]) rs.getArray("events").getArray())), workspace.value());
+    }
+
+    /** A redelivered event (same id) adds nothing. */
+    void insert(String deliveryId, WorkspaceId workspace, String webhookId, String publicationId, long sequence,
+                String type, String body, Instant at) {
+        jdbc.update("""
+                INSERT INTO webhook_delivery (delivery_id, workspace_id, webhook_id, publication_id, event_sequence,
+                    event_type, body, status, next_try_at, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)
+                ON CONFLICT (delivery_id) DO NOTHING""",
+                deliveryId, workspace.value(), webhookId, publicationId, sequence, type, body, Timestamp.from(at),
+                Timestamp.from(at));
+    }
+
+    // --- the senders' side ------------------------------------------------------------------
+
+    /**
+     * Claims up to {@code limit} due deliveries until {@code leaseUntil}, counting the try. A
+     * delivery is due only when no earlier delivery of the same webhook about the same
+     * publication is still pending (API.md: in event order per publication).
+     */
+    public List<Claimed> claim(Instant now, Instant leaseUntil, String leaseToken, int limit) {
+        return jdbc.query("""
+                UPDATE webhook_delivery d SET tries = d.tries + 1, next_try_at = ?, lease_token = ?
+                WHERE d.delivery_id IN (
+                    SELECT c.delivery_id FROM webhook_delivery c
+                    WHERE c.status = 'PENDING' AND c.next_try_at <= ?
+                      AND NOT EXISTS (SELECT 1 FROM webhook_delivery e
+                                      WHERE e.workspace_id = c.workspace_id AND e.webhook_id = c.webhook_id
+                                        AND e.publication_id = c.publication_id AND e.status = 'PENDING'
+                                        AND (e.event_sequence, e.position) < (c.event_sequence, c.position))
+                    ORDER BY c.next_try_at, c.position
+                    LIMIT ?
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING d.delivery_id, d.workspace_id, d.webhook_id, d.body, d.tries, d.lease_token""",
+                (rs, row) -> new Claimed(rs.getString("delivery_id"), new WorkspaceId(rs.getString("workspace_id")),
+                        rs.getString("webhook_id"), rs.getString("body"), rs.getInt("tries"),
+                        rs.getString("lease_token")),
+                Timestamp.from(leaseUntil), leaseToken, Timestamp.from(now), limit);
+    }
+
+    public boolean delivered(Claimed claimed, int statusCode, Instant at) {
+        return 1 == jdbc.update("""
+                UPDATE webhook_delivery SET status = 'DELIVERED', lease_token = NULL, last_status_code = ?,
+                    last_error = NULL, delivered_at = ?
+                WHERE delivery_id = ? AND lease_token = ?""",
+                statusCode, Timestamp.from(at), claimed.deliveryId(), claimed.leaseToken());
+    }
+
+    public boolean retryAt(Claimed claimed, Integer statusCode, String error, Instant nextTryAt) {
+        return 1 == jdbc.update("""
+                UPDATE webhook_delivery SET lease_token = NULL, last_status_code = ?, last_error = ?, next_try_at = ?
+                WHERE delivery_id = ? AND lease_token = ?""",
+                statusCode, error, Timestamp.from(nextTryAt), claimed.deliveryId(), claimed.leaseToken());
+    }
+
+    public boolean failed(Claimed claimed, Integer statusCode, String error) {
+        return 1 == jdbc.update("""
+                UPDATE webhook_delivery SET status = 'FAILED', lease_token = NULL, last_status_code = ?, last_error = ?
+                WHERE delivery_id = ? AND lease_token = ?""",
+                statusCode, error, claimed.deliveryId(), claimed.leaseToken());
+    }
+
+    /** Not tried after all (the webhook is disabled): the claimed try is given back. */
+    public boolean postpone(Claimed claimed, Instant nextTryAt) {
+        return 1 == jdbc.update("""
+                UPDATE webhook_delivery SET lease_token = NULL, tries = tries - 1, next_try_at = ?
+                WHERE delivery_id = ? AND lease_token = ?""",
+                Timestamp.from(nextTryAt), claimed.deliveryId(), claimed.leaseToken());
+    }
+
+    public Counts counts() {
+        Map<String, Object> counts = jdbc.queryForMap("""
+                SELECT count(*) FILTER (WHERE status = 'PENDING') AS pending,
+                       count(*) FILTER (WHERE status = 'FAILED') AS failed
+                FROM webhook_delivery""");
+        return new Counts(((Number) counts.get("pending")).longValue(), ((Number) counts.get("failed")).longValue());
+    }
+
+    // --- the delivery log ---------------------------------------------------------------------
+
+    /** Newest first, from before {@code beforePosition} (null: from the newest). */
+    List<Delivery> page(WorkspaceId workspace, String webhookId, String status, Long beforePosition, int limit) {
+        return jdbc.query("""
+                SELECT * FROM webhook_delivery
+                WHERE workspace_id = ? AND webhook_id = ? AND (?::text IS NULL OR status = ?)
+                  AND (?::bigint IS NULL OR position < ?)
+                ORDER BY position DESC LIMIT ?""",
+                this::delivery, workspace.value(), webhookId, status, status, beforePosition, beforePosition, limit);
+    }
+
+    /** Sends the delivery again soon, with the same id; false when the webhook has no such delivery. */
+    boolean redeliver(WorkspaceId workspace, String webhookId, String deliveryId, Instant now) {
+        return 1 == jdbc.update("""
+                UPDATE webhook_delivery SET status = 'PENDING',
+                    next_try_at = CASE WHEN lease_token IS NULL THEN ? ELSE next_try_at END, delivered_at = NULL
+                WHERE workspace_id = ? AND webhook_id = ? AND delivery_id = ?""",
+                Timestamp.from(now), workspace.value(), webhookId, deliveryId);
+    }
+
+    private Delivery delivery(ResultSet rs, int row) throws SQLException {
+        int code = rs.getInt("last_status_code");
+        Integer lastStatusCode = rs.wasNull() ? null : code;
+        String status = rs.getString("status");
+        Timestamp deliveredAt = rs.getTimestamp("delivered_at");
+        return new Delivery(rs.getString("delivery_id"), rs.getString("event_type"), rs.getString("publication_id"),
+                status, rs.getInt("tries"), lastStatusCode, rs.getString("last_error"),
+                PENDING.equals(status) ? rs.getTimestamp("next_try_at").toInstant() : null,
+                rs.getTimestamp("created_at").toInstant(), deliveredAt == null ? null : deliveredAt.toInstant(),
+                rs.getLong("position"));
+    }
+}
