@@ -22,6 +22,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * characters. The body is read once here and the same bytes are handed on. Every request that
  * the access rules let through to a path that is not open is checked, whatever its spelling:
  * the rules match the decoded path, so {@code /%61pi/...} cannot slip past as "not the API".
+ * The one exception is a media upload, whose body is an image: its controller checks its type.
  */
 public final class Utf8BodyFilter extends OncePerRequestFilter {
 
@@ -38,7 +39,8 @@ public final class Utf8BodyFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (!WITH_BODY.contains(request.getMethod()) || !hasBody(request) || rules.isOpen(request)) {
+        if (!WITH_BODY.contains(request.getMethod()) || !hasBody(request) || rules.isOpen(request)
+                || RequestBodyLimitFilter.isMediaUpload(request)) {
             chain.doFilter(request, response);
             return;
         }
