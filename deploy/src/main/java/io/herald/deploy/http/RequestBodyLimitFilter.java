@@ -21,7 +21,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
 /**
  * Bodies over 256 KiB are refused with 413 before anything reads them: by their declared length
  * at once, and, for chunked bodies, as soon as the count passes the limit. A media upload, whose
- * body is the image itself, has {@code herald.media.max-bytes} as its limit instead.
+ * body is the image itself, has {@code herald.media.max-bytes} as its limit instead, and so do
+ * the provider sandbox's paths, where Herald sends those images on (their photo and file uploads).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -33,6 +34,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     private static final UrlPathHelper PATHS = new UrlPathHelper();
     private static final PathPattern MEDIA_UPLOAD = new PathPatternParser().parse("/api/v1/workspaces/{ws}/media");
+    private static final PathPattern SANDBOX = new PathPatternParser().parse("/sandbox/**");
 
     private final long mediaMaxBytes;
     private final String mediaTooLarge;
@@ -44,14 +46,17 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     /** {@code POST …/media}: the one request whose body is not JSON, and has a limit of its own. */
     public static boolean isMediaUpload(HttpServletRequest request) {
-        return "POST".equals(request.getMethod()) && MEDIA_UPLOAD.matches(
-                PathContainer.parsePath(PATHS.getPathWithinApplication(request), PathContainer.Options.create('/', false)));
+        return "POST".equals(request.getMethod()) && MEDIA_UPLOAD.matches(path(request));
+    }
+
+    private static PathContainer path(HttpServletRequest request) {
+        return PathContainer.parsePath(PATHS.getPathWithinApplication(request), PathContainer.Options.create('/', false));
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        boolean media = isMediaUpload(request);
+        boolean media = isMediaUpload(request) || SANDBOX.matches(path(request));
         long limit = media ? mediaMaxBytes : MAX_BODY_BYTES;
         String tooLarge = media ? mediaTooLarge : TOO_LARGE;
         if (request.getContentLengthLong() > limit) {
