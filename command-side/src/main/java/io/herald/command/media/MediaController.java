@@ -55,6 +55,12 @@ public class MediaController {
         this.store = store;
         this.clock = clock;
         this.maxBytes = (int) properties.maxBytes().toBytes();
+        // checked at start, on the thread that sees the application's libraries
+        for (ImageType type : ImageType.values()) {
+            if (!ImageInspector.canRead(type)) {
+                throw new IllegalStateException("no image reader for " + type.contentType() + " on the class path");
+            }
+        }
     }
 
     @PostMapping(WS)

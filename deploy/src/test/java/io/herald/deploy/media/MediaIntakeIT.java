@@ -137,7 +137,7 @@ class MediaIntakeIT extends HeraldIntegrationTest {
         String ws = newWorkspace("media-type");
         byte[] png = MediaImages.image("png", 8, 8, 15);
         for (String type : List.of("image/svg+xml", "image/bmp", "application/octet-stream", "application/json",
-                "text/plain")) {
+                "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded")) {
             Response refused = upload(ws, png, type);
             assertThat(refused.status()).as(type + " " + refused).isEqualTo(415);
             assertThat(refused.contentType()).startsWith("application/problem+json");
