@@ -8,9 +8,14 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 /** API.md's Media table over real HTTP on a real PostgreSQL: every row, the roles and workspace isolation. */
@@ -215,6 +220,45 @@ class MediaIntakeIT extends HeraldIntegrationTest {
         Response anonymous = sendBytesAs(null, "POST", "/api/v1/workspaces/" + ws + "/media", png, "image/png",
                 Map.of());
         assertThat(anonymous.status()).isEqualTo(401);
+    }
+
+    @Test
+    void aWorkspaceThatSignsRequestsSignsTheImageBytes() throws Exception {
+        String ws = newWorkspace("media-signed");
+        String secret = "media-signing-secret-0123456789abcdef";
+        Response set = send("PUT", "/api/v1/workspaces/" + ws + "/signing-secret", "{\"secret\":\"" + secret + "\"}");
+        assertThat(set.status()).as(set.toString()).isBetween(200, 204);
+        byte[] png = MediaImages.image("png", 7, 7, 22);
+        String path = "/api/v1/workspaces/" + ws + "/media";
+        Response unsigned = upload(ws, png, "image/png");
+        assertThat(unsigned.status()).isEqualTo(401);
+        assertThat(unsigned.json().get("code").asText()).isEqualTo("signature_invalid");
+
+        long t = Instant.now().getEpochSecond();
+        String bodyHash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(png));
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String v2 = HexFormat.of().formatHex(mac.doFinal((t + "\nPOST\n" + path + "\n" + bodyHash)
+                .getBytes(StandardCharsets.UTF_8)));
+        Response signed = sendBytesAs(keyFor(path), "POST", path, png, "image/png",
+                Map.of("X-Herald-Signature", "t=" + t + ",v2=" + v2));
+        assertThat(signed.status()).as(signed.toString()).isEqualTo(201);
+        assertThat(stored(ws)).isEqualTo(1);
+    }
+
+    @Test
+    void theProviderSandboxTakesImagesLargerThanAJsonBody() {
+        String site = "media-sandbox-" + System.nanoTime() % 100_000;
+        sandbox("POST", "/wordpress/sites", "{\"site\":\"" + site + "\",\"username\":\"editor\","
+                + "\"applicationPassword\":\"pw\",\"plugin\":false}");
+        byte[] png = MediaImages.image("png", 400, 400, 23);
+        assertThat(png.length).isGreaterThan(256 * 1024);
+        Response uploaded = sendBytesAs(null, "POST", "/sandbox/wordpress/" + site + "/wp-json/wp/v2/media", png,
+                "image/png", Map.of("Authorization", "Basic " + java.util.Base64.getEncoder()
+                        .encodeToString("editor:pw".getBytes(StandardCharsets.UTF_8)),
+                        "Content-Disposition", "attachment; filename=\"big.png\""));
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+        assertThat(uploaded.json().path("media_details").path("filesize").asLong()).isEqualTo(png.length);
     }
 
     @Test
