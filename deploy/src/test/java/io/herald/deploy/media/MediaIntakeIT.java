@@ -262,6 +262,15 @@ class MediaIntakeIT extends HeraldIntegrationTest {
     }
 
     @Test
+    void theApiDocumentNamesTheImageBody() {
+        JsonNode upload = send("GET", "/v3/api-docs", null, null).json()
+                .path("paths").path("/api/v1/workspaces/{ws}/media").path("post");
+        assertThat(upload.path("requestBody").path("content").path("image/webp").path("schema").path("format")
+                .asText()).isEqualTo("binary");
+        assertThat(upload.path("requestBody").path("content").has("application/json")).isFalse();
+    }
+
+    @Test
     void anUnchangedCopyIsNotSentAgain() throws IOException, InterruptedException {
         String ws = newWorkspace("media-etag");
         byte[] png = MediaImages.image("png", 5, 5, 21);
