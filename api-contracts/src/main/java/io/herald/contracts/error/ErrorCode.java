@@ -26,6 +26,8 @@ public enum ErrorCode {
     UNKNOWN_CHANNEL("unknown_channel", 422),
     CHANNEL_TYPE_CHANGED("channel_type_changed", 422),
     DESTINATION_NOT_ALLOWED("destination_not_allowed", 422),
+    MEDIA_INVALID("media_invalid", 422),
+    UNKNOWN_MEDIA("unknown_media", 422),
     RATE_LIMITED("rate_limited", 429),
     INTERNAL_ERROR("internal_error", 500),
     UNAVAILABLE("unavailable", 503);

@@ -57,6 +57,38 @@ final class Replies {
         return after(state, 0, () -> answer);
     }
 
+    /**
+     * Has the request's effect and answers, as the fault taken for it says: at once without one;
+     * DELAY_THEN_CREATE acts now and answers late, CREATE_AFTER acts late and never answers,
+     * ERROR_5XX_WITH_EFFECT acts and answers the provider's server error. The answer is built
+     * after the effect, so it shows it. Faults that act before any effect are the caller's.
+     */
+    static DeferredResult<ResponseEntity<String>> withEffect(SandboxState state, java.util.Optional<SandboxFault> fault,
+                                                             Runnable effect, Supplier<ResponseEntity<String>> answer,
+                                                             Supplier<ResponseEntity<String>> serverError) {
+        if (fault.isEmpty()) {
+            effect.run();
+            return now(state, answer.get());
+        }
+        SandboxFault f = fault.get();
+        return switch (f.type()) {
+            case DELAY_THEN_CREATE -> {
+                effect.run();
+                ResponseEntity<String> late = answer.get();
+                yield after(state, f.delayMillis(), () -> late);
+            }
+            case CREATE_AFTER -> {
+                state.later(f.delayMillis(), effect);
+                yield hold(state);
+            }
+            case ERROR_5XX_WITH_EFFECT -> {
+                effect.run();
+                yield now(state, serverError.get());
+            }
+            default -> throw new IllegalStateException("fault " + f.type() + " acts before the effect");
+        };
+    }
+
     /** Never answers; after {@link #HOLD_MILLIS} the held exchange is dropped with a 504. */
     static DeferredResult<ResponseEntity<String>> hold(SandboxState state) {
         DeferredResult<ResponseEntity<String>> result =

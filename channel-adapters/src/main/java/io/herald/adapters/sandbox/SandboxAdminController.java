@@ -22,7 +22,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The sandbox's own API: register tokens and sites, script faults, set latency, seed posts, and
- * read the ground truth (the posts that really exist, whatever any client believes).
+ * read the ground truth (the posts that really exist, whatever any client believes, with their
+ * images, comments and edits; the images uploaded; the posts deleted).
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -119,21 +120,93 @@ public class SandboxAdminController {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(Json.object().put("id", post.id())));
     }
 
+    /**
+     * The posts that exist at the target, oldest first. A post's images ({@code media}, in order,
+     * with alt texts), WordPress's {@code featuredMedia}, its {@code comments} and its accepted
+     * {@code edits} appear on the posts that have them.
+     */
     @GetMapping("/sandbox/_truth/{provider}/{target}")
     public ResponseEntity<String> truth(@PathVariable String provider, @PathVariable String target) {
         ArrayNode list = Json.MAPPER.createArrayNode();
         for (SandboxPost post : state.posts(provider, target)) {
-            ObjectNode node = list.addObject();
-            node.put("id", post.id());
-            node.put("text", post.text());
-            node.put("storedText", post.storedText());
-            node.put("link", post.link());
-            node.put("title", post.title());
-            node.put("status", post.status());
-            node.put("createdAt", post.createdAt().toString());
-            node.put("publicationMeta", post.publicationMeta());
-            node.put("url", post.url());
+            list.add(postNode(provider, post));
         }
+        return json(list);
+    }
+
+    /** The images uploaded at the target (photos, LinkedIn images, attachments), in upload order. */
+    @GetMapping("/sandbox/_truth/{provider}/{target}/media")
+    public ResponseEntity<String> media(@PathVariable String provider, @PathVariable String target) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        for (SandboxMedia image : state.mediaOf(provider, target)) {
+            ObjectNode node = list.addObject();
+            node.put("id", image.id());
+            node.put("contentType", image.contentType());
+            node.put("bytes", image.bytes());
+            node.put("sha256", image.sha256());
+            node.put("width", image.width());
+            node.put("height", image.height());
+            node.put("altText", image.altText());
+            node.put("caption", image.caption());
+            node.put("title", image.title());
+            node.put("fileName", image.fileName());
+            node.put("status", image.status());
+            node.put("postId", image.postId());
+            node.put("createdAt", image.createdAt().toString());
+            node.put("url", image.sourceUrl());
+        }
+        return json(list);
+    }
+
+    /**
+     * Posts deleted at the target, as they were before: {@code how} is {@code deleted}
+     * (Facebook, LinkedIn), {@code trash} or {@code force} (WordPress).
+     */
+    @GetMapping("/sandbox/_truth/{provider}/{target}/deleted")
+    public ResponseEntity<String> deleted(@PathVariable String provider, @PathVariable String target) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        for (SandboxState.Deletion deletion : state.deletions(provider, target)) {
+            ObjectNode node = postNode(provider, deletion.post());
+            node.put("deletedAt", deletion.at().toString());
+            node.put("how", deletion.how());
+            list.add(node);
+        }
+        return json(list);
+    }
+
+    private ObjectNode postNode(String provider, SandboxPost post) {
+        ObjectNode node = Json.object();
+        node.put("id", post.id());
+        node.put("text", post.text());
+        node.put("storedText", post.storedText());
+        node.put("link", post.link());
+        node.put("title", post.title());
+        node.put("status", post.status());
+        node.put("createdAt", post.createdAt().toString());
+        node.put("publicationMeta", post.publicationMeta());
+        node.put("url", post.url());
+        List<SandboxState.Attachment> images = state.attachments(provider, post.id());
+        if (!images.isEmpty()) {
+            ArrayNode media = node.putArray("media");
+            images.forEach(image -> media.addObject().put("id", image.mediaId()).put("altText", image.altText()));
+        }
+        state.featured(provider, post.id()).ifPresent(mediaId -> node.put("featuredMedia", mediaId));
+        List<SandboxComment> comments = state.comments(provider, post.id());
+        if (!comments.isEmpty()) {
+            ArrayNode list = node.putArray("comments");
+            comments.forEach(c -> list.addObject().put("id", c.id()).put("urn", c.urn()).put("parentId", c.parentId())
+                    .put("actor", c.actor()).put("text", c.text()).put("createdAt", c.createdAt().toString()));
+        }
+        List<SandboxState.Edit> edits = state.edits(provider, post.id());
+        if (!edits.isEmpty()) {
+            ArrayNode list = node.putArray("edits");
+            edits.forEach(e -> list.addObject().put("at", e.at().toString()).put("text", e.text())
+                    .put("storedText", e.storedText()).put("title", e.title()).put("status", e.status()));
+        }
+        return node;
+    }
+
+    private static ResponseEntity<String> json(ArrayNode list) {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(list));
     }
 

@@ -79,6 +79,16 @@ public final class SandboxClient {
         return Json.parse(send("GET", "/sandbox/_truth/" + provider + "/" + encode(target), null));
     }
 
+    /** The images uploaded at the target (photos, LinkedIn images, WordPress attachments). */
+    public JsonNode media(String provider, String target) {
+        return Json.parse(send("GET", "/sandbox/_truth/" + provider + "/" + encode(target) + "/media", null));
+    }
+
+    /** The posts deleted at the target (WordPress: trashed too), as they were before. */
+    public JsonNode deleted(String provider, String target) {
+        return Json.parse(send("GET", "/sandbox/_truth/" + provider + "/" + encode(target) + "/deleted", null));
+    }
+
     private static String encode(String segment) {
         return java.net.URLEncoder.encode(segment, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }

@@ -3,7 +3,10 @@ package io.herald.adapters.sandbox;
 /**
  * A scripted misbehaviour for the next {@code times} matching requests of one target.
  *
- * @param operation        which requests it applies to: PUBLISH (creating a post), READ (listing), ANY
+ * @param operation        which requests it applies to: PUBLISH (creating a post), READ (listing or reading
+ *                         back posts, images or comments), UPLOAD (an image's bytes), INITIALIZE_UPLOAD
+ *                         (LinkedIn's upload registration), COMMENT (creating a comment), EDIT (changing a
+ *                         post or an attachment), DELETE (removing a post, photo, attachment or comment), ANY
  * @param delayMillis      DELAY_THEN_CREATE: when to answer; CREATE_AFTER: when to create the post
  * @param retryAfterSeconds RATE_LIMIT: the delay the provider announces (0 = none announced)
  * @param providerCode     RATE_LIMIT on Facebook: 4 (application) or 32 (Page, the default)
@@ -19,9 +22,12 @@ public record SandboxFault(
         Integer providerCode) {
 
     public enum Type {
-        /** Creates the post, answers only after {@code delayMillis}: a client read timeout with the effect done. */
+        /**
+         * Creates the post (or does the upload, comment, edit or delete), answers only after
+         * {@code delayMillis}: a client read timeout with the effect done.
+         */
         DELAY_THEN_CREATE,
-        /** Never answers; creates the post {@code delayMillis} after the request arrived. */
+        /** Never answers; creates the post (or has the request's effect) {@code delayMillis} after it arrived. */
         CREATE_AFTER,
         ERROR_5XX_WITH_EFFECT,
         ERROR_5XX_NO_EFFECT,
@@ -32,7 +38,7 @@ public record SandboxFault(
     }
 
     public enum Operation {
-        PUBLISH, READ, ANY;
+        PUBLISH, READ, ANY, UPLOAD, INITIALIZE_UPLOAD, COMMENT, EDIT, DELETE;
 
         boolean covers(Operation actual) {
             return this == ANY || this == actual;

@@ -70,6 +70,12 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return unexpected(failure);
     }
 
+    /** A body read by a handler itself (a media upload) that ran past its limit. */
+    @ExceptionHandler(RequestBodyLimitFilter.BodyTooLargeException.class)
+    ResponseEntity<ProblemDetail> tooLarge(RequestBodyLimitFilter.BodyTooLargeException e) {
+        return problem(ErrorCode.PAYLOAD_TOO_LARGE, e.getMessage(), List.of());
+    }
+
     @ExceptionHandler(AggregateNotFoundException.class)
     ResponseEntity<ProblemDetail> notFound(AggregateNotFoundException e) {
         return problem(ErrorCode.NOT_FOUND, "not found", List.of());

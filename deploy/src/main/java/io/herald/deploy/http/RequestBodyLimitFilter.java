@@ -1,5 +1,6 @@
 package io.herald.deploy.http;
 
+import io.herald.command.media.MediaProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -10,12 +11,18 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UrlPathHelper;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * Bodies over 256 KiB are refused with 413 before anything reads them: by their declared length
- * at once, and, for chunked bodies, as soon as the count passes the limit.
+ * at once, and, for chunked bodies, as soon as the count passes the limit. A media upload, whose
+ * body is the image itself, has {@code herald.media.max-bytes} as its limit instead, and so do
+ * the provider sandbox's paths, where Herald sends those images on (their photo and file uploads).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -25,36 +32,64 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
     /** The problem detail of every refusal of an oversize body, wherever it is noticed. */
     public static final String TOO_LARGE = "the request body is larger than " + MAX_BODY_BYTES / 1024 + " KiB";
 
+    private static final UrlPathHelper PATHS = new UrlPathHelper();
+    private static final PathPattern MEDIA_UPLOAD = new PathPatternParser().parse("/api/v1/workspaces/{ws}/media");
+    private static final PathPattern SANDBOX = new PathPatternParser().parse("/sandbox/**");
+
+    private final long mediaMaxBytes;
+    private final String mediaTooLarge;
+
+    public RequestBodyLimitFilter(MediaProperties media) {
+        this.mediaMaxBytes = media.maxBytes().toBytes();
+        this.mediaTooLarge = "the image is larger than " + mediaMaxBytes + " bytes (herald.media.max-bytes)";
+    }
+
+    /** {@code POST …/media}: the one request whose body is not JSON, and has a limit of its own. */
+    public static boolean isMediaUpload(HttpServletRequest request) {
+        return "POST".equals(request.getMethod()) && MEDIA_UPLOAD.matches(path(request));
+    }
+
+    private static PathContainer path(HttpServletRequest request) {
+        return PathContainer.parsePath(PATHS.getPathWithinApplication(request), PathContainer.Options.create('/', false));
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (request.getContentLengthLong() > MAX_BODY_BYTES) {
+        boolean media = isMediaUpload(request) || SANDBOX.matches(path(request));
+        long limit = media ? mediaMaxBytes : MAX_BODY_BYTES;
+        String tooLarge = media ? mediaTooLarge : TOO_LARGE;
+        if (request.getContentLengthLong() > limit) {
             // refused before the security chain, which sets this header on every other answer
             response.setHeader(SecurityHeaders.CONTENT_SECURITY_POLICY_HEADER, SecurityHeaders.CONTENT_SECURITY_POLICY);
-            Problems.write(response, 413, "payload_too_large", "Payload Too Large", TOO_LARGE);
+            Problems.write(response, 413, "payload_too_large", "Payload Too Large", tooLarge);
             return;
         }
-        chain.doFilter(new LimitedRequest(request), response);
+        chain.doFilter(new LimitedRequest(request, limit, tooLarge), response);
     }
 
-    /** Thrown by the counting stream; the problem handler answers 413. */
+    /** Thrown by the counting stream; the problem handler answers 413 with its message. */
     public static class BodyTooLargeException extends IOException {
-        BodyTooLargeException() {
-            super(TOO_LARGE);
+        BodyTooLargeException(String detail) {
+            super(detail);
         }
     }
 
     private static final class LimitedRequest extends HttpServletRequestWrapper {
+        private final long limit;
+        private final String tooLarge;
         private ServletInputStream limited;
 
-        LimitedRequest(HttpServletRequest request) {
+        LimitedRequest(HttpServletRequest request, long limit, String tooLarge) {
             super(request);
+            this.limit = limit;
+            this.tooLarge = tooLarge;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (limited == null) {
-                limited = new CountingStream(super.getInputStream());
+                limited = new CountingStream(super.getInputStream(), limit, tooLarge);
             }
             return limited;
         }
@@ -62,10 +97,14 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     private static final class CountingStream extends ServletInputStream {
         private final ServletInputStream delegate;
+        private final long limit;
+        private final String tooLarge;
         private long count;
 
-        CountingStream(ServletInputStream delegate) {
+        CountingStream(ServletInputStream delegate, long limit, String tooLarge) {
             this.delegate = delegate;
+            this.limit = limit;
+            this.tooLarge = tooLarge;
         }
 
         @Override
@@ -88,8 +127,8 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
         private void add(int n) throws BodyTooLargeException {
             count += n;
-            if (count > MAX_BODY_BYTES) {
-                throw new BodyTooLargeException();
+            if (count > limit) {
+                throw new BodyTooLargeException(tooLarge);
             }
         }
 

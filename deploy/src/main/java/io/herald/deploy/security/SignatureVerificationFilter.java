@@ -73,7 +73,7 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
         try {
             body = request.getInputStream().readAllBytes();
         } catch (RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
-            problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, RequestBodyLimitFilter.TOO_LARGE);
+            problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, tooLarge.getMessage());
             return;
         }
         Optional<String> refusal = verify(request.getHeader(HEADER), request.getMethod(), pathAndQuery(request),

@@ -22,6 +22,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * characters. The body is read once here and the same bytes are handed on. Every request that
  * the access rules let through to a path that is not open is checked, whatever its spelling:
  * the rules match the decoded path, so {@code /%61pi/...} cannot slip past as "not the API".
+ * The one exception is a media upload, whose body must be an image ({@code image/*}): its
+ * controller reads it and checks which type it is.
  */
 public final class Utf8BodyFilter extends OncePerRequestFilter {
 
@@ -40,6 +42,16 @@ public final class Utf8BodyFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         if (!WITH_BODY.contains(request.getMethod()) || !hasBody(request) || rules.isOpen(request)) {
             chain.doFilter(request, response);
+            return;
+        }
+        if (RequestBodyLimitFilter.isMediaUpload(request)) {
+            // an image, read and checked by its controller; nothing else (no form or multipart parsing)
+            if (image(request.getContentType())) {
+                chain.doFilter(request, response);
+            } else {
+                problems.write(request, response, ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                        "the body must be an image: image/jpeg, image/png, image/gif or image/webp");
+            }
             return;
         }
         if (!json(request.getContentType())) {
@@ -68,6 +80,14 @@ public final class Utf8BodyFilter extends OncePerRequestFilter {
 
     private static boolean hasBody(HttpServletRequest request) {
         return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    }
+
+    private static boolean image(String contentType) {
+        try {
+            return contentType != null && MediaType.parseMediaType(contentType).getType().equals("image");
+        } catch (IllegalArgumentException unreadable) {
+            return false;
+        }
     }
 
     /** {@code application/json}, with no charset or UTF-8 (the only one RFC 8259 allows). */

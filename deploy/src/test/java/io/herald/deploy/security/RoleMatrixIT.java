@@ -31,19 +31,24 @@ class RoleMatrixIT extends SecurityIntegrationTest {
      * endpoint API.md names that no module serves yet: there an allowed caller gets 404/405.
      */
     private record Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed,
-                            boolean pending, boolean open) {
+                            boolean pending, boolean open, byte[] image) {
         Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed, boolean pending) {
-            this(method, path, body, roles, allowed, pending, false);
+            this(method, path, body, roles, allowed, pending, false, null);
         }
 
         /** Open for reading to every caller, with or without a key. */
         static Endpoint openRead(String method, String path, Integer... statuses) {
-            return new Endpoint(method, path, null, Set.of(), Set.of(statuses), false, true);
+            return new Endpoint(method, path, null, Set.of(), Set.of(statuses), false, true, null);
         }
 
         /** Named by no rule: refused for every key. */
         static Endpoint unlisted(String method, String path, String body) {
-            return new Endpoint(method, path, body, Set.of(), Set.of(), false, false);
+            return new Endpoint(method, path, body, Set.of(), Set.of(), false, false, null);
+        }
+
+        /** A media upload: the body is a PNG, not JSON. */
+        static Endpoint upload(String path, byte[] png, Set<String> roles, Integer... statuses) {
+            return new Endpoint("POST", path, null, roles, Set.of(statuses), false, false, png);
         }
 
         boolean workspacePath() {
@@ -53,6 +58,10 @@ class RoleMatrixIT extends SecurityIntegrationTest {
 
     private final AtomicInteger entries = new AtomicInteger(100);
     private String disposableKeyId;
+    private String mediaId;
+    /** A 1 x 1 PNG: the upload in the matrix and the media its reads find. */
+    private static final byte[] MATRIX_PNG = java.util.Base64.getDecoder().decode(
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==");
 
     @Test
     void everyEndpointAnswersEveryCallerAsTheMatrixSays() {
@@ -66,6 +75,10 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         String disposable = createKey(a.id(), List.of("publisher"), "disposable");
         disposableKeyId = disposable.substring(0, disposable.indexOf('.'));
         awaitJson("/api/v1/workspaces/" + a.id() + "/publications/" + a.publicationId(), v -> true);
+        Response uploaded = sendBytesAs(a.key("publisher"), "POST", "/api/v1/workspaces/" + a.id() + "/media",
+                MATRIX_PNG, "image/png", Map.of());
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+        mediaId = uploaded.json().get("mediaId").asText();
 
         Map<String, String> callers = new LinkedHashMap<>();
         callers.put(NONE, null);
@@ -81,7 +94,9 @@ class RoleMatrixIT extends SecurityIntegrationTest {
             for (Map.Entry<String, String> caller : callers.entrySet()) {
                 String body = endpoint.body() == null ? null
                         : endpoint.body().replace("{entry}", "entry-" + entries.incrementAndGet());
-                Response response = sendAs(caller.getValue(), endpoint.method(), endpoint.path(), body);
+                Response response = endpoint.image() != null
+                        ? sendBytesAs(caller.getValue(), "POST", endpoint.path(), endpoint.image(), "image/png", Map.of())
+                        : sendAs(caller.getValue(), endpoint.method(), endpoint.path(), body);
                 requests++;
                 String label = caller.getKey() + " " + endpoint.method() + " " + endpoint.path() + " -> " + response;
                 String expectation = expect(endpoint, caller.getKey(), response, label, softly);
@@ -172,6 +187,12 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         list.add(new Endpoint("DELETE", ws + "/webhooks/matrix-gone", null, Set.of("admin"), Set.of(204, 404),
                 false));
         list.add(new Endpoint("GET", pub + "/events", null, Set.of("auditor"), Set.of(200), false));
+        // the same bytes as the set-up's upload: 200 for every allowed caller
+        list.add(Endpoint.upload(ws + "/media", MATRIX_PNG, Set.of("publisher"), 200));
+        list.add(new Endpoint("GET", ws + "/media/" + mediaId, null, Set.of("publisher", "operator", "auditor"),
+                Set.of(200), false));
+        list.add(new Endpoint("GET", ws + "/media/" + mediaId + "/content", null,
+                Set.of("publisher", "operator", "auditor"), Set.of(200), false));
         list.add(new Endpoint("GET", ws + "/audit/events", null, Set.of("auditor"), Set.of(200), false));
         list.add(new Endpoint("GET", ws + "/audit/verify", null, Set.of("auditor"), Set.of(200), false));
         list.add(new Endpoint("POST", ws + "/keys", "{\"roles\":[\"publisher\"],\"label\":\"matrix\"}",
@@ -220,6 +241,9 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         list.add(Endpoint.unlisted("DELETE", "/console", null));
         list.add(Endpoint.unlisted("PATCH", ws + "/publications", "{}"));
         list.add(Endpoint.unlisted("DELETE", pub, null));
+        list.add(Endpoint.unlisted("DELETE", ws + "/media/" + mediaId, null));
+        list.add(Endpoint.unlisted("PUT", ws + "/media/" + mediaId, null));
+        list.add(Endpoint.unlisted("GET", ws + "/media", null));
         list.add(Endpoint.unlisted("PUT", ws + "/keys", "{}"));
         list.add(Endpoint.unlisted("OPTIONS", ws + "/publications", null));
         list.add(Endpoint.unlisted("PUT", "/api/v1/admin/workspaces", "{}"));
