@@ -32,27 +32,27 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two Herald processes on one PostgreSQL, the way Herald scales out: both take requests, event
- * processors share their segments through the token store, deadlines run on whichever node's
- * scheduler picks them. The second node to start gets its share of every processor's segments
+ * processors share their segments through the token store, timer rows fire on whichever node's
+ * sweep claims them. The second node to start gets its share of every processor's segments
  * from the first. One node is killed with SIGKILL while publications are in flight and is not
- * brought back; the survivor must take over its segments and its deadlines. Afterwards: every
+ * brought back; the survivor must take over its segments and its timers. Afterwards: every
  * accepted request has exactly one publication, no publication produced two posts at the provider,
- * the event store shows no deadline that fired twice, and the survivor holds every segment.
+ * the event store shows no timer that fired twice with effect, and the survivor holds every segment.
  */
 class TwoNodeIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 60;
     private static final String SYSTEM_KEY = "hs.two-node-test-system-key-abcdefghijklmnopqrstuvwxyz0123";
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
-    private static final List<String> PROCESSORS = List.of("channel-view", "publication-view", "publishing-saga",
-            "reconciliation-saga");
+    private static final List<String> PROCESSORS = List.of("channel-view", "publication-view",
+            "publication-dispatcher");
     /** herald.processing.initial-segments, as the test's database is new. */
     private static final int SEGMENTS = 2;
     /** Two nodes hold half of each processor's segments each. */
     private static final int LEAST_SHARE = SEGMENTS / 2;
 
     @Test
-    void killingOneOfTwoNodesLosesNoRequestPostsNothingTwiceAndFiresNoDeadlineTwice() throws Exception {
+    void killingOneOfTwoNodesLosesNoRequestPostsNothingTwiceAndFiresNoTimerTwice() throws Exception {
         TestDatabase database = TestDatabase.shared().freshSibling();
         String page = "66" + (System.nanoTime() % 10_000_000);
         String token = "EAAB-two-node-" + page;
@@ -164,7 +164,7 @@ class TwoNodeIT extends HeraldIntegrationTest {
             int duplicatePosts = (int) postsByText.values().stream().filter(c -> c > 1).count();
             System.out.printf("[two-node] nodes=2 killed=1 accepted=%d accepted_by_b=%d publications=%d lost=%d "
                             + "succeeded=%d not_executed=%d posts=%d duplicate_posts=%d attempts=%d "
-                            + "interrupted_attempts=%d deadlines_fired_twice=%d "
+                            + "interrupted_attempts=%d timers_fired_twice_with_effect=%d "
                             + "(initial_attempts_twice=%d attempt_numbers_twice=%d interrupted_twice=%d "
                             + "conclusive_readbacks_twice=%d) segments_by_owner_after=%s%n",
                     accepted.size(), acceptedByB.get(), views.size(), lost, succeeded, notExecuted,
@@ -198,7 +198,6 @@ class TwoNodeIT extends HeraldIntegrationTest {
                         + "/sandbox/facebook/v25.0",
                 "--herald.channels.facebook.read-timeout=3s",
                 "--herald.publishing.attempt-timeout=8s",
-                "--herald.publishing.watchdog-delay=15s",
                 "--herald.reconciliation.settle-delay=2s",
                 "--herald.reconciliation.retry-schedule=2s,4s,8s",
                 // balance often, so the second node gets its share within seconds
@@ -337,10 +336,10 @@ class TwoNodeIT extends HeraldIntegrationTest {
     }
 
     /**
-     * What a deadline that fired twice would leave in the event store: a second INITIAL attempt
-     * of one publication (the due-attempt deadline), two attempts under one number, two
-     * INTERRUPTED outcomes of one attempt (the attempt's expiry), or two conclusive read-backs of
-     * one attempt (the reconciliation's read-back deadline).
+     * What a timer (or a redelivered event) that fired twice with effect would leave in the event
+     * store: a second INITIAL attempt of one publication (a due attempt), two attempts under one
+     * number, two INTERRUPTED outcomes of one attempt (the attempt's expiry), or two conclusive
+     * read-backs of one attempt (a read-back row).
      */
     private static final class EventStore {
         final Map<String, Integer> requested = new HashMap<>();

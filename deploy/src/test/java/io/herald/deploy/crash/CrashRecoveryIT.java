@@ -57,7 +57,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                         + "/sandbox/facebook/v25.0",
                 "--herald.channels.facebook.read-timeout=6s",
                 "--herald.publishing.attempt-timeout=10s",
-                "--herald.publishing.watchdog-delay=15s",
                 "--herald.reconciliation.settle-delay=2s",
                 "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
         // every answer of the provider takes 4 s (below the read timeout), so the first kill, 2.5 s

@@ -1,0 +1,89 @@
+package io.herald.command.publishing;
+
+import io.herald.command.publishing.PublicationTimers.Kind;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.ErrorHandler;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Starts the attempts that events make due now. It runs as a pooled streaming processor whose
+ * batch is one transaction: each {@code StartAttempt} is a nested command of the batch, so the
+ * batch's write-ahead {@code Attempted} events, their expiry rows and the processor's token commit
+ * together, and the provider calls go out only after that commit. A redelivered event asks for an
+ * attempt number that is no longer next, and the publication refuses it: no second call.
+ *
+ * <p>A batch that fails (typically a concurrent append to one of its publications by another node)
+ * rolls back whole and is delivered again; that retry is split: it only writes a due-now timer row
+ * per attempt, and the sweep starts them in its own batch, one at a time if they conflict again.
+ */
+@Component
+@ProcessingGroup(PublicationDispatcher.PROCESSING_GROUP)
+public class PublicationDispatcher {
+
+    public static final String PROCESSING_GROUP = "publication-dispatcher";
+    private static final Logger log = LoggerFactory.getLogger(PublicationDispatcher.class);
+
+    private final AttemptStarts starts;
+    private final PublicationTimers timers;
+    /** The last batch failed: hand the next one's attempts to the sweep instead of starting them here. */
+    private final AtomicBoolean splitting = new AtomicBoolean();
+
+    public PublicationDispatcher(AttemptStarts starts, PublicationTimers timers) {
+        this.starts = starts;
+        this.timers = timers;
+    }
+
+    @EventHandler
+    void on(PublicationRequestedEvent event) {
+        if (!TimerRows.startsLater(event)) {
+            due(event.publicationId(), 1, AttemptTrigger.INITIAL);
+        }
+    }
+
+    @EventHandler
+    void on(PublicationExecutionRequestedEvent event) {
+        due(event.publicationId(), event.attemptNo(), event.trigger());
+    }
+
+    /** The publication decides whether its connection re-attempts without an operator. */
+    @EventHandler
+    void on(PublicationReconciledEvent event) {
+        if (event.result() == ReconciliationResult.NOT_FOUND && event.source() == ReconciliationSource.AUTOMATIC) {
+            due(event.publicationId(), event.attemptNo() + 1, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND);
+        }
+    }
+
+    private void due(PublicationId publicationId, int attemptNo, AttemptTrigger trigger) {
+        if (splitting.get()) {
+            timers.setIn(publicationId, Kind.ATTEMPT_DUE, attemptNo, trigger, 0, Duration.ZERO);
+            CurrentUnitOfWork.get().afterCommit(u -> splitting.set(false));
+            return;
+        }
+        starts.start(publicationId, attemptNo, trigger, false);
+    }
+
+    /** The group's error handler: propagates (the batch is retried, never skipped) and splits the retry. */
+    public ErrorHandler errorHandler() {
+        return context -> {
+            if (splitting.compareAndSet(false, true)) {
+                log.warn("a dispatcher batch of {} events failed ({}); its retry hands the attempts to the sweep",
+                        context.failedEvents().size(), context.error().toString());
+            }
+            PropagatingErrorHandler.instance().handleError(context);
+        };
+    }
+}
