@@ -9,14 +9,9 @@ import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.axonframework.config.ProcessingGroup;
-import org.axonframework.eventhandling.ErrorHandler;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -35,16 +30,15 @@ import org.springframework.stereotype.Component;
 public class PublicationDispatcher {
 
     public static final String PROCESSING_GROUP = "publication-dispatcher";
-    private static final Logger log = LoggerFactory.getLogger(PublicationDispatcher.class);
 
     private final AttemptStarts starts;
     private final PublicationTimers timers;
-    /** The last batch failed: hand the next one's attempts to the sweep instead of starting them here. */
-    private final AtomicBoolean splitting = new AtomicBoolean();
+    private final DispatcherErrorHandler errors;
 
-    public PublicationDispatcher(AttemptStarts starts, PublicationTimers timers) {
+    public PublicationDispatcher(AttemptStarts starts, PublicationTimers timers, DispatcherErrorHandler errors) {
         this.starts = starts;
         this.timers = timers;
+        this.errors = errors;
     }
 
     @EventHandler
@@ -68,22 +62,12 @@ public class PublicationDispatcher {
     }
 
     private void due(PublicationId publicationId, int attemptNo, AttemptTrigger trigger) {
-        if (splitting.get()) {
+        if (errors.splitting()) {
+            // the last batch failed: this retry only writes due-now rows, and the sweep starts them
             timers.setIn(publicationId, Kind.ATTEMPT_DUE, attemptNo, trigger, 0, Duration.ZERO);
-            CurrentUnitOfWork.get().afterCommit(u -> splitting.set(false));
+            CurrentUnitOfWork.get().afterCommit(u -> errors.splitBatchCommitted());
             return;
         }
         starts.start(publicationId, attemptNo, trigger, false);
-    }
-
-    /** The group's error handler: propagates (the batch is retried, never skipped) and splits the retry. */
-    public ErrorHandler errorHandler() {
-        return context -> {
-            if (splitting.compareAndSet(false, true)) {
-                log.warn("a dispatcher batch of {} events failed ({}); its retry hands the attempts to the sweep",
-                        context.failedEvents().size(), context.error().toString());
-            }
-            PropagatingErrorHandler.instance().handleError(context);
-        };
     }
 }

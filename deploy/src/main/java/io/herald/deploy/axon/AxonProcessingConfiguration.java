@@ -1,5 +1,6 @@
 package io.herald.deploy.axon;
 
+import io.herald.command.publishing.DispatcherErrorHandler;
 import io.herald.command.publishing.PublicationDispatcher;
 import java.util.HashMap;
 import java.util.Map;
@@ -59,10 +60,10 @@ public class AxonProcessingConfiguration {
      * splits the retry of a failed batch.
      */
     @Bean
-    ConfigurerModule publishingProcessors(PublicationDispatcher dispatcher) {
+    ConfigurerModule publishingProcessors(DispatcherErrorHandler dispatcherErrors) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .registerSubscribingEventProcessor("publication-timers")
-                .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcher.errorHandler())
+                .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors)
                 .registerPooledStreamingEventProcessorConfiguration(PublicationDispatcher.PROCESSING_GROUP,
                         (config, builder) -> builder.initialToken(StreamableMessageSource::createHeadToken)));
     }
