@@ -13,6 +13,8 @@ CREATE TABLE publication_timer (
     trigger        VARCHAR(64),
     -- for READ_BACK_DUE: the number of the read that is due (1 after the settle delay)
     read_no        INTEGER                  NOT NULL DEFAULT 0,
-    due_at         TIMESTAMP WITH TIME ZONE NOT NULL
+    due_at         TIMESTAMP WITH TIME ZONE NOT NULL,
+    -- claims since the row was last written: a row that keeps firing without effect is stuck
+    fires          INTEGER                  NOT NULL DEFAULT 0
 );
 CREATE INDEX publication_timer_due_idx ON publication_timer (due_at);

@@ -31,7 +31,10 @@ public class PublicationTimers {
             INSERT INTO publication_timer (publication_id, kind, attempt_no, trigger, read_no, due_at)
             VALUES (?, ?, ?, ?, ?, %s)
             ON CONFLICT (publication_id) DO UPDATE SET kind = excluded.kind, attempt_no = excluded.attempt_no,
-                trigger = excluded.trigger, read_no = excluded.read_no, due_at = excluded.due_at""";
+                trigger = excluded.trigger, read_no = excluded.read_no, due_at = excluded.due_at, fires = 0""";
+
+    /** Claimed this often without being written since, a row counts as stuck (listed for operators). */
+    public static final int STUCK_AFTER_FIRES = 3;
 
     private final JdbcTemplate jdbc;
 
@@ -59,8 +62,20 @@ public class PublicationTimers {
         jdbc.update("""
                 INSERT INTO publication_timer (publication_id, kind, attempt_no, read_no, due_at)
                 VALUES (?, 'READ_BACK_DUE', ?, ?, now())
-                ON CONFLICT (publication_id) DO UPDATE SET due_at = now()
+                ON CONFLICT (publication_id) DO UPDATE SET due_at = now(), fires = 0
                  WHERE publication_timer.kind = 'READ_BACK_DUE'""", id.value(), attemptNo, oneShotReadNo);
+    }
+
+    /** A row claimed {@link #STUCK_AFTER_FIRES} times without effect: its command fails every time. */
+    public record StuckTimer(String publicationId, String kind, int attemptNo, int fires, Instant dueAt) {
+    }
+
+    public List<StuckTimer> stuck(int limit) {
+        return jdbc.query("""
+                SELECT publication_id, kind, attempt_no, fires, due_at FROM publication_timer
+                 WHERE fires >= ? ORDER BY due_at LIMIT ?""",
+                (rs, n) -> new StuckTimer(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4),
+                        rs.getTimestamp(5).toInstant()), STUCK_AFTER_FIRES, limit);
     }
 
     public void clear(PublicationId id) {
@@ -76,7 +91,7 @@ public class PublicationTimers {
     /** Moves a claimed row on (the next read-back, a start that must wait), unless written again since. */
     public void rescheduleClaimed(Timer timer, int readNo, Duration in) {
         jdbc.update("""
-                UPDATE publication_timer SET read_no = ?, due_at = now() + ? * interval '1 millisecond'
+                UPDATE publication_timer SET read_no = ?, due_at = now() + ? * interval '1 millisecond', fires = 0
                  WHERE publication_id = ? AND due_at = ?""",
                 readNo, Math.max(0, in.toMillis()), timer.publicationId().value(), timer.dueAt());
     }
@@ -88,7 +103,7 @@ public class PublicationTimers {
      */
     public List<Timer> claimDue(int limit) {
         return jdbc.query("""
-                UPDATE publication_timer t SET due_at = now() + ? * interval '1 millisecond'
+                UPDATE publication_timer t SET due_at = now() + ? * interval '1 millisecond', fires = t.fires + 1
                   FROM (SELECT publication_id FROM publication_timer WHERE due_at <= now()
                          ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED) due
                  WHERE t.publication_id = due.publication_id

@@ -8,8 +8,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.AxonThreadFactory;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
 import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
@@ -66,6 +69,13 @@ public class AxonProcessingConfiguration {
                 .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors)
                 .registerPooledStreamingEventProcessorConfiguration(PublicationDispatcher.PROCESSING_GROUP,
                         (config, builder) -> builder.initialToken(StreamableMessageSource::createHeadToken)));
+    }
+
+    /** The dead-letter queue of the projections and the dispatcher: see {@link DeadLetters}. */
+    @Bean
+    ConfigurerModule projectionDeadLetters(ConnectionProvider connections, TransactionManager transactions,
+                                           DeadLetterSchema schema) {
+        return DeadLetters.queues(connections, transactions, schema);
     }
 
     /**
