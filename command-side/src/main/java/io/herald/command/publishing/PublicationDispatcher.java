@@ -10,6 +10,7 @@ import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import java.time.Duration;
 import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.stereotype.Component;
@@ -27,6 +28,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(PublicationDispatcher.PROCESSING_GROUP)
+// a replay would ask again for every attempt ever started; the processor is never rebuilt
+@DisallowReplay
 public class PublicationDispatcher {
 
     public static final String PROCESSING_GROUP = "publication-dispatcher";

@@ -15,7 +15,6 @@ import org.axonframework.eventhandling.deadletter.jdbc.JdbcSequencedDeadLetterQu
 import org.axonframework.messaging.deadletter.Decisions;
 import org.axonframework.messaging.deadletter.EnqueuePolicy;
 import org.axonframework.modelling.command.ConcurrencyException;
-import org.axonframework.serialization.Serializer;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
+import io.herald.deploy.process.StoredPublications;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -143,7 +144,10 @@ class TwoNodeIT extends HeraldIntegrationTest {
             for (JsonNode post : sandboxTruth("facebook", page)) {
                 postsByText.merge(post.get("text").asText(), 1, Integer::sum);
             }
-            EventStore store = read(database);
+            StoredPublications store;
+            try (Connection c = database.connect()) {
+                store = StoredPublications.read(c, json, null);
+            }
 
             int succeeded = 0;
             int notExecuted = 0;
@@ -164,19 +168,22 @@ class TwoNodeIT extends HeraldIntegrationTest {
             int duplicatePosts = (int) postsByText.values().stream().filter(c -> c > 1).count();
             System.out.printf("[two-node] nodes=2 killed=1 accepted=%d accepted_by_b=%d publications=%d lost=%d "
                             + "succeeded=%d not_executed=%d posts=%d duplicate_posts=%d attempts=%d "
-                            + "interrupted_attempts=%d timers_fired_twice_with_effect=%d "
+                            + "interrupted_attempts=%d reconciled_interrupted=%d blind_retries=%d "
+                            + "timers_fired_twice_with_effect=%d "
                             + "(initial_attempts_twice=%d attempt_numbers_twice=%d interrupted_twice=%d "
                             + "conclusive_readbacks_twice=%d) segments_by_owner_after=%s%n",
                     accepted.size(), acceptedByB.get(), views.size(), lost, succeeded, notExecuted,
                     postsByText.values().stream().mapToInt(Integer::intValue).sum(), duplicatePosts,
-                    store.attempts, store.interrupted, store.firedTwice(), store.initialTwice,
+                    store.attempts, store.interrupted, store.interruptedReconciled, store.blindRetries,
+                    store.firedTwiceWithEffect(), store.initialTwice,
                     store.attemptNumberTwice, store.interruptedTwice, store.conclusiveTwice,
                     segmentsByOwner(database));
             assertThat(ids).hasSize(PUBLICATIONS);
             assertThat(views).hasSize(PUBLICATIONS);
             assertThat(lost).isZero();
             assertThat(duplicatePosts).isZero();
-            assertThat(store.firedTwice()).isZero();
+            assertThat(store.firedTwiceWithEffect()).isZero();
+            assertThat(store.blindRetries).isZero();
             assertThat(store.interruptedReconciled).isEqualTo(store.interrupted);
         } finally {
             senders.shutdownNow();
@@ -333,81 +340,5 @@ class TwoNodeIT extends HeraldIntegrationTest {
             }
         }
         return owners;
-    }
-
-    /**
-     * What a timer (or a redelivered event) that fired twice with effect would leave in the event
-     * store: a second INITIAL attempt of one publication (a due attempt), two attempts under one
-     * number, two INTERRUPTED outcomes of one attempt (the attempt's expiry), or two conclusive
-     * read-backs of one attempt (a read-back row).
-     */
-    private static final class EventStore {
-        final Map<String, Integer> requested = new HashMap<>();
-        int attempts;
-        int interrupted;
-        int interruptedReconciled;
-        int initialTwice;
-        int attemptNumberTwice;
-        int interruptedTwice;
-        int conclusiveTwice;
-
-        int firedTwice() {
-            return initialTwice + attemptNumberTwice + interruptedTwice + conclusiveTwice;
-        }
-    }
-
-    private EventStore read(TestDatabase database) throws Exception {
-        EventStore store = new EventStore();
-        Map<String, Integer> initial = new HashMap<>();
-        Map<String, Integer> attemptNumbers = new HashMap<>();
-        Map<String, Integer> interruptedPerAttempt = new HashMap<>();
-        Map<String, Integer> conclusivePerAttempt = new HashMap<>();
-        Map<String, Boolean> interruptedPending = new HashMap<>();
-        try (Connection c = database.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
-                     + " WHERE aggregate_identifier LIKE 'pub\\_%' ORDER BY global_index")) {
-            while (rs.next()) {
-                String publication = rs.getString(1);
-                String type = rs.getString(2);
-                JsonNode payload = json.readTree(rs.getBytes(3));
-                switch (type.substring(type.lastIndexOf('.') + 1)) {
-                    case "PublicationRequestedEvent" -> store.requested.merge(publication, 1, Integer::sum);
-                    case "PublicationAttemptedEvent" -> {
-                        store.attempts++;
-                        if ("INITIAL".equals(payload.get("trigger").asText())) {
-                            initial.merge(publication, 1, Integer::sum);
-                        }
-                        attemptNumbers.merge(publication + "#" + payload.get("attemptNo").asInt(), 1, Integer::sum);
-                    }
-                    case "PublicationOutcomeUnknownEvent" -> {
-                        if ("INTERRUPTED".equals(payload.get("cause").asText())) {
-                            store.interrupted++;
-                            interruptedPerAttempt.merge(publication + "#" + payload.get("attemptNo").asInt(), 1,
-                                    Integer::sum);
-                            interruptedPending.put(publication, true);
-                        }
-                    }
-                    case "PublicationReconciledEvent" -> {
-                        if (!"UNKNOWN".equals(payload.get("result").asText())) {
-                            conclusivePerAttempt.merge(publication + "#" + payload.get("attemptNo").asInt(), 1,
-                                    Integer::sum);
-                            if (Boolean.TRUE.equals(interruptedPending.put(publication, false))) {
-                                store.interruptedReconciled++;
-                            }
-                        }
-                    }
-                    default -> { }
-                }
-            }
-        }
-        store.initialTwice = twice(initial);
-        store.attemptNumberTwice = twice(attemptNumbers);
-        store.interruptedTwice = twice(interruptedPerAttempt);
-        store.conclusiveTwice = twice(conclusivePerAttempt);
-        return store;
-    }
-
-    private static int twice(Map<String, Integer> counts) {
-        return (int) counts.values().stream().filter(n -> n > 1).count();
     }
 }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Herald end to end on a real PostgreSQL, against the provider sandbox over real HTTP: the
- * publishing and reconciliation sagas, persistent deadlines, the adapters' classification.
+ * dispatcher, the timer rows and their sweep, read-backs, the adapters' classification.
  * Timings come from the test configuration: provider read timeout 2 s, settle delay 3 s.
  */
 class PublishingEndToEndIT extends HeraldIntegrationTest {

@@ -32,7 +32,7 @@ class PublicationIntakeIT extends HeraldIntegrationTest {
     CommandGateway commands;
 
     /**
-     * Scheduled a day ahead, so the publishing saga leaves these publications alone while the
+     * Scheduled a day ahead, so the dispatcher leaves these publications alone while the
      * intake is examined.
      */
     private static final String TOMORROW = Instant.now().plus(Duration.ofDays(1))
