@@ -77,8 +77,16 @@ SELECT l.publication_id,
 -- the old deadlines (attempt expiry, attempt due, watchdog, read-back due) are all covered above
 DELETE FROM scheduled_tasks WHERE task_name LIKE 'AxonDeadline%';
 
--- the sagas' processors are gone; the dispatcher starts at the head of the stream
+-- the sagas' processors are gone. The dispatcher starts at the head of the stream as it is now
+-- (everything before is covered by the rows above), in two segments (herald.processing's
+-- default); on a new database the head is the start.
 DELETE FROM token_entry WHERE processor_name IN ('publishing-saga', 'reconciliation-saga');
+INSERT INTO token_entry (processor_name, segment, token, token_type, "timestamp", owner)
+SELECT 'publication-dispatcher', segment,
+       CASE WHEN head IS NULL THEN NULL ELSE convert_to('{"index":' || head || ',"gaps":[]}', 'UTF8') END,
+       CASE WHEN head IS NULL THEN NULL ELSE 'org.axonframework.eventhandling.GapAwareTrackingToken' END,
+       to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL
+  FROM (SELECT max(global_index) AS head FROM domain_event_entry) store, generate_series(0, 1) AS segment;
 
 DROP TABLE association_value_entry;
 DROP TABLE saga_entry;

@@ -14,7 +14,6 @@ import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
 import org.axonframework.messaging.MessageDispatchInterceptor;
-import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
@@ -58,17 +57,15 @@ public class AxonProcessingConfiguration {
 
     /**
      * The publication timers' rows are written by a subscribing processor, in the transaction that
-     * appends the events (and never on a replay). The dispatcher starts at the head of the stream
-     * (the migration turned the work in flight into timer rows); its error handler propagates, and
-     * splits the retry of a failed batch.
+     * appends the events (and never on a replay). The dispatcher's tokens were set by the
+     * migration that turned the work in flight into timer rows, at the head of the stream as it was
+     * then; its error handler propagates, and splits the retry of a failed batch.
      */
     @Bean
     ConfigurerModule publishingProcessors(DispatcherErrorHandler dispatcherErrors) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .registerSubscribingEventProcessor("publication-timers")
-                .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors)
-                .registerPooledStreamingEventProcessorConfiguration(PublicationDispatcher.PROCESSING_GROUP,
-                        (config, builder) -> builder.initialToken(StreamableMessageSource::createHeadToken)));
+                .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors));
     }
 
     /** The dead-letter queue of the projections and the dispatcher: see {@link DeadLetters}. */

@@ -75,6 +75,10 @@ class TimersFromSagasMigrationTest {
             assertThat(count(s, "SELECT count(*) FROM token_entry WHERE processor_name = 'publishing-saga'")).isZero();
             assertThat(count(s, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'saga_entry'"))
                     .isZero();
+            // the dispatcher starts after the events the rows above stand for, in two segments
+            assertThat(count(s, "SELECT count(*) FROM token_entry WHERE processor_name = 'publication-dispatcher'"
+                    + " AND convert_from(token, 'UTF8')::jsonb ->> 'index' = (SELECT max(global_index)::text"
+                    + " FROM domain_event_entry)")).isEqualTo(2);
         }
         assertThat(rows).containsOnly(
                 Map.entry("pub_inflight", "ATTEMPT_EXPIRY 1 - 0 later"),
