@@ -1,5 +1,6 @@
 package io.herald.command.publishing;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +37,15 @@ public class ResultRecorder {
 
     private final CommandGateway commands;
     private final Batches batches;
+    private final MeterRegistry meters;
     private final BlockingQueue<Result> pending = new LinkedBlockingQueue<>();
     private final Thread recorder;
     private volatile boolean running = true;
 
-    public ResultRecorder(CommandGateway commands, Batches batches) {
+    public ResultRecorder(CommandGateway commands, Batches batches, MeterRegistry meters) {
         this.commands = commands;
         this.batches = batches;
+        this.meters = meters;
         recorder = new Thread(this::recordBatches, "herald-results");
         recorder.setDaemon(true);
         // background work: where the JVM maps priorities to the OS, requests are answered first (README)
@@ -84,6 +87,7 @@ public class ResultRecorder {
     }
 
     void recordAll(List<Result> batch) {
+        meters.summary("herald.results.batch_size").record(batch.size());
         List<Result> lost = batches.inOneTransaction(batch, result -> {
             Object answer = commands.sendAndWait(GenericCommandMessage.asCommandMessage(result.command())
                     .andMetaData(result.origin()));

@@ -25,9 +25,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(TimerRows.PROCESSING_GROUP)
-class TimerRows {
+public class TimerRows {
 
-    static final String PROCESSING_GROUP = "publication-timers";
+    public static final String PROCESSING_GROUP = "publication-timers";
 
     private final PublicationTimers timers;
     private final ReadBacks readBacks;

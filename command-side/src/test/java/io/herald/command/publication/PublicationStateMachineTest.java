@@ -115,7 +115,7 @@ class PublicationStateMachineTest {
             fixture.registerInjectableResource(new ConnectionThrottle());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
-            fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null, null)));
+            fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null, null, null)));
             history.add(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
                     PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), null, T0, "calendar"));
         }

@@ -87,7 +87,7 @@ class PublicationTest {
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
         // no jitter, so retry times can be expected exactly: the first retry waits the initial 2 s
-        fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null,
+        fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }
 

@@ -2,6 +2,7 @@ package io.herald.deploy.axon;
 
 import io.herald.command.publishing.DispatcherErrorHandler;
 import io.herald.command.publishing.PublicationDispatcher;
+import io.herald.command.publishing.TimerRows;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -64,7 +65,7 @@ public class AxonProcessingConfiguration {
     @Bean
     ConfigurerModule publishingProcessors(DispatcherErrorHandler dispatcherErrors) {
         return configurer -> configurer.eventProcessing(processing -> processing
-                .registerSubscribingEventProcessor("publication-timers")
+                .registerSubscribingEventProcessor(TimerRows.PROCESSING_GROUP)
                 .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors));
     }
 

@@ -4,6 +4,7 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.herald.adapters.port.ReadBackOutcome;
+import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.ReadBacks;
 import io.herald.command.publishing.TimerSweep;
 import io.herald.contracts.publication.ReadBackLicence;
@@ -12,7 +13,6 @@ import io.herald.reconciliation.ReadBackRunner;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -27,11 +27,11 @@ public class PublishingWiring {
 
     static final String SWEEP_TASK = "publication-timer-sweep";
 
-    /** {@code herald.publishing.sweep-interval}: how often due timer rows are looked for (default 1 s). */
+    /** Every {@code herald.publishing.sweep-interval}, on one node at a time. */
     @Bean
-    RecurringTask<Void> publicationTimerSweep(TimerSweep sweep,
-                                              @Value("${herald.publishing.sweep-interval:1s}") Duration interval) {
-        return Tasks.recurring(SWEEP_TASK, FixedDelay.of(interval)).execute((instance, context) -> sweep.sweepDue());
+    RecurringTask<Void> publicationTimerSweep(TimerSweep sweep, PublishingProperties properties) {
+        return Tasks.recurring(SWEEP_TASK, FixedDelay.of(properties.sweepInterval()))
+                .execute((instance, context) -> sweep.sweepDue());
     }
 
     @Bean
