@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
  * Sends {@code StartAttempt} inside the caller's unit of work (the dispatcher's batch, the sweep's
  * batch) and acts on the publication's decision: a started attempt is handed to the calls only
  * after that unit of work committed (rule 1: the write-ahead is on record first); an attempt that
- * must wait, or read back first, gets a timer row in the same transaction, so a crash loses it not.
+ * must wait, or read back first, gets a timer row in the same transaction, so a crash cannot lose it.
  */
 @Component
 public class AttemptStarts {
