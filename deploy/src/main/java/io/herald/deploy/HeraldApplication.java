@@ -32,7 +32,7 @@ public class HeraldApplication {
         SpringApplication.run(HeraldApplication.class, args);
     }
 
-    /** The one source of "now" for commands and sagas, so tests can fix time. */
+    /** The one source of "now" for commands and the publishing core, so tests can fix time. */
     @Bean
     Clock clock() {
         return Clock.systemUTC();

@@ -6,144 +6,112 @@ import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.annotation.PreDestroy;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.axonframework.commandhandling.GenericCommandMessage;
-import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.messaging.MetaData;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads back at the provider and records what it found. Reads are safe to repeat. A connection
- * that cannot read back says so once, on the first read, and the case waits for an operator.
+ * Reads back at the provider what a publication's attempt may have left, and says what that
+ * establishes. Reads are safe to repeat. The same read serves reconciliation after an unknown
+ * outcome and the read before a re-attempt; the schedule of reads (settle delay, retries while
+ * inconclusive) is reconciliation's too. A connection that cannot read back says so once, on the
+ * first read, and the case waits for an operator.
  */
 @Component
 @EnableConfigurationProperties(ReconciliationProperties.class)
-public class ReadBackRunner implements ReadBacks {
+public class ReadBackRunner {
 
     private static final Logger log = LoggerFactory.getLogger(ReadBackRunner.class);
 
-    private final CommandGateway commands;
     private final ChannelDirectory directory;
-    private final PublicationHistory history;
     private final ChannelAdapters adapters;
+    private final ReconciliationProperties properties;
     private final Clock clock;
     private final MeterRegistry meters;
-    private final ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
-        Thread thread = new Thread(runnable, "herald-read-backs");
-        thread.setDaemon(true);
-        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
-        thread.setPriority(Thread.MIN_PRIORITY);
-        return thread;
-    });
 
-    public ReadBackRunner(CommandGateway commands, ChannelDirectory directory, PublicationHistory history,
-                          ChannelAdapters adapters, Clock clock, MeterRegistry meters) {
-        this.commands = commands;
+    public ReadBackRunner(ChannelDirectory directory, ChannelAdapters adapters, ReconciliationProperties properties,
+                          Clock clock, MeterRegistry meters) {
         this.directory = directory;
-        this.history = history;
         this.adapters = adapters;
+        this.properties = properties;
         this.clock = clock;
         this.meters = meters;
     }
 
-    @PreDestroy
-    void stop() {
-        executor.shutdownNow();
+    public Duration settleDelay() {
+        return properties.settleDelay();
     }
 
-    @Override
-    public void run(ReadBackPlan plan) {
-        MetaData origin = CurrentUnitOfWork.isStarted()
-                ? CurrentUnitOfWork.get().getMessage().getMetaData().subset("correlationId", "actor")
-                : MetaData.emptyInstance();
-        if (CurrentUnitOfWork.isStarted()) {
-            CurrentUnitOfWork.get().afterCommit(uow -> executor.execute(() -> readSafely(plan, origin)));
-        } else {
-            executor.execute(() -> readSafely(plan, origin));
-        }
+    /** The wait after read {@code readNo} (1 = the first) stays inconclusive; empty: the operator decides. */
+    public Optional<Duration> delayAfterRead(int readNo) {
+        List<Duration> schedule = properties.retrySchedule();
+        return readNo >= 1 && readNo <= schedule.size() ? Optional.of(schedule.get(readNo - 1)) : Optional.empty();
     }
 
-    /** A read that breaks is logged; the saga's next scheduled read (set before this one ran) tries again. */
-    private void readSafely(ReadBackPlan plan, MetaData origin) {
+    /** Never fails: a read that breaks is an inconclusive one. */
+    public CompletableFuture<ReadBackOutcome> read(ReadBackLicence licence) {
         try {
-            read(plan, origin);
-        } catch (RuntimeException e) {
-            log.error("read-back {} of {} could not start", plan.readNo(), plan.publicationId(), e);
-        }
-    }
-
-    private void read(ReadBackPlan plan, MetaData origin) {
-        Optional<PublicationHistory.AttemptFacts> attempt = history.attempt(plan.publicationId(), plan.attemptNo());
-        if (attempt.isEmpty()) {
-            log.error("read-back {} of {}: attempt {} is not in the publication's history", plan.readNo(),
-                    plan.publicationId(), plan.attemptNo());
-            return;
-        }
-        PublicationHistory.AttemptFacts facts = attempt.get();
-        Optional<ChannelConnection> connection = directory.find(plan.workspaceId(), facts.channelId());
-        if (connection.isEmpty()) {
-            record(plan, origin, ReconciliationResult.UNKNOWN, null,
-                    "read-back unavailable: channel " + facts.channelId() + " no longer exists");
-            return;
-        }
-        ReadBackRequest request = new ReadBackRequest(plan.publicationId(), plan.attemptNo(), facts.action(),
-                facts.content(), facts.startedAt(), connection.get());
-        adapters.forType(connection.get().type()).readBack(request)
-                .thenAcceptAsync(outcome -> recordOutcome(plan, origin, outcome), executor)
-                .exceptionally(failure -> {
-                    log.error("read-back {} of {} failed unexpectedly", plan.readNo(), plan.publicationId(), failure);
-                    return null;
-                });
-    }
-
-    private void recordOutcome(ReadBackPlan plan, MetaData origin, ReadBackOutcome outcome) {
-        meters.counter("herald.read_backs", "result", outcome.getClass().getSimpleName().toLowerCase()).increment();
-        if (outcome instanceof ReadBackOutcome.Found found) {
-            record(plan, origin, ReconciliationResult.FOUND, found.providerRef(), found.evidence());
-        } else if (outcome instanceof ReadBackOutcome.NotFound notFound) {
-            record(plan, origin, ReconciliationResult.NOT_FOUND, null, notFound.detail());
-        } else if (outcome instanceof ReadBackOutcome.Unknown unknown) {
-            record(plan, origin, ReconciliationResult.UNKNOWN, null, "read-back inconclusive: " + unknown.reason());
-        } else if (outcome instanceof ReadBackOutcome.Unavailable unavailable) {
-            if (plan.readNo() == 1) {
-                record(plan, origin, ReconciliationResult.UNKNOWN, null,
-                        "read-back unavailable: " + unavailable.reason());
-            } else {
-                log.info("read-back {} of {} still unavailable: {}", plan.readNo(), plan.publicationId(),
-                        unavailable.reason());
+            Optional<ChannelConnection> connection = directory.find(licence.workspaceId(), licence.channelId());
+            if (connection.isEmpty()) {
+                return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
+                        "channel " + licence.channelId() + " no longer exists"));
             }
+            ReadBackRequest request = new ReadBackRequest(licence.publicationId(), licence.attemptNo(),
+                    licence.action(), licence.content(), licence.attemptStartedAt(), connection.get());
+            return adapters.forType(connection.get().type()).readBack(request)
+                    .exceptionally(failure -> {
+                        log.error("read-back of attempt {} of {} failed unexpectedly", licence.attemptNo(),
+                                licence.publicationId(), failure);
+                        return new ReadBackOutcome.Unknown("the read failed: " + failure);
+                    })
+                    .thenApply(outcome -> {
+                        meters.counter("herald.read_backs", "result",
+                                outcome.getClass().getSimpleName().toLowerCase()).increment();
+                        return outcome;
+                    });
+        } catch (RuntimeException e) {
+            log.error("read-back of attempt {} of {} could not start", licence.attemptNo(), licence.publicationId(), e);
+            return CompletableFuture.completedFuture(new ReadBackOutcome.Unknown("the read could not start: " + e));
         }
     }
 
-    private void record(ReadBackPlan plan, MetaData origin, ReconciliationResult result, ProviderRef ref,
-                        String detail) {
-        Object correlationId = origin.get("correlationId");
-        MDC.put("publicationId", plan.publicationId().value());
-        if (correlationId != null) {
-            MDC.put("correlationId", correlationId.toString());
+    /** What read {@code readNo} of a reconciliation established; empty when it adds nothing. */
+    public Optional<RecordReconciliationCommand> toRecord(ReadBackLicence licence, int readNo,
+                                                           ReadBackOutcome outcome) {
+        if (outcome instanceof ReadBackOutcome.Found found) {
+            return record(licence, readNo, ReconciliationResult.FOUND, found.providerRef(), found.evidence());
         }
-        try {
-            log.info("read-back {} of attempt {} of {}: {} ({})", plan.readNo(), plan.attemptNo(),
-                    plan.publicationId(), result, detail);
-            commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordReconciliationCommand(
-                    plan.publicationId(), plan.attemptNo(), result, ref, detail, clock.instant())).andMetaData(origin));
-        } catch (RuntimeException e) {
-            log.error("read-back result for {} could not be recorded", plan.publicationId(), e);
-        } finally {
-            MDC.remove("publicationId");
-            MDC.remove("correlationId");
+        if (outcome instanceof ReadBackOutcome.NotFound notFound) {
+            return record(licence, readNo, ReconciliationResult.NOT_FOUND, null, notFound.detail());
         }
+        if (outcome instanceof ReadBackOutcome.Unknown unknown) {
+            return record(licence, readNo, ReconciliationResult.UNKNOWN, null,
+                    "read-back inconclusive: " + unknown.reason());
+        }
+        ReadBackOutcome.Unavailable unavailable = (ReadBackOutcome.Unavailable) outcome;
+        if (readNo == 1) {
+            return record(licence, readNo, ReconciliationResult.UNKNOWN, null,
+                    "read-back unavailable: " + unavailable.reason());
+        }
+        log.info("read-back {} of {} still unavailable: {}", readNo, licence.publicationId(), unavailable.reason());
+        return Optional.empty();
+    }
+
+    private Optional<RecordReconciliationCommand> record(ReadBackLicence licence, int readNo,
+                                                          ReconciliationResult result, ProviderRef ref, String detail) {
+        log.info("read-back {} of attempt {} of {}: {} ({})", readNo, licence.attemptNo(), licence.publicationId(),
+                result, detail);
+        return Optional.of(new RecordReconciliationCommand(licence.publicationId(), licence.attemptNo(), result, ref,
+                detail, clock.instant()));
     }
 }

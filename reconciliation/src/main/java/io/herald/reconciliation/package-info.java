@@ -2,6 +2,7 @@
  * Reconciliation: after an unknown outcome Herald never writes on its own; it reads back at the
  * provider after a settle delay, repeats the read on a bounded schedule while the answer is
  * inconclusive, and records what it found. Where the connection cannot read back, the first read
- * says so and the case goes to an operator.
+ * says so and the case goes to an operator. The schedule runs on the publication's timer row; the
+ * read is the same one that precedes a re-attempt.
  */
 package io.herald.reconciliation;

@@ -10,8 +10,9 @@ import org.axonframework.serialization.Revision;
  * Written before the provider is called (write-ahead). An attempt with no result by
  * {@code expiresAt} becomes an unknown outcome, never a retry.
  *
- * @param expiryDeadlineId the scheduler's id of the deadline at {@code expiresAt}, so the attempt's
- *                         result can cancel it; null in events written before it was recorded
+ * @param expiryDeadlineId the scheduler's id of the deadline at {@code expiresAt}, in events written
+ *                         while expiries were scheduler deadlines; null before that and since
+ *                         expiries are timer rows (kept so stored events read the same)
  */
 @Revision("1")
 public record PublicationAttemptedEvent(
@@ -26,7 +27,7 @@ public record PublicationAttemptedEvent(
         Instant expiresAt,
         String expiryDeadlineId) {
 
-    /** An attempt whose expiry deadline is not known (as in events written before it was recorded). */
+    /** An attempt whose expiry is a timer row (no scheduler id). */
     public PublicationAttemptedEvent(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
                                      int attemptNo, AttemptTrigger trigger, String idempotencyKey, String contentHash,
                                      Instant startedAt, Instant expiresAt) {

@@ -22,8 +22,8 @@ import org.springframework.stereotype.Repository;
 
 /**
  * The command side's table of channel connections, with their credentials encrypted. It answers
- * the intake ("is this a channel of this workspace, and of which type?") and the sagas (the
- * decrypted connection for one call). Both answers come from rows kept, still encrypted, for
+ * the intake ("is this a channel of this workspace, and of which type?") and the attempts and
+ * read-backs (the decrypted connection for one call). Both answers come from rows kept, still encrypted, for
  * {@code herald.channels.cache-ttl}: a connection changed on another node is used here within that
  * time (on this node at once). Configuring a connection always reads the table itself.
  */

@@ -2,17 +2,26 @@ package io.herald.command.publication;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import io.herald.command.publishing.AutoReattemptPolicy;
+import io.herald.command.publishing.ConnectionThrottle;
+import io.herald.command.publishing.RetryPolicy;
+import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.publication.AttemptDecision.Verdict;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExecutePublicationCommand;
+import io.herald.contracts.publication.ExpireAttemptCommand;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
@@ -23,7 +32,7 @@ import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ProviderRef;
-import io.herald.contracts.publication.ReconciliationHint;
+import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
@@ -34,14 +43,12 @@ import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.RequestPublicationCommand;
 import io.herald.contracts.publication.RequestReadBackCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
+import io.herald.contracts.publication.StartReadBackCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
 import java.util.Objects;
 import org.axonframework.commandhandling.CommandHandler;
-import org.axonframework.deadline.DeadlineManager;
-import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
-import org.axonframework.messaging.MetaData;
 import org.axonframework.modelling.command.AggregateCreationPolicy;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.CreationPolicy;
@@ -51,28 +58,36 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One publication of one content version to one channel, identified by its idempotency key.
- * Enforces DESIGN.md's rules: write-ahead attempts (1), interrupted = unknown (2), no blind retry
- * after an unknown outcome (3), succeeded is final (4), stale results change nothing (5).
+ * Holds every fact the next decision needs and makes each decision: whether an attempt may start
+ * (write-ahead, rule 1), when a failure is retried, that an interrupted attempt is an unknown
+ * outcome (2), that nothing is written again after one without a NOT_FOUND read-back and a read
+ * before the re-attempt (3), that success is final (4), and that stale results change nothing (5).
+ * Nothing outside mirrors this state: processors turn its events into commands and calls.
  */
 @Aggregate(cache = "publicationCache")
 public class Publication {
 
     private static final Logger log = LoggerFactory.getLogger(Publication.class);
-    private static final MetaData NO_RECONCILIATION = MetaData.from(ReconciliationHint.neverOpened());
+    static final String STALE_TRIGGER = "stale_trigger";
 
     @AggregateIdentifier
     private PublicationId publicationId;
     private WorkspaceId workspaceId;
     private ChannelId channelId;
+    private ChannelType channelType;
+    private PublicationAction action;
+    private Content content;
     private String contentHash;
     private Instant scheduledAt;
     private PublicationStatus status;
     private int lastAttemptNo;
-    /** The expiry deadline of the attempt in flight; its result cancels it instead of letting it fire. */
-    private String attemptExpiryId;
+    private Instant lastAttemptStartedAt;
+    private Instant lastAttemptExpiresAt;
     /** Some attempt ended with an unknown outcome, so its post may exist at the provider. */
     private boolean earlierAttemptMayHaveLanded;
     private ReconciliationSource lastNotFoundSource;
+    private int notSentFailures;
+    private int rateLimitedFailures;
 
     protected Publication() {
         // required by Axon
@@ -97,60 +112,88 @@ public class Publication {
         return true;
     }
 
-    /** Write-ahead: the attempt is on record (and its expiry scheduled) before anyone calls the provider. */
+    /**
+     * Write-ahead: the attempt is on record (its expiry timer row in the same transaction) before
+     * anyone calls the provider. Every refusal is a returned decision, not an exception: a refused
+     * command inside a dispatcher's batch must leave the batch's transaction untouched.
+     */
     @CommandHandler
-    public int handle(StartAttemptCommand command, DeadlineManager deadlineManager) {
+    public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
+                                  AutoReattemptPolicy autoReattempt) {
+        int attemptNo = lastAttemptNo + 1;
+        if (command.expectedAttemptNo() != 0 && command.expectedAttemptNo() != attemptNo) {
+            log.info("ignoring a trigger for attempt {} of {}: the next attempt is {}", command.expectedAttemptNo(),
+                    publicationId, attemptNo);
+            return AttemptDecision.refused(publicationId, STALE_TRIGGER, "attempt " + command.expectedAttemptNo()
+                    + " was already due before; the next attempt is " + attemptNo);
+        }
         switch (status) {
             case REQUESTED, RETRY_SCHEDULED -> { }
             case NOT_EXECUTED -> {
                 if (command.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
-                        || lastNotFoundSource != ReconciliationSource.AUTOMATIC) {
-                    throw new HeraldRejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE,
+                        || lastNotFoundSource != ReconciliationSource.AUTOMATIC
+                        || !autoReattempt.reattemptsAfterNotFound(workspaceId, channelId)) {
+                    log.info("publication {} was not found after an unknown outcome; an operator decides whether to"
+                            + " re-attempt", publicationId);
+                    return AttemptDecision.refused(publicationId, ErrorCode.PUBLICATION_NOT_EXECUTABLE.code(),
                             "publication " + publicationId + " awaits an operator's decision");
                 }
             }
-            default -> throw refusalToRun();
+            default -> {
+                HeraldRejection refusal = refusalToRun();
+                return AttemptDecision.refused(publicationId, refusal.code().code(), refusal.getMessage());
+            }
         }
-        int attemptNo = lastAttemptNo + 1;
+        // a start at scheduledAt waits on a timer row; a request to execute earlier is the client's right
+        Instant notBefore = throttle.notBefore(workspaceId, channelId);
+        if (command.startedAt().isBefore(notBefore)) {
+            return decision(Verdict.WAIT, attemptNo, command.trigger(), null, notBefore);
+        }
+        if (earlierAttemptMayHaveLanded && !command.readBeforeCreateDone()) {
+            return decision(Verdict.READ_FIRST, attemptNo, command.trigger(), readBackLicence(), null);
+        }
         Instant expiresAt = command.startedAt().plus(command.attemptTimeout());
-        String expiryId = deadlineManager.schedule(expiresAt, AttemptDeadline.NAME,
-                new AttemptDeadline(attemptNo, expiresAt));
         apply(new PublicationAttemptedEvent(publicationId, workspaceId, channelId, attemptNo, command.trigger(),
-                publicationId.value(), contentHash, command.startedAt(), expiresAt, expiryId), reconciliationHint());
-        return attemptNo;
+                publicationId.value(), contentHash, command.startedAt(), expiresAt, null));
+        return decision(Verdict.START, attemptNo, command.trigger(), null, null);
     }
 
     @CommandHandler
-    public void handle(RecordAttemptSucceededCommand command, DeadlineManager deadlineManager) {
+    public boolean handle(RecordAttemptSucceededCommand command) {
         if (isStale(command.attemptNo(), "success")) {
-            return;
+            return false;
         }
-        cancelExpiry(deadlineManager);
         apply(new PublicationSucceededEvent(publicationId, workspaceId, command.attemptNo(), command.providerRef(),
-                command.trace(), command.recordedAt()), reconciliationHint());
+                command.trace(), command.recordedAt()));
+        return true;
     }
 
+    /** @return when the attempt is retried, or null: the failure is final (or the result stale) */
     @CommandHandler
-    public void handle(RecordAttemptFailedCommand command, DeadlineManager deadlineManager) {
-        if (command.retryAt() != null && !command.kind().provablyNotExecuted()) {
-            throw new IllegalArgumentException("a " + command.kind() + " failure is never retried");
-        }
+    public Instant handle(RecordAttemptFailedCommand command, RetryPolicy retryPolicy) {
         if (isStale(command.attemptNo(), "failure")) {
-            return;
+            return null;
         }
-        cancelExpiry(deadlineManager);
+        int failuresOfKind = 1 + switch (command.kind()) {
+            case NOT_SENT -> notSentFailures;
+            case RATE_LIMITED -> rateLimitedFailures;
+            case REJECTED -> 0;
+        };
+        Instant retryAt = retryPolicy.retryAt(channelType, command.kind(), failuresOfKind, command.providerDelay(),
+                command.recordedAt());
         apply(new PublicationFailedEvent(publicationId, workspaceId, command.attemptNo(), command.kind(),
-                command.errorCode(), command.detail(), command.trace(), command.retryAt(), command.recordedAt()));
+                command.errorCode(), command.detail(), command.trace(), retryAt, command.recordedAt()));
+        return retryAt;
     }
 
     @CommandHandler
-    public void handle(RecordAttemptOutcomeUnknownCommand command, DeadlineManager deadlineManager) {
+    public boolean handle(RecordAttemptOutcomeUnknownCommand command) {
         if (isStale(command.attemptNo(), "unknown outcome")) {
-            return;
+            return false;
         }
-        cancelExpiry(deadlineManager);
         apply(new PublicationOutcomeUnknownEvent(publicationId, workspaceId, command.attemptNo(), command.cause(),
                 command.detail(), command.trace(), command.recordedAt()));
+        return true;
     }
 
     /**
@@ -158,11 +201,10 @@ public class Publication {
      * executed; otherwise the text was already there, and an operator decides.
      */
     @CommandHandler
-    public void handle(RecordDuplicateSignalCommand command, DeadlineManager deadlineManager) {
+    public boolean handle(RecordDuplicateSignalCommand command) {
         if (isStale(command.attemptNo(), "duplicate signal")) {
-            return;
+            return false;
         }
-        cancelExpiry(deadlineManager);
         if (earlierAttemptMayHaveLanded) {
             apply(new PublicationReconciledEvent(publicationId, workspaceId, command.attemptNo(),
                     ReconciliationResult.FOUND, ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL,
@@ -174,25 +216,53 @@ public class Publication {
                             + " hand): " + command.detail(),
                     command.trace(), null, command.recordedAt()));
         }
+        return true;
     }
 
     @CommandHandler
-    public void handle(RecordReconciliationCommand command) {
+    public boolean handle(RecordReconciliationCommand command) {
         if (command.attemptNo() != lastAttemptNo) {
             log.info("ignoring read-back for attempt {} of {}: the latest attempt is {}",
                     command.attemptNo(), publicationId, lastAttemptNo);
-            return;
+            return false;
         }
         boolean lateFind = command.result() == ReconciliationResult.FOUND
                 && (status == PublicationStatus.NOT_EXECUTED || status == PublicationStatus.RETRY_SCHEDULED)
                 && earlierAttemptMayHaveLanded;
         if (status != PublicationStatus.OUTCOME_UNKNOWN && !lateFind) {
             log.info("ignoring {} read-back for {}: status is {}", command.result(), publicationId, status);
-            return;
+            return false;
         }
         apply(new PublicationReconciledEvent(publicationId, workspaceId, command.attemptNo(), command.result(),
                 ReconciliationSource.AUTOMATIC, command.providerRef(), command.detail(), null, null,
                 command.recordedAt()));
+        return true;
+    }
+
+    /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */
+    @CommandHandler
+    public boolean handle(ExpireAttemptCommand command) {
+        if (status != PublicationStatus.ATTEMPTING || command.attemptNo() != lastAttemptNo) {
+            return false;
+        }
+        log.warn("attempt {} of {} has no result by {}: outcome unknown", command.attemptNo(), publicationId,
+                lastAttemptExpiresAt);
+        apply(new PublicationOutcomeUnknownEvent(publicationId, workspaceId, command.attemptNo(),
+                UnknownCause.INTERRUPTED, "no result was recorded before the attempt's deadline; the process may"
+                        + " have died or the call hung",
+                AttemptTrace.nothingCameBack(null, null), lastAttemptExpiresAt));
+        return true;
+    }
+
+    /** A read-back is worth making only while the attempt it is about still has an unknown outcome. */
+    @CommandHandler
+    public ReadBackLicence handle(StartReadBackCommand command) {
+        if (status != PublicationStatus.OUTCOME_UNKNOWN || command.attemptNo() != lastAttemptNo) {
+            log.info("no read-back of attempt {} of {}: status {}, latest attempt {}", command.attemptNo(),
+                    publicationId, status, lastAttemptNo);
+            return null;
+        }
+        return readBackLicence();
     }
 
     @CommandHandler
@@ -200,7 +270,8 @@ public class Publication {
         requireWorkspace(command.workspaceId());
         switch (status) {
             case REQUESTED, FAILED -> apply(new PublicationExecutionRequestedEvent(publicationId, workspaceId,
-                    AttemptTrigger.EXECUTE_REQUESTED, command.requestedBy(), null, command.requestedAt()));
+                    AttemptTrigger.EXECUTE_REQUESTED, command.requestedBy(), null, command.requestedAt(),
+                    lastAttemptNo + 1));
             case RETRY_SCHEDULED -> { }
             case NOT_EXECUTED -> throw new HeraldRejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE,
                     "publication " + publicationId + " was not found at the provider after an unknown outcome;"
@@ -235,7 +306,8 @@ public class Publication {
             case REATTEMPT -> {
                 requireDecidable(command, PublicationStatus.NOT_EXECUTED, PublicationStatus.FAILED);
                 apply(new PublicationExecutionRequestedEvent(publicationId, workspaceId,
-                        AttemptTrigger.OPERATOR_REATTEMPT, command.operator(), command.note(), command.decidedAt()));
+                        AttemptTrigger.OPERATOR_REATTEMPT, command.operator(), command.note(), command.decidedAt(),
+                        lastAttemptNo + 1));
             }
             case ABANDON -> {
                 requireDecidable(command, PublicationStatus.REQUESTED, PublicationStatus.RETRY_SCHEDULED,
@@ -258,30 +330,9 @@ public class Publication {
                 command.requestedAt()));
     }
 
-    /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */
-    @DeadlineHandler(deadlineName = AttemptDeadline.NAME)
-    public void on(AttemptDeadline deadline) {
-        if (status != PublicationStatus.ATTEMPTING || deadline.attemptNo() != lastAttemptNo) {
-            return;
-        }
-        log.warn("attempt {} of {} has no result by {}: outcome unknown", deadline.attemptNo(), publicationId,
-                deadline.expiresAt());
-        apply(new PublicationOutcomeUnknownEvent(publicationId, workspaceId, deadline.attemptNo(),
-                UnknownCause.INTERRUPTED, "no result was recorded before the attempt's deadline; the process may"
-                        + " have died or the call hung",
-                AttemptTrace.nothingCameBack(null, null), deadline.expiresAt()));
-    }
-
     private void requireWorkspace(WorkspaceId caller) {
         if (!workspaceId.equals(caller)) {
             throw new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + publicationId);
-        }
-    }
-
-    /** The attempt has its result: its expiry deadline would only fire to find nothing to do. */
-    private void cancelExpiry(DeadlineManager deadlineManager) {
-        if (attemptExpiryId != null) {
-            deadlineManager.cancelSchedule(AttemptDeadline.NAME, attemptExpiryId);
         }
     }
 
@@ -327,12 +378,16 @@ public class Publication {
                 command.decision().wireName() + " is not allowed while " + status + hint);
     }
 
-    /**
-     * Only an unknown outcome starts a reconciliation (a read-back request needs one too), so until
-     * there was one, attempt and success events say that none can be following this publication.
-     */
-    private MetaData reconciliationHint() {
-        return earlierAttemptMayHaveLanded ? MetaData.emptyInstance() : NO_RECONCILIATION;
+    private AttemptDecision decision(Verdict verdict, int attemptNo, AttemptTrigger trigger,
+                                     ReadBackLicence readFirst, Instant notBefore) {
+        return new AttemptDecision(verdict, publicationId, workspaceId, channelId, channelType, attemptNo, trigger,
+                action, content, scheduledAt, readFirst, notBefore, null, null);
+    }
+
+    /** What the latest attempt may have left at the provider. */
+    private ReadBackLicence readBackLicence() {
+        return new ReadBackLicence(publicationId, workspaceId, channelId, lastAttemptNo, action, content,
+                lastAttemptStartedAt);
     }
 
     private static boolean isBlank(String s) {
@@ -344,6 +399,9 @@ public class Publication {
         publicationId = event.publicationId();
         workspaceId = event.workspaceId();
         channelId = event.channelId();
+        channelType = event.channelType();
+        action = event.action();
+        content = event.content();
         contentHash = event.contentHash();
         scheduledAt = event.scheduledAt();
         status = PublicationStatus.REQUESTED;
@@ -352,7 +410,8 @@ public class Publication {
     @EventSourcingHandler
     void on(PublicationAttemptedEvent event) {
         lastAttemptNo = event.attemptNo();
-        attemptExpiryId = event.expiryDeadlineId();
+        lastAttemptStartedAt = event.startedAt();
+        lastAttemptExpiresAt = event.expiresAt();
         status = PublicationStatus.ATTEMPTING;
     }
 
@@ -363,6 +422,11 @@ public class Publication {
 
     @EventSourcingHandler
     void on(PublicationFailedEvent event) {
+        if (event.kind() == FailureKind.NOT_SENT) {
+            notSentFailures++;
+        } else if (event.kind() == FailureKind.RATE_LIMITED) {
+            rateLimitedFailures++;
+        }
         status = event.retryAt() != null ? PublicationStatus.RETRY_SCHEDULED : PublicationStatus.FAILED;
     }
 

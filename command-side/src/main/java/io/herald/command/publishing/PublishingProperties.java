@@ -6,18 +6,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code herald.publishing.*}: how long an attempt may go without a result before it counts as
- * interrupted ({@code attempt-timeout}), how long a due attempt may fail to start before the saga
- * asks again ({@code watchdog-delay}: a node can die between the saga's decision and the
- * write-ahead), and the retry policy, with per-channel-type overrides
- * ({@code herald.publishing.channels.linkedin.not-sent-max-tries=5}).
+ * interrupted ({@code attempt-timeout}), how often the sweep looks for due timer rows
+ * ({@code sweep-interval}) and how many it takes at once ({@code sweep-batch-size}), and the retry policy, with per-channel-type overrides
+ * ({@code herald.publishing.channels.linkedin.not-sent-max-tries=5}). There is no watchdog: the
+ * dispatcher's token and the timer rows commit with the events that make work due.
  */
 @ConfigurationProperties("herald.publishing")
-public record PublishingProperties(Duration attemptTimeout, Duration watchdogDelay, Retry retry,
-                                   Map<String, Retry> channels) {
+public record PublishingProperties(Duration attemptTimeout, Duration sweepInterval, Integer sweepBatchSize,
+                                   Retry retry, Map<String, Retry> channels) {
 
     public PublishingProperties {
         attemptTimeout = attemptTimeout != null ? attemptTimeout : Duration.ofMinutes(2);
-        watchdogDelay = watchdogDelay != null ? watchdogDelay : Duration.ofMinutes(1);
+        sweepInterval = sweepInterval != null ? sweepInterval : Duration.ofSeconds(1);
+        sweepBatchSize = sweepBatchSize != null ? sweepBatchSize : 200;
         retry = Retry.withDefaults(retry, null);
         channels = channels != null ? Map.copyOf(channels) : Map.of();
     }

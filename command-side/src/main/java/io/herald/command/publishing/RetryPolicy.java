@@ -1,18 +1,36 @@
 package io.herald.command.publishing;
 
 import io.github.resilience4j.core.IntervalFunction;
+import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.publication.FailureKind;
 import java.time.Duration;
 import java.time.Instant;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.stereotype.Component;
 
 /**
  * When to try again after a failure, if at all. Only failures that provably did not execute are
  * retried: a request that never left, or one the provider refused for a rate limit. A rejection is
- * never retried, and an unknown outcome never reaches here.
+ * never retried, and an unknown outcome never reaches here. The publication asks it, with the
+ * failure counts from its own history, as a parameter of its command handler.
  */
-final class RetryPolicy {
+@Component
+@EnableConfigurationProperties(PublishingProperties.class)
+public class RetryPolicy {
 
-    private RetryPolicy() {
+    private final PublishingProperties properties;
+
+    public RetryPolicy(PublishingProperties properties) {
+        this.properties = properties;
+    }
+
+    /**
+     * @param failuresOfKind failures of this kind so far, the current one included
+     * @return when to retry, or null when the failure is final
+     */
+    public Instant retryAt(ChannelType channelType, FailureKind kind, int failuresOfKind, Duration providerDelay,
+                           Instant now) {
+        return retryAt(kind, failuresOfKind, providerDelay, properties.retryFor(channelType.wireName()), now);
     }
 
     /**

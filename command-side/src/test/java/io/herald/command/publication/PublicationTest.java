@@ -1,9 +1,12 @@
 package io.herald.command.publication;
 
-import static org.axonframework.test.matchers.Matchers.andNoMore;
-import static org.axonframework.test.matchers.Matchers.exactSequenceOf;
 import static org.axonframework.test.matchers.Matchers.predicate;
 
+import io.herald.adapters.port.ChannelConnection;
+import io.herald.command.publishing.AutoReattemptPolicy;
+import io.herald.command.publishing.ConnectionThrottle;
+import io.herald.command.publishing.PublishingProperties;
+import io.herald.command.publishing.RetryPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
@@ -11,11 +14,14 @@ import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.publication.AttemptDecision.Verdict;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExecutePublicationCommand;
+import io.herald.contracts.publication.ExpireAttemptCommand;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.OperatorDecision;
 import io.herald.contracts.publication.ProviderRef;
@@ -29,7 +35,7 @@ import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
-import io.herald.contracts.publication.ReconciliationHint;
+import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
@@ -40,10 +46,11 @@ import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.RequestPublicationCommand;
 import io.herald.contracts.publication.RequestReadBackCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
+import io.herald.contracts.publication.StartReadBackCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Duration;
 import java.time.Instant;
-import org.axonframework.eventhandling.EventMessage;
+import java.util.Optional;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
@@ -67,12 +74,21 @@ class PublicationTest {
     private static final ProviderRef POST = new ProviderRef("page-1_777", "https://www.facebook.com/page-1_777");
 
     private FixtureConfiguration<Publication> fixture;
+    private ConnectionThrottle throttle;
+    /** Whether the channel opted in to re-attempts after an automatic NOT_FOUND. */
+    private boolean autoReattempt;
 
     @BeforeEach
     void setUp() {
         fixture = new AggregateTestFixture<>(Publication.class);
-        // the scheduler's id of the expiry deadline differs from run to run
-        fixture.registerIgnoredField(PublicationAttemptedEvent.class, "expiryDeadlineId");
+        throttle = new ConnectionThrottle();
+        autoReattempt = true;
+        fixture.registerInjectableResource(throttle);
+        fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
+                ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
+        // no jitter, so retry times can be expected exactly: the first retry waits the initial 2 s
+        fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }
 
     private static RequestPublicationCommand request(Content content) {
@@ -95,8 +111,25 @@ class PublicationTest {
                 at.plus(TIMEOUT));
     }
 
+    /** A trigger that asks for whatever attempt is next. */
     private static StartAttemptCommand start(AttemptTrigger trigger, int secondsAfterT0) {
-        return new StartAttemptCommand(ID, trigger, T0.plusSeconds(secondsAfterT0), TIMEOUT);
+        return start(0, trigger, secondsAfterT0);
+    }
+
+    private static StartAttemptCommand start(int expectedAttemptNo, AttemptTrigger trigger, int secondsAfterT0) {
+        return new StartAttemptCommand(ID, expectedAttemptNo, trigger, T0.plusSeconds(secondsAfterT0), TIMEOUT,
+                false);
+    }
+
+    private static StartAttemptCommand startAfterReading(int expectedAttemptNo, AttemptTrigger trigger,
+                                                         int secondsAfterT0) {
+        return new StartAttemptCommand(ID, expectedAttemptNo, trigger, T0.plusSeconds(secondsAfterT0), TIMEOUT,
+                true);
+    }
+
+    private static PublicationExecutionRequestedEvent executionRequested(AttemptTrigger trigger, String by,
+                                                                         String note, Instant at, int attemptNo) {
+        return new PublicationExecutionRequestedEvent(ID, WS, trigger, by, note, at, attemptNo);
     }
 
     private static PublicationOutcomeUnknownEvent unknown(int n) {
@@ -147,27 +180,58 @@ class PublicationTest {
     class Attempts {
 
         @Test
-        void startsTheFirstAttemptWriteAheadAndSchedulesItsExpiry() {
+        void startsTheFirstAttemptWriteAheadAndSaysWhatToSend() {
             fixture.given(requested())
-                    .when(start(AttemptTrigger.INITIAL, 1))
-                    .expectResultMessagePayload(1)
-                    .expectEvents(attempted(1, AttemptTrigger.INITIAL))
-                    .expectScheduledDeadline(T0.plusSeconds(1).plus(TIMEOUT),
-                            new AttemptDeadline(1, T0.plusSeconds(1).plus(TIMEOUT)));
+                    .when(start(1, AttemptTrigger.INITIAL, 1))
+                    .expectResultMessagePayloadMatching(predicate(result -> result instanceof AttemptDecision d
+                            && d.verdict() == Verdict.START && d.attemptNo() == 1 && d.content().equals(CONTENT)
+                            && d.action() == PublicationAction.PUBLISH && d.channelId().equals(CHANNEL)
+                            && d.channelType() == ChannelType.FACEBOOK && d.readFirst() == null))
+                    .expectEvents(attempted(1, AttemptTrigger.INITIAL));
+        }
+
+        @Test
+        void refusesARedeliveredTriggerForAnAttemptThatAlreadyStarted() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(start(1, AttemptTrigger.INITIAL, 2))
+                    .expectNoEvents()
+                    .expectResultMessagePayloadMatching(refused(Publication.STALE_TRIGGER));
+            // even where an attempt could start, a trigger for an older attempt number is stale
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), notSent(1, T0.plusSeconds(5)))
+                    .when(start(1, AttemptTrigger.RETRY, 6))
+                    .expectNoEvents()
+                    .expectResultMessagePayloadMatching(refused(Publication.STALE_TRIGGER));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), notSent(1, T0.plusSeconds(5)))
+                    .when(start(2, AttemptTrigger.RETRY, 6))
+                    .expectResultMessagePayloadMatching(verdict(Verdict.START, 2))
+                    .expectEvents(attempted(2, AttemptTrigger.RETRY, 6));
         }
 
         @Test
         void refusesASecondAttemptWhileOneIsInFlight() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
-                    .when(start(AttemptTrigger.INITIAL, 2))
+                    .when(start(2, AttemptTrigger.INITIAL, 2))
                     .expectNoEvents()
-                    .expectException(rejection(ErrorCode.ATTEMPT_IN_FLIGHT));
+                    .expectSuccessfulHandlerExecution()
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.ATTEMPT_IN_FLIGHT.code()));
+        }
+
+        @Test
+        void waitsWhileTheConnectionIsRateLimited() {
+            throttle.holdUntil(WS, CHANNEL, T0.plusSeconds(60));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), notSent(1, T0.plusSeconds(5)))
+                    .when(start(2, AttemptTrigger.RETRY, 10))
+                    .expectNoEvents()
+                    .expectResultMessagePayloadMatching(predicate(result -> result instanceof AttemptDecision d
+                            && d.verdict() == Verdict.WAIT && d.attemptNo() == 2
+                            && T0.plusSeconds(60).equals(d.notBefore())));
         }
 
         @Test
         void recordsSuccess() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
                     .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
+                    .expectResultMessagePayload(true)
                     .expectEvents(new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0.plusSeconds(2)));
         }
 
@@ -177,7 +241,7 @@ class PublicationTest {
                             new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0))
                     .when(start(AttemptTrigger.RETRY, 5))
                     .expectNoEvents()
-                    .expectException(rejection(ErrorCode.PUBLICATION_ALREADY_SUCCEEDED));
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.PUBLICATION_ALREADY_SUCCEEDED.code()));
         }
 
         @Test
@@ -190,26 +254,42 @@ class PublicationTest {
         }
 
         @Test
-        void notSentFailureWithRetryWaitsForTheRetry() {
-            Instant retryAt = T0.plusSeconds(10);
-            var failed = new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "connect_refused",
-                    "connection refused", NO_ANSWER, retryAt, T0.plusSeconds(2));
+        void theRetryPolicyDecidesWhenANotSentFailureIsTriedAgain() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
                     .when(new RecordAttemptFailedCommand(ID, 1, FailureKind.NOT_SENT, "connect_refused",
-                            "connection refused", NO_ANSWER, retryAt, T0.plusSeconds(2)))
-                    .expectEvents(failed);
-            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), failed)
-                    .when(start(AttemptTrigger.RETRY, 10))
-                    .expectEvents(attempted(2, AttemptTrigger.RETRY, 10));
+                            "connection refused", NO_ANSWER, null, T0.plusSeconds(2)))
+                    .expectResultMessagePayload(T0.plusSeconds(4))
+                    .expectEvents(new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "connect_refused",
+                            "connection refused", NO_ANSWER, T0.plusSeconds(4), T0.plusSeconds(2)));
         }
 
         @Test
-        void refusesToScheduleARetryForARejection() {
+        void notSentFailuresAreCountedFromTheHistoryUntilTheyAreFinal() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), notSent(1, T0.plusSeconds(5)),
+                            attempted(2, AttemptTrigger.RETRY, 5), notSent(2, T0.plusSeconds(20)),
+                            attempted(3, AttemptTrigger.RETRY, 20))
+                    .when(new RecordAttemptFailedCommand(ID, 3, FailureKind.NOT_SENT, "connect_refused",
+                            "connection refused", NO_ANSWER, null, T0.plusSeconds(21)))
+                    .expectResultMessagePayload(null)
+                    .expectEvents(new PublicationFailedEvent(ID, WS, 3, FailureKind.NOT_SENT, "connect_refused",
+                            "connection refused", NO_ANSWER, null, T0.plusSeconds(21)));
+        }
+
+        @Test
+        void aRejectionIsNeverRetriedWhateverTheProviderSays() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
                     .when(new RecordAttemptFailedCommand(ID, 1, FailureKind.REJECTED, "100", "invalid parameter",
-                            TRACE, T0.plusSeconds(10), T0.plusSeconds(2)))
-                    .expectNoEvents()
-                    .expectException(IllegalArgumentException.class);
+                            TRACE, Duration.ofSeconds(10), T0.plusSeconds(2)))
+                    .expectEvents(new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "100",
+                            "invalid parameter", TRACE, null, T0.plusSeconds(2)));
+        }
+
+        @Test
+        void aProviderDelayIsTheFloorOfARateLimitedRetry() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new RecordAttemptFailedCommand(ID, 1, FailureKind.RATE_LIMITED, "429", "slow down",
+                            TRACE, Duration.ofMinutes(7), T0.plusSeconds(2)))
+                    .expectResultMessagePayload(T0.plusSeconds(2).plus(Duration.ofMinutes(7)));
         }
 
         @Test
@@ -219,17 +299,16 @@ class PublicationTest {
                                     null, T0))
                     .when(start(AttemptTrigger.RETRY, 10))
                     .expectNoEvents()
-                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.PUBLICATION_NOT_EXECUTABLE.code()));
         }
 
         @Test
         void ignoresAResultForAnOlderAttempt() {
-            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
-                            new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "x", "x", NO_ANSWER,
-                                    T0.plusSeconds(5), T0),
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), notSent(1, T0.plusSeconds(5)),
                             attempted(2, AttemptTrigger.RETRY))
                     .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(9)))
                     .expectSuccessfulHandlerExecution()
+                    .expectResultMessagePayload(false)
                     .expectNoEvents();
         }
 
@@ -241,30 +320,6 @@ class PublicationTest {
         }
 
         @Test
-        void attemptAndSuccessSayNoReconciliationFollowsUntilAnOutcomeWasUnknown() {
-            fixture.given(requested())
-                    .when(start(AttemptTrigger.INITIAL, 1))
-                    .expectEventsMatching(exactSequenceOf(hinted(true), andNoMore()));
-            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
-                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
-                    .expectEventsMatching(exactSequenceOf(hinted(true), andNoMore()));
-            // after an unknown outcome a reconciliation may follow: later attempts and successes say nothing
-            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
-                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
-                    .when(start(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 60))
-                    .expectEventsMatching(exactSequenceOf(hinted(false), andNoMore()));
-            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
-                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC),
-                            attempted(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 60))
-                    .when(new RecordAttemptSucceededCommand(ID, 2, POST, TRACE, T0.plusSeconds(62)))
-                    .expectEventsMatching(exactSequenceOf(hinted(false), andNoMore()));
-        }
-
-        private Matcher<EventMessage<?>> hinted(boolean neverOpened) {
-            return predicate(event -> ReconciliationHint.neverOpened(event.getMetaData()) == neverOpened);
-        }
-
-        @Test
         void recordsAnUnknownOutcome() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
                     .when(new RecordAttemptOutcomeUnknownCommand(ID, 1, UnknownCause.READ_TIMEOUT, "read timed out",
@@ -273,50 +328,96 @@ class PublicationTest {
         }
 
         @Test
-        void anAttemptWithoutResultByItsDeadlineBecomesInterrupted() {
+        void anAttemptWithoutResultByItsExpiryBecomesInterrupted() {
             Instant expiry = T0.plusSeconds(1).plus(TIMEOUT);
-            fixture.given(requested())
-                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1))
-                    .whenTimeElapses(TIMEOUT.plusSeconds(5))
-                    .expectDeadlinesMet(new AttemptDeadline(1, expiry))
-                    .expectEvents(new PublicationOutcomeUnknownEvent(ID, WS, 1, UnknownCause.INTERRUPTED,
-                            "no result was recorded before the attempt's deadline; the process may have died or"
-                                    + " the call hung",
-                            AttemptTrace.nothingCameBack(null, null), expiry));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL))
+                    .when(new ExpireAttemptCommand(ID, 1))
+                    .expectResultMessagePayload(true)
+                    .expectEvents(interrupted(1, expiry));
         }
 
         @Test
-        void aDeadlineAfterTheResultChangesNothing() {
-            fixture.given(requested())
-                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1),
-                            new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
-                    .whenTimeElapses(TIMEOUT.plusSeconds(5))
+        void anExpiryThatFiresAfterTheResultOrTwiceChangesNothing() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            new PublicationSucceededEvent(ID, WS, 1, POST, TRACE, T0.plusSeconds(2)))
+                    .when(new ExpireAttemptCommand(ID, 1))
+                    .expectResultMessagePayload(false)
+                    .expectNoEvents();
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
+                            interrupted(1, T0.plusSeconds(1).plus(TIMEOUT)))
+                    .when(new ExpireAttemptCommand(ID, 1))
+                    .expectResultMessagePayload(false)
                     .expectNoEvents();
         }
 
         @Test
-        void theResultCancelsTheAttemptsExpiry() {
-            fixture.given(requested())
-                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1))
-                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(2)))
-                    .expectNoScheduledDeadlines();
-            fixture.given(requested())
-                    .andGivenCommands(start(AttemptTrigger.INITIAL, 1))
-                    .when(new RecordAttemptOutcomeUnknownCommand(ID, 1, UnknownCause.READ_TIMEOUT, "read timed out",
-                            NO_ANSWER, T0.plusSeconds(30)))
-                    .expectNoScheduledDeadlines();
+        void aLateExpiryOfAnOlderAttemptLeavesTheCurrentAttemptAlone() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), notSent(1, T0.plusSeconds(5)),
+                            attempted(2, AttemptTrigger.RETRY, 10))
+                    .when(new ExpireAttemptCommand(ID, 1))
+                    .expectResultMessagePayload(false)
+                    .expectNoEvents();
+        }
+    }
+
+    private static PublicationFailedEvent notSent(int attemptNo, Instant retryAt) {
+        return new PublicationFailedEvent(ID, WS, attemptNo, FailureKind.NOT_SENT, "connect_refused",
+                "connection refused", NO_ANSWER, retryAt, T0.plusSeconds(attemptNo));
+    }
+
+    private static PublicationOutcomeUnknownEvent interrupted(int attemptNo, Instant expiry) {
+        return new PublicationOutcomeUnknownEvent(ID, WS, attemptNo, UnknownCause.INTERRUPTED,
+                "no result was recorded before the attempt's deadline; the process may have died or the call hung",
+                AttemptTrace.nothingCameBack(null, null), expiry);
+    }
+
+    @Nested
+    class ReadBacks {
+
+        @Test
+        void aReadBackIsLicensedOnlyWhileTheLatestAttemptIsUnknown() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL, 1), unknown(1))
+                    .when(new StartReadBackCommand(ID, 1))
+                    .expectNoEvents()
+                    .expectResultMessagePayload(new ReadBackLicence(ID, WS, CHANNEL, 1, PublicationAction.PUBLISH,
+                            CONTENT, T0.plusSeconds(1)));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.FOUND, ReconciliationSource.AUTOMATIC))
+                    .when(new StartReadBackCommand(ID, 1))
+                    .expectResultMessagePayload(null);
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC),
+                            attempted(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND), unknown(2))
+                    .when(new StartReadBackCommand(ID, 1))
+                    .expectResultMessagePayload(null);
         }
 
         @Test
-        void aStaleResultLeavesTheCurrentAttemptsExpiryInPlace() {
-            Instant expiry = T0.plusSeconds(10).plus(TIMEOUT);
-            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
-                            new PublicationFailedEvent(ID, WS, 1, FailureKind.NOT_SENT, "connect_refused",
-                                    "connection refused", NO_ANSWER, T0.plusSeconds(5), T0.plusSeconds(2)))
-                    .andGivenCommands(start(AttemptTrigger.RETRY, 10))
-                    .when(new RecordAttemptSucceededCommand(ID, 1, POST, TRACE, T0.plusSeconds(11)))
+        void aReattemptAfterNotFoundReadsBackFirstThenStarts() {
+            var given = new Object[] {requested(), attempted(1, AttemptTrigger.INITIAL, 1), unknown(1),
+                    reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR),
+                    executionRequested(AttemptTrigger.OPERATOR_REATTEMPT, "olga", null, T0, 2)};
+            fixture.given(given)
+                    .when(start(2, AttemptTrigger.OPERATOR_REATTEMPT, 100))
                     .expectNoEvents()
-                    .expectScheduledDeadline(expiry, new AttemptDeadline(2, expiry));
+                    .expectResultMessagePayloadMatching(predicate(result -> result instanceof AttemptDecision d
+                            && d.verdict() == Verdict.READ_FIRST && d.attemptNo() == 2
+                            && d.readFirst().equals(new ReadBackLicence(ID, WS, CHANNEL, 1, PublicationAction.PUBLISH,
+                            CONTENT, T0.plusSeconds(1)))));
+            fixture.given(given)
+                    .when(startAfterReading(2, AttemptTrigger.OPERATOR_REATTEMPT, 101))
+                    .expectResultMessagePayloadMatching(verdict(Verdict.START, 2))
+                    .expectEvents(attempted(2, AttemptTrigger.OPERATOR_REATTEMPT, 101));
+        }
+
+        @Test
+        void anAutomaticReattemptNeedsTheChannelsOptIn() {
+            autoReattempt = false;
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
+                    .when(startAfterReading(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70))
+                    .expectNoEvents()
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.PUBLICATION_NOT_EXECUTABLE.code()));
         }
     }
 
@@ -328,7 +429,7 @@ class PublicationTest {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
                     .when(start(AttemptTrigger.RETRY, 40))
                     .expectNoEvents()
-                    .expectException(rejection(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION));
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION.code()));
         }
 
         @Test
@@ -353,7 +454,7 @@ class PublicationTest {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.UNKNOWN, ReconciliationSource.AUTOMATIC))
                     .when(start(AttemptTrigger.RETRY, 70))
-                    .expectException(rejection(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION));
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION.code()));
         }
 
         @Test
@@ -368,13 +469,13 @@ class PublicationTest {
         void notFoundByReadBackAllowsOnlyAnOptedInAutomaticReattempt() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
-                    .when(start(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70))
+                    .when(startAfterReading(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70))
                     .expectEvents(attempted(2, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70));
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.AUTOMATIC))
                     .when(start(AttemptTrigger.RETRY, 70))
                     .expectNoEvents()
-                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.PUBLICATION_NOT_EXECUTABLE.code()));
         }
 
         @Test
@@ -387,8 +488,8 @@ class PublicationTest {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR))
                     .when(decide(OperatorDecision.REATTEMPT, null))
-                    .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT,
-                            "olga", "checked by hand", T0.plusSeconds(90)));
+                    .expectEvents(executionRequested(AttemptTrigger.OPERATOR_REATTEMPT,
+                            "olga", "checked by hand", T0.plusSeconds(90), 2));
         }
 
         @Test
@@ -396,15 +497,14 @@ class PublicationTest {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR))
                     .when(start(AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 70))
-                    .expectException(rejection(ErrorCode.PUBLICATION_NOT_EXECUTABLE));
+                    .expectResultMessagePayloadMatching(refused(ErrorCode.PUBLICATION_NOT_EXECUTABLE.code()));
         }
 
         @Test
         void aPostThatAppearsLateWinsOverTheReattempt() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR),
-                            new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT, "olga",
-                                    null, T0))
+                            executionRequested(AttemptTrigger.OPERATOR_REATTEMPT, "olga", null, T0, 2))
                     .when(new RecordReconciliationCommand(ID, 1, ReconciliationResult.FOUND, POST, "appeared late",
                             T0.plusSeconds(100)))
                     .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
@@ -416,8 +516,7 @@ class PublicationTest {
             var earlier = new ProviderRef("urn:li:share:714", null);
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR),
-                            new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT, "olga",
-                                    null, T0),
+                            executionRequested(AttemptTrigger.OPERATOR_REATTEMPT, "olga", null, T0, 2),
                             attempted(2, AttemptTrigger.OPERATOR_REATTEMPT))
                     .when(new RecordDuplicateSignalCommand(ID, 2, earlier, "duplicate of urn:li:share:714", TRACE,
                             T0.plusSeconds(120)))
@@ -494,8 +593,8 @@ class PublicationTest {
                             new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "190", "bad token", TRACE,
                                     null, T0))
                     .when(decide(OperatorDecision.REATTEMPT, null))
-                    .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.OPERATOR_REATTEMPT,
-                            "olga", "checked by hand", T0.plusSeconds(90)));
+                    .expectEvents(executionRequested(AttemptTrigger.OPERATOR_REATTEMPT,
+                            "olga", "checked by hand", T0.plusSeconds(90), 2));
         }
 
         @Test
@@ -532,8 +631,8 @@ class PublicationTest {
         void executeRequestsAnAttemptForAScheduledPublication() {
             fixture.given(requested())
                     .when(new ExecutePublicationCommand(ID, WS, "calendar", T0.plusSeconds(3)))
-                    .expectEvents(new PublicationExecutionRequestedEvent(ID, WS, AttemptTrigger.EXECUTE_REQUESTED,
-                            "calendar", null, T0.plusSeconds(3)));
+                    .expectEvents(executionRequested(AttemptTrigger.EXECUTE_REQUESTED,
+                            "calendar", null, T0.plusSeconds(3), 1));
         }
 
         @Test
@@ -555,6 +654,16 @@ class PublicationTest {
                     .when(new ExecutePublicationCommand(ID, WS, "calendar", T0.plusSeconds(3)))
                     .expectException(rejection(ErrorCode.ATTEMPT_IN_FLIGHT));
         }
+    }
+
+    private static Matcher<Object> refused(String code) {
+        return predicate(result -> result instanceof AttemptDecision d && d.verdict() == Verdict.REFUSED
+                && d.refusal().equals(code));
+    }
+
+    private static Matcher<Object> verdict(Verdict verdict, int attemptNo) {
+        return predicate(result -> result instanceof AttemptDecision d && d.verdict() == verdict
+                && d.attemptNo() == attemptNo);
     }
 
     private static Matcher<HeraldRejection> rejection(ErrorCode code) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class RetryPolicyTest {
 
     private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
-    private final PublishingProperties.Retry policy = new PublishingProperties(null, null, null, null).retryFor("facebook");
+    private final PublishingProperties.Retry policy = new PublishingProperties(null, null, null, null, null).retryFor("facebook");
 
     @Test
     void retriesWhatNeverLeftThreeTimesInAll() {
@@ -40,7 +40,7 @@ class RetryPolicyTest {
 
     @Test
     void perChannelOverridesTakePrecedence() {
-        var properties = new PublishingProperties(null, null, null, java.util.Map.of("linkedin",
+        var properties = new PublishingProperties(null, null, null, null, java.util.Map.of("linkedin",
                 new PublishingProperties.Retry(5, null, null, null, null, null)));
         assertThat(properties.retryFor("linkedin").notSentMaxTries()).isEqualTo(5);
         assertThat(properties.retryFor("linkedin").rateLimitedMaxTries()).isEqualTo(8);

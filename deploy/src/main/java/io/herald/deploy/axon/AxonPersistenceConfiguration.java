@@ -22,9 +22,6 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
-import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
-import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
-import org.axonframework.modelling.saga.repository.jdbc.SagaSqlSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -133,20 +130,6 @@ public class AxonPersistenceConfiguration {
     }
 
     @Bean
-    SagaSqlSchema sagaSqlSchema() {
-        return new PostgresSagaSqlSchema(SagaSchema.builder()
-                .sagaEntryTable("saga_entry")
-                .associationValueEntryTable("association_value_entry")
-                .sagaIdColumn("saga_id")
-                .sagaTypeColumn("saga_type")
-                .revisionColumn("revision")
-                .serializedSagaColumn("serialized_saga")
-                .associationKeyColumn("association_key")
-                .associationValueColumn("association_value")
-                .build());
-    }
-
-    @Bean
     DeadLetterSchema deadLetterSchema() {
         return DeadLetterSchema.builder()
                 .deadLetterTable("dead_letter_entry")
@@ -176,8 +159,8 @@ public class AxonPersistenceConfiguration {
     }
 
     /**
-     * The mapper for stored messages, sagas and tokens: lenient about unknown fields (old events
-     * must stay readable), field-based so sagas serialize without getters.
+     * The mapper for stored messages and tokens: lenient about unknown fields (old events
+     * must stay readable), field-based so records and tokens serialize without getters.
      */
     @Bean("defaultAxonObjectMapper")
     ObjectMapper defaultAxonObjectMapper() {

@@ -1,16 +1,19 @@
 package io.herald.deploy.axon;
 
-import io.herald.command.publishing.PublishingSaga;
-import io.herald.reconciliation.ReconciliationSaga;
+import io.herald.command.publishing.DispatcherErrorHandler;
+import io.herald.command.publishing.PublicationDispatcher;
+import io.herald.command.publishing.TimerRows;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.AxonThreadFactory;
-import org.axonframework.config.Configurer;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
 import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
@@ -38,10 +41,8 @@ public class AxonProcessingConfiguration {
      * event rolls the whole batch back and it is processed again; nothing runs after a rollback.
      * A new token store splits each processor into {@code herald.processing.initial-segments}
      * segments (2: two nodes hold one each). Each segment costs Axon's coordinator work per event:
-     * with 2 segments instead of 4 a publication took about a quarter less CPU, when every segment
-     * still looked up the sagas of every saga event (now only the publication's segment does, see
-     * {@link AssociationSegmentSagaManager}). An existing store keeps its segments (Axon's split and
-     * merge change them).
+     * with 2 segments instead of 4 a publication took about a quarter less CPU. An existing store
+     * keeps its segments (Axon's split and merge change them).
      */
     @Bean
     ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize,
@@ -56,31 +57,23 @@ public class AxonProcessingConfiguration {
     }
 
     /**
-     * Each of Herald's sagas follows one publication, and its events are looked up only in the
-     * segment of that publication ({@link AssociationSegmentSagaManager}): with Axon's manager every
-     * segment looked up the sagas of every saga event. This module runs after Axon's registration of
-     * the {@code @Saga} beans and registers them again with that manager; neither names a saga store
-     * of its own, so the default store stays.
+     * The publication timers' rows are written by a subscribing processor, in the transaction that
+     * appends the events (and never on a replay). The dispatcher's tokens were set by the
+     * migration that turned the work in flight into timer rows, at the head of the stream as it was
+     * then; its error handler propagates, and splits the retry of a failed batch.
      */
     @Bean
-    ConfigurerModule sagasInTheSegmentOfTheirPublication() {
-        return new ConfigurerModule() {
-            @Override
-            public void configureModule(Configurer configurer) {
-                inSegmentOfAssociation(configurer, PublishingSaga.class);
-                inSegmentOfAssociation(configurer, ReconciliationSaga.class);
-            }
-
-            @Override
-            public int order() {
-                return Integer.MAX_VALUE;
-            }
-        };
+    ConfigurerModule publishingProcessors(DispatcherErrorHandler dispatcherErrors) {
+        return configurer -> configurer.eventProcessing(processing -> processing
+                .registerSubscribingEventProcessor(TimerRows.PROCESSING_GROUP)
+                .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors));
     }
 
-    private static <T> void inSegmentOfAssociation(Configurer configurer, Class<T> sagaType) {
-        configurer.eventProcessing().registerSaga(sagaType, saga -> saga.configureSagaManager(
-                config -> AssociationSegmentSagaManager.of(sagaType, config)));
+    /** The dead-letter queue of the projections and the dispatcher: see {@link DeadLetters}. */
+    @Bean
+    ConfigurerModule projectionDeadLetters(ConnectionProvider connections, TransactionManager transactions,
+                                           DeadLetterSchema schema) {
+        return DeadLetters.queues(connections, transactions, schema);
     }
 
     /**

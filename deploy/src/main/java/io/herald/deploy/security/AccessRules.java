@@ -95,6 +95,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "POST", "/api/v1/admin/workspaces", SYSTEM),
                 rule(parser, "GET", "/api/v1/admin/projections", SYSTEM),
                 rule(parser, "POST", "/api/v1/admin/projections/{name}/rebuild", SYSTEM),
+                rule(parser, "GET", "/api/v1/admin/dead-letters", SYSTEM),
                 rule(parser, "GET", "/api/v1/audit/events", SYSTEM),
                 rule(parser, "GET", "/api/v1/audit/verify", SYSTEM));
     }

@@ -1,6 +1,7 @@
 package io.herald.deploy.audit;
 
 import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.FailureKind;
@@ -17,9 +18,10 @@ import java.time.Instant;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 
 /**
- * Moves publications through their states with the commands the publishing and reconciliation
- * sagas send, for tests that need a given state now. Publications requested with a {@code scheduledAt}
- * a day ahead are left alone by the publishing saga until then, so these commands do not race it.
+ * Moves publications through their states with the commands the dispatcher, the result recorder
+ * and the timer sweep send, for tests that need a given state now. Publications requested with a
+ * {@code scheduledAt} a day ahead wait on their timer row until then, so these commands do not race
+ * the dispatcher.
  */
 public final class PublicationScenarios {
 
@@ -41,9 +43,9 @@ public final class PublicationScenarios {
     }
 
     public int startAttempt(String id) {
-        Object attemptNo = commands.sendAndWait(new StartAttemptCommand(PublicationId.of(id), AttemptTrigger.INITIAL,
-                Instant.now(), Duration.ofMinutes(10)));
-        return (Integer) attemptNo;
+        AttemptDecision started = commands.sendAndWait(new StartAttemptCommand(PublicationId.of(id), 0,
+                AttemptTrigger.INITIAL, Instant.now(), Duration.ofMinutes(10), false));
+        return started.attemptNo();
     }
 
     public void succeed(String id, int attemptNo) {
@@ -64,7 +66,7 @@ public final class PublicationScenarios {
         commands.sendAndWait(new RecordAttemptFailedCommand(PublicationId.of(id), attemptNo, FailureKind.NOT_SENT,
                 "connect_refused", "connection refused",
                 new AttemptTrace(FINGERPRINT, "1234567890", null, false, null, null, null, 3),
-                Instant.now().plus(Duration.ofDays(1)), Instant.now()));
+                Duration.ofDays(1), Instant.now()));
     }
 
     public void unknown(String id, int attemptNo) {

@@ -25,7 +25,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class AggregateCacheIT extends HeraldIntegrationTest {
 
-    /** A day ahead, so the publishing saga leaves the publication alone. */
+    /** A day ahead, so the dispatcher leaves the publication alone. */
     private static final String TOMORROW = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS)
             .toString();
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
+import io.herald.deploy.process.StoredPublications;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -32,27 +33,27 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two Herald processes on one PostgreSQL, the way Herald scales out: both take requests, event
- * processors share their segments through the token store, deadlines run on whichever node's
- * scheduler picks them. The second node to start gets its share of every processor's segments
+ * processors share their segments through the token store, timer rows fire on whichever node's
+ * sweep claims them. The second node to start gets its share of every processor's segments
  * from the first. One node is killed with SIGKILL while publications are in flight and is not
- * brought back; the survivor must take over its segments and its deadlines. Afterwards: every
+ * brought back; the survivor must take over its segments and its timers. Afterwards: every
  * accepted request has exactly one publication, no publication produced two posts at the provider,
- * the event store shows no deadline that fired twice, and the survivor holds every segment.
+ * the event store shows no timer that fired twice with effect, and the survivor holds every segment.
  */
 class TwoNodeIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 60;
     private static final String SYSTEM_KEY = "hs.two-node-test-system-key-abcdefghijklmnopqrstuvwxyz0123";
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
-    private static final List<String> PROCESSORS = List.of("channel-view", "publication-view", "publishing-saga",
-            "reconciliation-saga");
+    private static final List<String> PROCESSORS = List.of("channel-view", "publication-view",
+            "publication-dispatcher");
     /** herald.processing.initial-segments, as the test's database is new. */
     private static final int SEGMENTS = 2;
     /** Two nodes hold half of each processor's segments each. */
     private static final int LEAST_SHARE = SEGMENTS / 2;
 
     @Test
-    void killingOneOfTwoNodesLosesNoRequestPostsNothingTwiceAndFiresNoDeadlineTwice() throws Exception {
+    void killingOneOfTwoNodesLosesNoRequestPostsNothingTwiceAndFiresNoTimerTwice() throws Exception {
         TestDatabase database = TestDatabase.shared().freshSibling();
         String page = "66" + (System.nanoTime() % 10_000_000);
         String token = "EAAB-two-node-" + page;
@@ -143,7 +144,10 @@ class TwoNodeIT extends HeraldIntegrationTest {
             for (JsonNode post : sandboxTruth("facebook", page)) {
                 postsByText.merge(post.get("text").asText(), 1, Integer::sum);
             }
-            EventStore store = read(database);
+            StoredPublications store;
+            try (Connection c = database.connect()) {
+                store = StoredPublications.read(c, json, null);
+            }
 
             int succeeded = 0;
             int notExecuted = 0;
@@ -164,19 +168,22 @@ class TwoNodeIT extends HeraldIntegrationTest {
             int duplicatePosts = (int) postsByText.values().stream().filter(c -> c > 1).count();
             System.out.printf("[two-node] nodes=2 killed=1 accepted=%d accepted_by_b=%d publications=%d lost=%d "
                             + "succeeded=%d not_executed=%d posts=%d duplicate_posts=%d attempts=%d "
-                            + "interrupted_attempts=%d deadlines_fired_twice=%d "
+                            + "interrupted_attempts=%d reconciled_interrupted=%d blind_retries=%d "
+                            + "timers_fired_twice_with_effect=%d "
                             + "(initial_attempts_twice=%d attempt_numbers_twice=%d interrupted_twice=%d "
                             + "conclusive_readbacks_twice=%d) segments_by_owner_after=%s%n",
                     accepted.size(), acceptedByB.get(), views.size(), lost, succeeded, notExecuted,
                     postsByText.values().stream().mapToInt(Integer::intValue).sum(), duplicatePosts,
-                    store.attempts, store.interrupted, store.firedTwice(), store.initialTwice,
+                    store.attempts, store.interrupted, store.interruptedReconciled, store.blindRetries,
+                    store.firedTwiceWithEffect(), store.initialTwice,
                     store.attemptNumberTwice, store.interruptedTwice, store.conclusiveTwice,
                     segmentsByOwner(database));
             assertThat(ids).hasSize(PUBLICATIONS);
             assertThat(views).hasSize(PUBLICATIONS);
             assertThat(lost).isZero();
             assertThat(duplicatePosts).isZero();
-            assertThat(store.firedTwice()).isZero();
+            assertThat(store.firedTwiceWithEffect()).isZero();
+            assertThat(store.blindRetries).isZero();
             assertThat(store.interruptedReconciled).isEqualTo(store.interrupted);
         } finally {
             senders.shutdownNow();
@@ -198,7 +205,6 @@ class TwoNodeIT extends HeraldIntegrationTest {
                         + "/sandbox/facebook/v25.0",
                 "--herald.channels.facebook.read-timeout=3s",
                 "--herald.publishing.attempt-timeout=8s",
-                "--herald.publishing.watchdog-delay=15s",
                 "--herald.reconciliation.settle-delay=2s",
                 "--herald.reconciliation.retry-schedule=2s,4s,8s",
                 // balance often, so the second node gets its share within seconds
@@ -334,81 +340,5 @@ class TwoNodeIT extends HeraldIntegrationTest {
             }
         }
         return owners;
-    }
-
-    /**
-     * What a deadline that fired twice would leave in the event store: a second INITIAL attempt
-     * of one publication (the due-attempt deadline), two attempts under one number, two
-     * INTERRUPTED outcomes of one attempt (the attempt's expiry), or two conclusive read-backs of
-     * one attempt (the reconciliation's read-back deadline).
-     */
-    private static final class EventStore {
-        final Map<String, Integer> requested = new HashMap<>();
-        int attempts;
-        int interrupted;
-        int interruptedReconciled;
-        int initialTwice;
-        int attemptNumberTwice;
-        int interruptedTwice;
-        int conclusiveTwice;
-
-        int firedTwice() {
-            return initialTwice + attemptNumberTwice + interruptedTwice + conclusiveTwice;
-        }
-    }
-
-    private EventStore read(TestDatabase database) throws Exception {
-        EventStore store = new EventStore();
-        Map<String, Integer> initial = new HashMap<>();
-        Map<String, Integer> attemptNumbers = new HashMap<>();
-        Map<String, Integer> interruptedPerAttempt = new HashMap<>();
-        Map<String, Integer> conclusivePerAttempt = new HashMap<>();
-        Map<String, Boolean> interruptedPending = new HashMap<>();
-        try (Connection c = database.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
-                     + " WHERE aggregate_identifier LIKE 'pub\\_%' ORDER BY global_index")) {
-            while (rs.next()) {
-                String publication = rs.getString(1);
-                String type = rs.getString(2);
-                JsonNode payload = json.readTree(rs.getBytes(3));
-                switch (type.substring(type.lastIndexOf('.') + 1)) {
-                    case "PublicationRequestedEvent" -> store.requested.merge(publication, 1, Integer::sum);
-                    case "PublicationAttemptedEvent" -> {
-                        store.attempts++;
-                        if ("INITIAL".equals(payload.get("trigger").asText())) {
-                            initial.merge(publication, 1, Integer::sum);
-                        }
-                        attemptNumbers.merge(publication + "#" + payload.get("attemptNo").asInt(), 1, Integer::sum);
-                    }
-                    case "PublicationOutcomeUnknownEvent" -> {
-                        if ("INTERRUPTED".equals(payload.get("cause").asText())) {
-                            store.interrupted++;
-                            interruptedPerAttempt.merge(publication + "#" + payload.get("attemptNo").asInt(), 1,
-                                    Integer::sum);
-                            interruptedPending.put(publication, true);
-                        }
-                    }
-                    case "PublicationReconciledEvent" -> {
-                        if (!"UNKNOWN".equals(payload.get("result").asText())) {
-                            conclusivePerAttempt.merge(publication + "#" + payload.get("attemptNo").asInt(), 1,
-                                    Integer::sum);
-                            if (Boolean.TRUE.equals(interruptedPending.put(publication, false))) {
-                                store.interruptedReconciled++;
-                            }
-                        }
-                    }
-                    default -> { }
-                }
-            }
-        }
-        store.initialTwice = twice(initial);
-        store.attemptNumberTwice = twice(attemptNumbers);
-        store.interruptedTwice = twice(interruptedPerAttempt);
-        store.conclusiveTwice = twice(conclusivePerAttempt);
-        return store;
-    }
-
-    private static int twice(Map<String, Integer> counts) {
-        return (int) counts.values().stream().filter(n -> n > 1).count();
     }
 }

@@ -34,8 +34,8 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The operator console in a real headless Chromium, on the real publishing and reconciliation
- * sagas and the provider sandbox: a publish gets a 5xx (no post created), the read-back is
+ * The operator console in a real headless Chromium, on the real publishing core (dispatcher,
+ * timer rows, read-backs) and the provider sandbox: a publish gets a 5xx (no post created), the read-back is
  * unavailable (the read token is a user token), so the case waits for an operator. The operator
  * signs in, finds it, reads why, confirms it was not published, re-attempts it, and watches it
  * succeed. And the console stays unscriptable: a post URL that is not http(s) — from a provider,

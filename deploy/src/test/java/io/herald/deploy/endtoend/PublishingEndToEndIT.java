@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Herald end to end on a real PostgreSQL, against the provider sandbox over real HTTP: the
- * publishing and reconciliation sagas, persistent deadlines, the adapters' classification.
+ * dispatcher, the timer rows and their sweep, read-backs, the adapters' classification.
  * Timings come from the test configuration: provider read timeout 2 s, settle delay 3 s.
  */
 class PublishingEndToEndIT extends HeraldIntegrationTest {
@@ -93,7 +93,7 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
                 .timer().count()).isPositive();
         assertThat(meters.get("herald.publications.outcome_unknown").gauge().value()).isNotNaN();
         assertThat(meters.get("herald.publications.needs_decision").gauge().value()).isNotNaN();
-        assertThat(meters.get("herald.processor.segments").tags("processor", "publishing-saga").gauge().value())
+        assertThat(meters.get("herald.processor.segments").tags("processor", "publication-dispatcher").gauge().value())
                 .isPositive();
         assertThat(meters.get("herald.processor.lag_events").tags("processor", "publication-view").gauge().value())
                 .isNotNaN().isNotNegative();
@@ -112,17 +112,18 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
         Map<String, Set<Integer>> priorities = new TreeMap<>();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             String name = thread.getName();
-            for (String kind : List.of("WorkPackage[publishing-saga]", "Coordinator[publication-view]",
-                    "herald-attempts", "herald-facebook-http", "http-nio")) {
+            for (String kind : List.of("WorkPackage[publication-dispatcher]", "Coordinator[publication-view]",
+                    "herald-attempts", "herald-results", "herald-facebook-http", "http-nio")) {
                 if (name.startsWith(kind)) {
                     priorities.computeIfAbsent(kind, k -> new TreeSet<>()).add(thread.getPriority());
                 }
             }
         }
         assertThat(priorities).containsOnly(
-                Map.entry("WorkPackage[publishing-saga]", Set.of(Thread.MIN_PRIORITY)),
+                Map.entry("WorkPackage[publication-dispatcher]", Set.of(Thread.MIN_PRIORITY)),
                 Map.entry("Coordinator[publication-view]", Set.of(Thread.MIN_PRIORITY)),
                 Map.entry("herald-attempts", Set.of(Thread.MIN_PRIORITY)),
+                Map.entry("herald-results", Set.of(Thread.MIN_PRIORITY)),
                 Map.entry("herald-facebook-http", Set.of(Thread.MIN_PRIORITY)),
                 Map.entry("http-nio", Set.of(Thread.NORM_PRIORITY)));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.ProviderRef;
@@ -31,7 +32,7 @@ class PublicationIntakeIT extends HeraldIntegrationTest {
     CommandGateway commands;
 
     /**
-     * Scheduled a day ahead, so the publishing saga leaves these publications alone while the
+     * Scheduled a day ahead, so the dispatcher leaves these publications alone while the
      * intake is examined.
      */
     private static final String TOMORROW = Instant.now().plus(Duration.ofDays(1))
@@ -218,8 +219,8 @@ class PublicationIntakeIT extends HeraldIntegrationTest {
                 .json().get("publicationId").asText();
         PublicationId publication = new PublicationId(id);
         Instant now = Instant.now();
-        int attempt = commands.<Integer>sendAndWait(new StartAttemptCommand(publication, AttemptTrigger.INITIAL, now,
-                Duration.ofMinutes(5)));
+        int attempt = commands.<AttemptDecision>sendAndWait(new StartAttemptCommand(publication, 0,
+                AttemptTrigger.INITIAL, now, Duration.ofMinutes(5), false)).attemptNo();
         commands.sendAndWait(new RecordAttemptSucceededCommand(publication, attempt,
                 new ProviderRef("1234567890_1", null),
                 new AttemptTrace("fp", "1234567890", now, true, 200, null, null, 5), now));

@@ -535,7 +535,7 @@ class HostileInputIT extends SecurityIntegrationTest {
         return counts;
     }
 
-    /** Events of other tests' publications may still arrive from their sagas; only these are compared. */
+    /** Events of other tests' publications may still arrive from their attempts; only these are compared. */
     private long eventCountSettled() {
         return jdbc.queryForObject("""
                 SELECT count(*) FROM domain_event_entry

@@ -208,6 +208,7 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         list.add(new Endpoint("POST", "/api/v1/admin/workspaces", "{\"workspaceId\":\"" + a.id()
                 + "-made\",\"name\":\"made\"}", Set.of(SYSTEM), Set.of(200, 201), false));
         list.add(new Endpoint("GET", "/api/v1/admin/projections", null, Set.of(SYSTEM), Set.of(200), false));
+        list.add(new Endpoint("GET", "/api/v1/admin/dead-letters", null, Set.of(SYSTEM), Set.of(200), false));
         // a name no projection has: the endpoint answers 404 itself, and nothing is rebuilt under the other tests
         list.add(new Endpoint("POST", "/api/v1/admin/projections/no-such-projection/rebuild", null, Set.of(SYSTEM),
                 Set.of(404), false));

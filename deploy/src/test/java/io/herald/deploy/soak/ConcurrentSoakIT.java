@@ -3,6 +3,8 @@ package io.herald.deploy.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.process.StoredPublications;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * Concurrent load through the whole application: intake, event store, sagas, deadlines,
+ * Concurrent load through the whole application: intake, event store, dispatcher, timer rows,
  * projections, all on one connection pool. A connection released twice once showed up here as
  * errors in the pool's statement tracking and a projection that silently skipped an event; this
  * test would show either: every publication must reach SUCCEEDED with exactly its events, and the
@@ -80,7 +82,22 @@ class ConcurrentSoakIT extends HeraldIntegrationTest {
                     events.put(type.substring(type.lastIndexOf('.') + 1), rs.getLong(2));
                 }, ws);
         long posts = sandboxTruth("facebook", page).size();
-        System.out.printf("[soak] publications=%d posts=%d events=%s%n", total, posts, events);
+        Map<String, Integer> postsByText = new TreeMap<>();
+        sandboxTruth("facebook", page).forEach(post -> postsByText.merge(post.get("text").asText(), 1, Integer::sum));
+        int duplicates = (int) postsByText.values().stream().filter(n -> n > 1).count();
+        StoredPublications stored;
+        try (Connection c = jdbc.getDataSource().getConnection()) {
+            stored = StoredPublications.read(c, json, ws);
+        }
+        int lost = (int) ids.stream().filter(id -> stored.requested.getOrDefault(id, 0) != 1).count();
+        System.out.printf("[soak] publications=%d posts=%d duplicate_posts=%d lost=%d interrupted_attempts=%d "
+                        + "reconciled_interrupted=%d timers_fired_twice_with_effect=%d events=%s%n", total, posts,
+                duplicates, lost, stored.interrupted, stored.interruptedReconciled, stored.firedTwiceWithEffect(),
+                events);
+        assertThat(duplicates).isZero();
+        assertThat(lost).isZero();
+        assertThat(stored.firedTwiceWithEffect()).isZero();
+        assertThat(stored.interruptedReconciled).isEqualTo(stored.interrupted);
 
         assertThat(ids).doesNotHaveDuplicates().hasSize(total);
         assertThat(events.get("PublicationRequestedEvent")).isEqualTo(total);

@@ -99,7 +99,8 @@ public final class PublicationEvents {
     }
 
     public void executionRequested(PublicationId id, String workspace, AttemptTrigger trigger, Instant at) {
-        send(id, new PublicationExecutionRequestedEvent(id, WorkspaceId.of(workspace), trigger, "olga", "try again", at));
+        send(id, new PublicationExecutionRequestedEvent(id, WorkspaceId.of(workspace), trigger, "olga", "try again", at,
+                0));
     }
 
     public void abandoned(PublicationId id, String workspace, Instant at) {

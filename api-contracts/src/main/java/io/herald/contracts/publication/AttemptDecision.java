@@ -1,0 +1,52 @@
+package io.herald.contracts.publication;
+
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import java.time.Instant;
+
+/**
+ * What {@link StartAttemptCommand}'s sender may do. Only {@link Verdict#START} licenses a provider
+ * call, for {@code attemptNo}, with {@code action} and {@code content}.
+ *
+ * @param readFirst  for {@link Verdict#READ_FIRST}: what to look for before anything is written
+ * @param notBefore  for {@link Verdict#WAIT}: when the attempt may be asked for again
+ * @param refusal    for {@link Verdict#REFUSED}: a stable code (an error code, or {@code stale_trigger})
+ */
+public record AttemptDecision(
+        Verdict verdict,
+        PublicationId publicationId,
+        WorkspaceId workspaceId,
+        ChannelId channelId,
+        ChannelType channelType,
+        int attemptNo,
+        AttemptTrigger trigger,
+        PublicationAction action,
+        Content content,
+        Instant scheduledAt,
+        ReadBackLicence readFirst,
+        Instant notBefore,
+        String refusal,
+        String detail) {
+
+    public enum Verdict {
+        /** The attempt is on record: call the provider. */
+        START,
+        /** An earlier attempt may have landed: read back first, then ask again (rule 3). */
+        READ_FIRST,
+        /** Not yet (a schedule or the connection's rate limit): ask again at {@code notBefore}. */
+        WAIT,
+        /** Nothing to do; the reason is in {@code refusal}. */
+        REFUSED
+    }
+
+    public static AttemptDecision refused(PublicationId publicationId, String refusal, String detail) {
+        return new AttemptDecision(Verdict.REFUSED, publicationId, null, null, null, 0, null, null, null, null, null,
+                null, refusal, detail);
+    }
+
+    public boolean started() {
+        return verdict == Verdict.START;
+    }
+}

@@ -1,0 +1,229 @@
+package io.herald.command.publishing;
+
+import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.ChannelDirectory;
+import io.herald.adapters.port.PublishOutcome;
+import io.herald.adapters.port.PublishRequest;
+import io.herald.adapters.port.ReadBackOutcome;
+import io.herald.command.channel.CapabilityProbes;
+import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.RecordAttemptFailedCommand;
+import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
+import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordDuplicateSignalCommand;
+import io.herald.contracts.publication.RecordReconciliationCommand;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.annotation.PreDestroy;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.axonframework.messaging.MetaData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.stereotype.Component;
+
+/**
+ * The provider calls of attempts already on record, and the reads before a re-attempt. Whoever
+ * holds a started {@link AttemptDecision} calls here, after the commit of the attempt; nothing
+ * here decides: answers go to the {@link ResultRecorder} as commands, and the publication decides.
+ * If this node dies anywhere in between, the attempt's expiry row turns it into an unknown outcome.
+ */
+@Component
+public class AttemptCalls {
+
+    private static final Logger log = LoggerFactory.getLogger(AttemptCalls.class);
+
+    private final ChannelDirectory directory;
+    private final ChannelAdapters adapters;
+    private final ReadBacks readBacks;
+    private final ResultRecorder results;
+    private final CapabilityProbes probes;
+    private final ConnectionThrottle throttle;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
+    private final ExecutorService executor = Executors.newFixedThreadPool(4, runnable -> {
+        Thread thread = new Thread(runnable, "herald-attempts");
+        thread.setDaemon(true);
+        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
+        thread.setPriority(Thread.MIN_PRIORITY);
+        return thread;
+    });
+
+    public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
+                        ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
+                        MeterRegistry meters) {
+        this.throttle = throttle;
+        this.directory = directory;
+        this.adapters = adapters;
+        this.readBacks = readBacks;
+        this.results = results;
+        this.probes = probes;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    @PreDestroy
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    /** Calls the provider for a started attempt; its answer is recorded in a batch with others. */
+    public void call(AttemptDecision attempt, MetaData origin) {
+        executor.execute(() -> {
+            try (var ignored = mdc(attempt, origin)) {
+                Optional<ChannelConnection> found = directory.find(attempt.workspaceId(), attempt.channelId());
+                if (found.isEmpty()) {
+                    // nothing was sent: a failure that provably did not execute, and final
+                    results.record(new RecordAttemptFailedCommand(attempt.publicationId(), attempt.attemptNo(),
+                            FailureKind.REJECTED, "unknown_channel", "channel " + attempt.channelId()
+                            + " no longer exists; nothing was sent", AttemptTrace.nothingCameBack(null, null), null,
+                            clock.instant()), origin);
+                    return;
+                }
+                ChannelConnection connection = found.get();
+                log.info("attempt {} of {} started ({}), calling {}", attempt.attemptNo(), attempt.publicationId(),
+                        attempt.trigger(), connection.type().wireName());
+                Timer.Sample sample = Timer.start(meters);
+                adapters.forType(connection.type())
+                        .publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(), attempt.action(),
+                                attempt.content(), attempt.scheduledAt(), connection))
+                        .thenAcceptAsync(outcome -> {
+                            sample.stop(meters.timer("herald.attempt.duration",
+                                    "channel", connection.type().wireName(), "outcome", outcomeName(outcome)));
+                            answered(attempt, connection, outcome, origin);
+                        }, executor)
+                        .exceptionally(failure -> {
+                            // the expiry row turns the attempt into an unknown outcome: never a blind retry
+                            log.error("attempt {} of {} broke before its answer was recorded", attempt.attemptNo(),
+                                    attempt.publicationId(), failure);
+                            return null;
+                        });
+            } catch (RuntimeException e) {
+                log.error("attempt {} of {} could not be called", attempt.attemptNo(), attempt.publicationId(), e);
+            }
+        });
+    }
+
+    /**
+     * Rule 3: where the channel can read back, a re-attempt after an unknown outcome looks first.
+     * Completes with whether to write: a post found is recorded and nothing is written; an
+     * inconclusive read writes nothing either, and the attempt's timer row asks again later.
+     */
+    public CompletableFuture<Boolean> readFirst(AttemptDecision attempt, MetaData origin) {
+        return readBacks.read(attempt.readFirst()).thenApplyAsync(outcome -> {
+            try (var ignored = mdc(attempt, origin)) {
+                if (outcome instanceof ReadBackOutcome.Found found) {
+                    log.info("read before re-attempt found {} for {}: nothing is written",
+                            found.providerRef().id(), attempt.publicationId());
+                    results.record(new RecordReconciliationCommand(attempt.publicationId(),
+                            attempt.readFirst().attemptNo(), ReconciliationResult.FOUND, found.providerRef(),
+                            "found before re-attempting: " + found.evidence(), clock.instant()), origin);
+                    return false;
+                }
+                if (outcome instanceof ReadBackOutcome.Unknown unknown) {
+                    log.warn("read before re-attempt of {} inconclusive ({}); asking again in {}",
+                            attempt.publicationId(), unknown.reason(), AttemptStarts.READ_FIRST_LEASE);
+                    return false;
+                }
+                // nothing there, or no way to look: the operator's (or the connection's) decision stands
+                log.info("read before re-attempt of {}: {}", attempt.publicationId(), outcome);
+                return true;
+            }
+        }, executor);
+    }
+
+    private void answered(AttemptDecision attempt, ChannelConnection connection, PublishOutcome outcome,
+                          MetaData origin) {
+        try (var ignored = mdc(attempt, origin)) {
+            Instant now = clock.instant();
+            var trace = outcome.trace();
+            log.info("attempt {} of {} answered: {} (http {}, provider code {}, fingerprint {})", attempt.attemptNo(),
+                    attempt.publicationId(), outcomeName(outcome), trace == null ? null : trace.httpStatus(),
+                    trace == null ? null : trace.providerCode(), trace == null ? null : trace.requestFingerprint());
+            meters.counter("herald.attempts", "channel", connection.type().wireName(), "outcome",
+                    outcomeName(outcome)).increment();
+            Object command;
+            if (outcome instanceof PublishOutcome.Published published) {
+                command = new RecordAttemptSucceededCommand(attempt.publicationId(), attempt.attemptNo(),
+                        published.providerRef(), trace, now);
+                if (published.reconcileCapabilityChange() != null) {
+                    probes.readBackLost(attempt.workspaceId(), attempt.channelId(),
+                            published.reconcileCapabilityChange());
+                }
+            } else if (outcome instanceof PublishOutcome.Failed failed) {
+                command = new RecordAttemptFailedCommand(attempt.publicationId(), attempt.attemptNo(), failed.kind(),
+                        failed.errorCode(), failed.detail(), trace, failed.retryAfter(), now);
+            } else if (outcome instanceof PublishOutcome.DuplicateRefused duplicate) {
+                command = new RecordDuplicateSignalCommand(attempt.publicationId(), attempt.attemptNo(),
+                        duplicate.earlierPost(), duplicate.detail(), trace, now);
+            } else {
+                PublishOutcome.OutcomeUnknown unknown = (PublishOutcome.OutcomeUnknown) outcome;
+                command = new RecordAttemptOutcomeUnknownCommand(attempt.publicationId(), attempt.attemptNo(),
+                        unknown.cause(), unknown.detail(), trace, now);
+            }
+            if (outcome instanceof PublishOutcome.Failed failed && failed.kind() == FailureKind.RATE_LIMITED) {
+                // the limit is the connection's: no attempt on it starts before the publication's retry time
+                results.record(command, origin, retryAt -> throttle.holdUntil(attempt.workspaceId(),
+                        attempt.channelId(), retryAt instanceof Instant at ? at
+                                : now.plus(failed.retryAfter() != null ? failed.retryAfter() : Duration.ZERO)));
+            } else {
+                results.record(command, origin);
+            }
+        }
+    }
+
+    private static String outcomeName(PublishOutcome outcome) {
+        if (outcome instanceof PublishOutcome.Published) {
+            return "succeeded";
+        }
+        if (outcome instanceof PublishOutcome.Failed failed) {
+            return "failed_" + failed.kind().name().toLowerCase(java.util.Locale.ROOT);
+        }
+        return outcome instanceof PublishOutcome.DuplicateRefused ? "duplicate_refused" : "outcome_unknown";
+    }
+
+    private static MdcScope mdc(AttemptDecision attempt, MetaData origin) {
+        Map<String, String> values = new HashMap<>();
+        values.put("publicationId", attempt.publicationId().value());
+        values.put("workspace", attempt.workspaceId().value());
+        values.put("channel", attempt.channelId().value());
+        values.put("attempt", String.valueOf(attempt.attemptNo()));
+        Object correlationId = origin.get("correlationId");
+        if (correlationId != null) {
+            values.put("correlationId", correlationId.toString());
+        }
+        return new MdcScope(values);
+    }
+
+    /** Puts log context for the duration of a step and restores the previous one afterwards. */
+    static final class MdcScope implements AutoCloseable {
+        private final Map<String, String> previous;
+
+        MdcScope(Map<String, String> values) {
+            previous = MDC.getCopyOfContextMap();
+            values.forEach(MDC::put);
+        }
+
+        @Override
+        public void close() {
+            if (previous == null) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(previous);
+            }
+        }
+    }
+}

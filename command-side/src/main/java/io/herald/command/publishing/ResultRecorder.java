@@ -1,0 +1,98 @@
+package io.herald.command.publishing;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.MetaData;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Records the answers of attempts and reads in batches: whatever arrived while the previous batch
+ * was committing goes into the next one, as nested commands of one unit of work (one transaction,
+ * group commit in the application); on a conflict, each is recorded alone ({@link Batches}). An
+ * answer that cannot be recorded at all is left to the attempt's expiry row: unknown, never lost.
+ */
+@Component
+public class ResultRecorder {
+
+    private static final Logger log = LoggerFactory.getLogger(ResultRecorder.class);
+    static final int MAX_BATCH = 100;
+
+    /** A result command, the metadata it carries, and what to do with the publication's answer. */
+    record Result(Object command, MetaData origin, Consumer<Object> then) {
+        @Override
+        public String toString() {
+            return command.getClass().getSimpleName();
+        }
+    }
+
+    private final CommandGateway commands;
+    private final Batches batches;
+    private final MeterRegistry meters;
+    private final BlockingQueue<Result> pending = new LinkedBlockingQueue<>();
+    private final Thread recorder;
+    private volatile boolean running = true;
+
+    public ResultRecorder(CommandGateway commands, Batches batches, MeterRegistry meters) {
+        this.commands = commands;
+        this.batches = batches;
+        this.meters = meters;
+        recorder = new Thread(this::recordBatches, "herald-results");
+        recorder.setDaemon(true);
+        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
+        recorder.setPriority(Thread.MIN_PRIORITY);
+        recorder.start();
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        recorder.interrupt();
+    }
+
+    public void record(Object command, MetaData origin) {
+        record(command, origin, answer -> { });
+    }
+
+    /** Queues the command; {@code then} receives the publication's answer once it is committed. */
+    public void record(Object command, MetaData origin, Consumer<Object> then) {
+        pending.add(new Result(command, origin, then));
+    }
+
+    private void recordBatches() {
+        List<Result> batch = new ArrayList<>(MAX_BATCH);
+        while (running) {
+            try {
+                batch.add(pending.take());
+                pending.drainTo(batch, MAX_BATCH - 1);
+                recordAll(batch);
+            } catch (InterruptedException stopping) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                log.error("results could not be recorded; their attempts' expiry rows will tell", e);
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    void recordAll(List<Result> batch) {
+        meters.summary("herald.results.batch_size").record(batch.size());
+        List<Result> lost = batches.inOneTransaction(batch, result -> {
+            Object answer = commands.sendAndWait(GenericCommandMessage.asCommandMessage(result.command())
+                    .andMetaData(result.origin()));
+            CurrentUnitOfWork.get().afterCommit(u -> result.then().accept(answer));
+        });
+        lost.forEach(result -> log.error("{} could not be recorded; the attempt's expiry row will tell", result));
+    }
+}

@@ -1,0 +1,120 @@
+package io.herald.command.publication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.UnknownCause;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.stream.Stream;
+import org.axonframework.eventhandling.GenericDomainEventEntry;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
+import org.axonframework.serialization.upcasting.event.InitialEventRepresentation;
+import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Events as Herald stored them before the lean core (JSON fixtures in {@code stored-events/}, taken
+ * from an event store the earlier code wrote, the execution request written in its revision 1
+ * form) are read by today's classes through the upcaster chain, with the application's mapper.
+ */
+class StoredEventsTest {
+
+    /** As {@code AxonPersistenceConfiguration.defaultAxonObjectMapper}. */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .addModule(new ParameterNamesModule())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+            .build();
+    private final Serializer serializer = JacksonSerializer.builder().objectMapper(MAPPER).build();
+    private final EventUpcasterChain upcasters =
+            new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster());
+
+    @Test
+    void anExecutionRequestOfRevision1ReadsAsAttemptZeroTheNextOne() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationExecutionRequestedEvent.class, "1",
+                "PublicationExecutionRequestedEvent_1.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        PublicationExecutionRequestedEvent event = serializer.deserialize(upcast.getData());
+        assertThat(event.attemptNo()).isZero();
+        assertThat(event.trigger()).isEqualTo(AttemptTrigger.OPERATOR_REATTEMPT);
+        assertThat(event.requestedBy()).isEqualTo("olga");
+        assertThat(event.requestedAt()).isEqualTo(Instant.parse("2026-12-01T09:32:00.045352185Z"));
+    }
+
+    @Test
+    void anExecutionRequestOfRevision2IsLeftAsItIs() throws IOException {
+        String revision2 = fixture("PublicationExecutionRequestedEvent_1.json").replace("}", ",\"attemptNo\":3}");
+        IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(initial(
+                PublicationExecutionRequestedEvent.class, "2", revision2))).findFirst().orElseThrow();
+        PublicationExecutionRequestedEvent event = serializer.deserialize(upcast.getData());
+        assertThat(event.attemptNo()).isEqualTo(3);
+    }
+
+    @Test
+    void theOtherStoredEventsReadUnchanged() throws IOException {
+        PublicationRequestedEvent requested = read(PublicationRequestedEvent.class, "PublicationRequestedEvent_1.json");
+        assertThat(requested.content().body()).isEqualTo("Webhook crash post 0");
+        assertThat(requested.scheduledAt()).isNull();
+        // written when expiries were deadlines: the deadline's id is still read, and no longer used
+        PublicationAttemptedEvent attempted = read(PublicationAttemptedEvent.class, "PublicationAttemptedEvent_1.json");
+        assertThat(attempted.attemptNo()).isEqualTo(1);
+        assertThat(attempted.expiresAt()).isEqualTo(Instant.parse("2026-12-01T09:31:18.045352185Z"));
+        assertThat(attempted.expiryDeadlineId()).isEqualTo("95319f23-24f1-4261-8388-31c4eedcc82d");
+        assertThat(read(PublicationSucceededEvent.class, "PublicationSucceededEvent_1.json").providerRef().id())
+                .isEqualTo("775961448_1000002");
+        PublicationFailedEvent failed = read(PublicationFailedEvent.class, "PublicationFailedEvent_1.json");
+        assertThat(failed.kind()).isEqualTo(FailureKind.NOT_SENT);
+        assertThat(failed.retryAt()).isEqualTo(Instant.parse("2026-12-01T09:31:10.045352185Z"));
+        assertThat(read(PublicationOutcomeUnknownEvent.class, "PublicationOutcomeUnknownEvent_1.json").cause())
+                .isEqualTo(UnknownCause.INTERRUPTED);
+        assertThat(read(PublicationReconciledEvent.class, "PublicationReconciledEvent_1.json").result())
+                .isEqualTo(ReconciliationResult.NOT_FOUND);
+    }
+
+    private <T> T read(Class<T> type, String file) throws IOException {
+        IntermediateEventRepresentation upcast = upcast(type, "1", file);
+        assertThat(upcast.getType().getRevision()).isEqualTo("1");
+        return serializer.deserialize(upcast.getData());
+    }
+
+    private IntermediateEventRepresentation upcast(Class<?> type, String revision, String file) throws IOException {
+        return upcasters.upcast(Stream.of(initial(type, revision, fixture(file)))).findFirst().orElseThrow();
+    }
+
+    private InitialEventRepresentation initial(Class<?> type, String revision, String json) {
+        return new InitialEventRepresentation(new GenericDomainEventEntry<>("Publication", "pub_fixture", 3,
+                "event-1", Instant.parse("2026-12-01T09:32:00Z"), type.getName(), revision,
+                json.getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8)), serializer);
+    }
+
+    private static String fixture(String file) throws IOException {
+        try (InputStream in = StoredEventsTest.class.getResourceAsStream("/stored-events/" + file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.herald.deploy.process;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the event store says about the publications of a test, replayed stream by stream: how many
+ * requests each got, the attempts, the interrupted ones and whether a read-back settled each, blind
+ * retries (an attempt after an unknown outcome without a NOT_FOUND between), and what a timer or a
+ * redelivered event that took effect twice would leave: a second INITIAL attempt of one
+ * publication, two attempts under one number, two INTERRUPTED outcomes of one attempt (its
+ * expiry), or two conclusive read-backs of one attempt (a read-back row).
+ */
+public final class StoredPublications {
+
+    public final Map<String, Integer> requested = new HashMap<>();
+    public int attempts;
+    public int interrupted;
+    public int interruptedReconciled;
+    public int blindRetries;
+    public int initialTwice;
+    public int attemptNumberTwice;
+    public int interruptedTwice;
+    public int conclusiveTwice;
+
+    public int firedTwiceWithEffect() {
+        return initialTwice + attemptNumberTwice + interruptedTwice + conclusiveTwice;
+    }
+
+    /** The streams of every publication, or only those of one workspace's (from its view rows) when given. */
+    public static StoredPublications read(Connection connection, ObjectMapper json, String workspace)
+            throws Exception {
+        StoredPublications store = new StoredPublications();
+        Map<String, Integer> initial = new HashMap<>();
+        Map<String, Integer> attemptNumbers = new HashMap<>();
+        Map<String, Integer> interruptedPerAttempt = new HashMap<>();
+        Map<String, Integer> conclusivePerAttempt = new HashMap<>();
+        Map<String, Boolean> interruptedPending = new HashMap<>();
+        Map<String, Boolean> unknownPending = new HashMap<>();
+        String sql = "SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
+                + (workspace == null ? " WHERE aggregate_identifier LIKE 'pub\\_%'"
+                : " WHERE aggregate_identifier IN (SELECT publication_id FROM publication_view WHERE workspace_id = ?)")
+                + " ORDER BY global_index";
+        try (PreparedStatement s = connection.prepareStatement(sql)) {
+            if (workspace != null) {
+                s.setString(1, workspace);
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String publication = rs.getString(1);
+                    String type = rs.getString(2);
+                    JsonNode payload = json.readTree(rs.getBytes(3));
+                    String attempt = publication + "#" + payload.path("attemptNo").asInt();
+                    switch (type.substring(type.lastIndexOf('.') + 1)) {
+                        case "PublicationRequestedEvent" -> store.requested.merge(publication, 1, Integer::sum);
+                        case "PublicationAttemptedEvent" -> {
+                            store.attempts++;
+                            if (Boolean.TRUE.equals(unknownPending.get(publication))) {
+                                store.blindRetries++;
+                            }
+                            if ("INITIAL".equals(payload.path("trigger").asText())) {
+                                initial.merge(publication, 1, Integer::sum);
+                            }
+                            attemptNumbers.merge(attempt, 1, Integer::sum);
+                        }
+                        case "PublicationOutcomeUnknownEvent" -> {
+                            unknownPending.put(publication, true);
+                            if ("INTERRUPTED".equals(payload.path("cause").asText())) {
+                                store.interrupted++;
+                                interruptedPerAttempt.merge(attempt, 1, Integer::sum);
+                                interruptedPending.put(publication, true);
+                            }
+                        }
+                        case "PublicationReconciledEvent" -> {
+                            String result = payload.path("result").asText();
+                            if (!"UNKNOWN".equals(result)) {
+                                conclusivePerAttempt.merge(attempt, 1, Integer::sum);
+                                if (Boolean.TRUE.equals(interruptedPending.put(publication, false))) {
+                                    store.interruptedReconciled++;
+                                }
+                            }
+                            if ("NOT_FOUND".equals(result)) {
+                                unknownPending.put(publication, false);
+                            }
+                        }
+                        default -> { }
+                    }
+                }
+            }
+        }
+        store.initialTwice = twice(initial);
+        store.attemptNumberTwice = twice(attemptNumbers);
+        store.interruptedTwice = twice(interruptedPerAttempt);
+        store.conclusiveTwice = twice(conclusivePerAttempt);
+        return store;
+    }
+
+    private static int twice(Map<String, Integer> counts) {
+        return (int) counts.values().stream().filter(n -> n > 1).count();
+    }
+}
