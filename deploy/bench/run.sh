@@ -129,7 +129,7 @@ cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
 print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.1f} ms, PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.1f} ms')"; }
 
 # A server with autovacuum off (some CI set-ups turn it off) lets the dead rows of Herald's busiest small
-# tables pile up (every publication inserts and deletes saga, association and deadline rows), and
+# tables pile up (every publication inserts and deletes a timer row and rewrites its view row), and
 # each later phase pays for the earlier ones' dead rows. There the benchmark vacuums between phases,
 # as autovacuum would have done, and the result block says so.
 AUTOVACUUM=$(psql -tAc 'SHOW autovacuum' -d "$DB")
@@ -163,7 +163,7 @@ statements_reset() { [ "$STATEMENTS" = on ] && psql -q -tAc 'SELECT pg_stat_stat
 statements() {
     psql -tA -F' ' -d "$DB" <<'SQL'
 SELECT coalesce(sum(calls) FILTER (WHERE query NOT LIKE '%bench-driver%'
-           AND query !~* '^\s*(begin|commit|rollback|savepoint|release|start transaction|end)\b'), 0),
+           AND query !~* '^\s*(begin|commit|rollback|savepoint|release|start transaction|end)\y'), 0),
        coalesce(sum(calls) FILTER (WHERE query LIKE '%bench-driver%'), 0)
 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 SQL
@@ -228,7 +228,7 @@ latency 0
 RSS_AFTER_LOAD=$(rss_mb)
 
 # --- 5. replay: copies of the stored publication streams (new ids) up to REPLAY_EVENTS, written while
-# Herald is down; sagas are moved past them (they must not publish the copies), projections rebuilt
+# Herald is down; the dispatcher is moved past them (it must not publish the copies), projections rebuilt
 log "replay: filling the store to $REPLAY_EVENTS events"
 stop_herald
 psql -q -d "$DB" -v target="$REPLAY_EVENTS" <<'SQL'
@@ -246,7 +246,7 @@ ORDER BY k, e.global_index;
 -- written a moment ago, unlike any real store of this size: vacuumed now, as autovacuum would have done
 -- long before anyone rebuilt a projection from it (otherwise autovacuum may start during the replay)
 VACUUM (ANALYZE) domain_event_entry;
--- every processor continues after the copies: the sagas never see them, the projections are rebuilt below
+-- every processor continues after the copies: the dispatcher never sees them, the projections are rebuilt below
 UPDATE token_entry SET token = convert_to(regexp_replace(convert_from(token, 'UTF8'),
         '"index":[0-9]+', '"index":' || (SELECT max(global_index) FROM domain_event_entry)), 'UTF8')
 WHERE token IS NOT NULL;
