@@ -179,13 +179,14 @@ public final class LoadDriver {
                 store.poll();
             }
             double seconds = (System.nanoTime() - started) / 1e9;
+            String behind = store.processorsBehind();
             clients.awaitTermination(30, TimeUnit.MINUTES);
             if (Double.isNaN(sentSeconds)) {
                 sentSeconds = seconds;
             }
             System.out.printf("count=%d succeeded=%d seconds=%.1f publications_per_s=%.1f intake_seconds=%.1f "
-                    + "retried_requests=%d%n", count, store.succeeded(), seconds, store.succeeded() / seconds,
-                    sentSeconds, errors.get());
+                    + "retried_requests=%d %s%n", count, store.succeeded(), seconds, store.succeeded() / seconds,
+                    sentSeconds, errors.get(), behind);
         }
     }
 
@@ -354,6 +355,46 @@ public final class LoadDriver {
             } else if (type.equals(EVENTS + "PublicationSucceededEvent") || rs.getBoolean(3)) {
                 succeeded++;
             }
+        }
+
+        /**
+         * How long after this moment every tracking processor (projections, dispatcher) has reached
+         * the event store's position read now: {@code processors_behind_s=…}, the slowest one named.
+         */
+        String processorsBehind() throws Exception {
+            long head;
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT /* bench-driver */ max(global_index) FROM domain_event_entry")) {
+                rs.next();
+                head = rs.getLong(1);
+            }
+            long from = System.nanoTime();
+            long deadline = from + TimeUnit.SECONDS.toNanos(60);
+            Pattern index = Pattern.compile("\"(?:index|globalIndex)\"\\s*:\\s*([0-9]+)");
+            String slowest = "none";
+            while (System.nanoTime() < deadline) {
+                slowest = null;
+                try (Statement s = connection.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT /* bench-driver */ processor_name,"
+                             + " convert_from(token, 'UTF8') FROM token_entry")) {
+                    while (rs.next()) {
+                        long at = -1;
+                        Matcher m = index.matcher(rs.getString(2) == null ? "" : rs.getString(2));
+                        while (m.find()) {
+                            at = Math.max(at, Long.parseLong(m.group(1)));
+                        }
+                        if (at < head) {
+                            slowest = rs.getString(1);
+                        }
+                    }
+                }
+                if (slowest == null) {
+                    return String.format(Locale.ROOT, "processors_behind_s=%.2f",
+                            (System.nanoTime() - from) / 1e9);
+                }
+                Thread.sleep(20);
+            }
+            return "processors_behind_s=>60 slowest=" + slowest;
         }
 
         long requested() {
