@@ -179,7 +179,7 @@ public final class LoadDriver {
                 store.poll();
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            String behind = store.processorsBehind();
+            String behind = store.viewBehind(ws, prefix, count);
             clients.awaitTermination(30, TimeUnit.MINUTES);
             if (Double.isNaN(sentSeconds)) {
                 sentSeconds = seconds;
@@ -358,43 +358,43 @@ public final class LoadDriver {
         }
 
         /**
-         * How long after this moment every tracking processor (projections, dispatcher) has reached
-         * the event store's position read now: {@code processors_behind_s=…}, the slowest one named.
+         * How long after this moment the publication view shows every publication of the phase as
+         * SUCCEEDED ({@code view_behind_s=…}): what an operator's list lags the provider's answers.
+         * Only the ids not yet seen succeeded are asked for again, by primary key.
          */
-        String processorsBehind() throws Exception {
-            long head;
-            try (Statement s = connection.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT /* bench-driver */ max(global_index) FROM domain_event_entry")) {
-                rs.next();
-                head = rs.getLong(1);
+        String viewBehind(String ws, String prefix, int count) throws Exception {
+            List<String> waiting = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                waiting.add(publicationId(ws, prefix + i));
             }
             long from = System.nanoTime();
             long deadline = from + TimeUnit.SECONDS.toNanos(60);
-            Pattern index = Pattern.compile("\"(?:index|globalIndex)\"\\s*:\\s*([0-9]+)");
-            String slowest = "none";
-            while (System.nanoTime() < deadline) {
-                slowest = null;
-                try (Statement s = connection.createStatement();
-                     ResultSet rs = s.executeQuery("SELECT /* bench-driver */ processor_name,"
-                             + " convert_from(token, 'UTF8') FROM token_entry")) {
-                    while (rs.next()) {
-                        long at = -1;
-                        Matcher m = index.matcher(rs.getString(2) == null ? "" : rs.getString(2));
-                        while (m.find()) {
-                            at = Math.max(at, Long.parseLong(m.group(1)));
+            try (java.sql.PreparedStatement seen = connection.prepareStatement("SELECT /* bench-driver */"
+                    + " publication_id FROM publication_view WHERE publication_id = ANY (?) AND status = 'SUCCEEDED'")) {
+                while (System.nanoTime() < deadline) {
+                    seen.setArray(1, connection.createArrayOf("varchar", waiting.toArray()));
+                    try (ResultSet rs = seen.executeQuery()) {
+                        java.util.Set<String> done = new java.util.HashSet<>();
+                        while (rs.next()) {
+                            done.add(rs.getString(1));
                         }
-                        if (at < head) {
-                            slowest = rs.getString(1);
-                        }
+                        waiting.removeAll(done);
                     }
+                    if (waiting.isEmpty()) {
+                        return String.format(Locale.ROOT, "view_behind_s=%.2f", (System.nanoTime() - from) / 1e9);
+                    }
+                    Thread.sleep(20);
                 }
-                if (slowest == null) {
-                    return String.format(Locale.ROOT, "processors_behind_s=%.2f",
-                            (System.nanoTime() - from) / 1e9);
-                }
-                Thread.sleep(20);
             }
-            return "processors_behind_s=>60 slowest=" + slowest;
+            return "view_behind_s=>60 not_in_view=" + waiting.size();
+        }
+
+        /** DESIGN.md's idempotency key: the id Herald gives the driver's request. */
+        private static String publicationId(String ws, String entry) throws Exception {
+            String canonical = "v1\n" + ws + "\n" + entry + "\n1\n" + CHANNEL + "\npublish";
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.getBytes(StandardCharsets.UTF_8));
+            return "pub_" + java.util.HexFormat.of().formatHex(hash);
         }
 
         long requested() {
