@@ -6,8 +6,11 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -19,6 +22,8 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 public class WebhookOutbox {
+
+    private static final String BATCH_SUBSCRIPTIONS = WebhookOutbox.class.getName() + ".subscriptions";
 
     public static final String PENDING = "PENDING";
     public static final String DELIVERED = "DELIVERED";
@@ -51,6 +56,7 @@ public class WebhookOutbox {
     // --- the projection's side --------------------------------------------------------------
 
     void subscribe(WorkspaceId workspace, String webhookId, List<String> events, boolean enabled) {
+        batchSubscriptions().ifPresent(known -> known.remove(workspace));
         jdbc.update("""
                 INSERT INTO webhook_subscription_view (workspace_id, webhook_id, events, enabled) VALUES (?, ?, ?, ?)
                 ON CONFLICT (workspace_id, webhook_id) DO UPDATE SET events = EXCLUDED.events,
@@ -59,15 +65,37 @@ public class WebhookOutbox {
     }
 
     void unsubscribe(WorkspaceId workspace, String webhookId) {
+        batchSubscriptions().ifPresent(known -> known.remove(workspace));
         jdbc.update("DELETE FROM webhook_subscription_view WHERE workspace_id = ? AND webhook_id = ?",
                 workspace.value(), webhookId);
     }
 
     void clearSubscriptions() {
+        batchSubscriptions().ifPresent(Map::clear);
         jdbc.update("DELETE FROM webhook_subscription_view");
     }
 
+    /**
+     * A workspace's enabled subscriptions, read once per batch of the projection: the batch's own
+     * subscription changes (same processing group, same transaction) drop what was read.
+     */
     List<Subscription> enabledSubscriptions(WorkspaceId workspace) {
+        Optional<Map<WorkspaceId, List<Subscription>>> known = batchSubscriptions();
+        if (known.isEmpty()) {
+            return readSubscriptions(workspace);
+        }
+        return known.get().computeIfAbsent(workspace, this::readSubscriptions);
+    }
+
+    private static Optional<Map<WorkspaceId, List<Subscription>>> batchSubscriptions() {
+        if (!CurrentUnitOfWork.isStarted()) {
+            return Optional.empty();
+        }
+        return Optional.of(CurrentUnitOfWork.get().root().getOrComputeResource(BATCH_SUBSCRIPTIONS,
+                key -> new HashMap<>()));
+    }
+
+    private List<Subscription> readSubscriptions(WorkspaceId workspace) {
         return jdbc.query("SELECT webhook_id, events FROM webhook_subscription_view WHERE workspace_id = ? AND enabled",
                 (rs, row) -> new Subscription(rs.getString("webhook_id"),
                         Arrays.asList((String[]) rs.getArray("events").getArray())), workspace.value());
