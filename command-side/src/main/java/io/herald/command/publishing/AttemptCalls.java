@@ -80,10 +80,21 @@ public class AttemptCalls {
         executor.shutdownNow();
     }
 
-    /** Calls the provider for a started attempt; its answer is recorded in a batch with others. */
-    public void call(AttemptDecision attempt, MetaData origin) {
+    /**
+     * Calls the provider for a started attempt; its answer is recorded in a batch with others. A
+     * call still waiting at the attempt's deadline is never made: by then the attempt is (or is
+     * about to be) an unknown outcome, a read-back may find nothing and a re-attempt may be under
+     * way, so a late call could create a second post.
+     */
+    public void call(AttemptDecision attempt, Instant deadline, MetaData origin) {
         executor.execute(() -> {
             try (var ignored = mdc(attempt, origin)) {
+                if (!clock.instant().isBefore(deadline)) {
+                    log.warn("attempt {} of {} was not called: its deadline {} passed while it waited; it becomes an"
+                            + " unknown outcome and is read back", attempt.attemptNo(), attempt.publicationId(),
+                            deadline);
+                    return;
+                }
                 Optional<ChannelConnection> found = directory.find(attempt.workspaceId(), attempt.channelId());
                 if (found.isEmpty()) {
                     // nothing was sent: a failure that provably did not execute, and final

@@ -54,7 +54,8 @@ public class AttemptStarts {
         AttemptDecision decision = commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(origin));
         switch (decision.verdict()) {
-            case START -> CurrentUnitOfWork.get().afterCommit(u -> calls.call(decision, origin));
+            case START -> CurrentUnitOfWork.get().afterCommit(u -> calls.call(decision,
+                    command.startedAt().plus(command.attemptTimeout()), origin));
             case READ_FIRST -> {
                 timers.setIn(publicationId, Kind.ATTEMPT_DUE, decision.attemptNo(), trigger, 0, READ_FIRST_LEASE);
                 // nothing there (or no way to look): ask again, now with the read done; the row is then moot

@@ -13,6 +13,7 @@ import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.publication.AttemptDecision.Verdict;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
@@ -22,216 +23,753 @@ import io.herald.contracts.publication.ExpireAttemptCommand;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.OperatorDecision;
 import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
+import io.herald.contracts.publication.RequestPublicationCommand;
 import io.herald.contracts.publication.RequestReadBackCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.contracts.publication.StartReadBackCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.ResultMessage;
 import org.axonframework.test.AxonAssertionError;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
+import org.axonframework.test.aggregate.ResultValidator;
 import org.hamcrest.BaseMatcher;
 import org.hamcrest.Description;
 import org.junit.jupiter.api.Test;
 
 /**
- * The publication's state machine under random sequences (fixed seed): triggers with right, stale
- * and replayed attempt numbers, results of every class for the current and older attempts, results
- * that never come (a node died during the call or before recording it), expiry rows that fire late
- * or twice, read-backs, redelivered triggers and operator decisions. After every step the history
- * must keep rules 1–5 of DESIGN.md, and the provider must have seen at most one call that may have
- * created a post, unless a NOT_FOUND read-back of it came in between. Each granted start counts as
- * a provider call; a call whose failure proves it did not execute creates nothing.
+ * The publication's state machine inside a model of everything around it, driven by random
+ * sequences from a fixed seed. The model holds what the real parts hold: the dispatcher's
+ * undelivered and already delivered triggers, the publication's one timer row (kept in step with
+ * the events the way {@code TimerRows} does, fired the way {@code TimerSweep} does), the work a
+ * node holds in memory after a commit (licensed calls, answers not yet recorded, reads under way),
+ * and a fake provider that knows whether a post exists and counts every call that may have created
+ * one. Nodes die at each boundary: before the dispatch commit (nothing happened), after it before
+ * the call (the expiry row fires later), during the call (it may have created the post) and before
+ * the answer is recorded (the post exists, the answer is lost). Read-backs answer truthfully or
+ * inconclusively; operators decide anything, right or wrong.
+ *
+ * <p>After every step the history must keep rules 1–6 of DESIGN.md, a stale message must append
+ * nothing, and the provider must hold at most one post and have seen at most one call that may
+ * have created one since the last NOT_FOUND. A failure names the sequence's own seed and its
+ * steps, so it can be rerun alone ({@code -Dherald.state-machine.only=N}).
+ *
+ * <p>The random driver is a few lines here, not a property-testing library: the moves and the
+ * invariants do not depend on it, so a library's driver (and its shrinking) can be put under them.
  */
 class PublicationStateMachineTest {
 
     private static final long SEED = 20261201L;
-    private static final int SEQUENCES = 300;
-    private static final int STEPS = 40;
+    private static final int SEQUENCES = Integer.getInteger("herald.state-machine.sequences", 5000);
+    private static final int MAX_STEPS = 50;
+    private static final Integer ONLY = Integer.getInteger("herald.state-machine.only");
+
     private static final WorkspaceId WS = new WorkspaceId("acme");
     private static final ChannelId CHANNEL = new ChannelId("fb-main");
     private static final PublicationId ID = IdempotencyKeys.publicationId(WS, "entry-42", 3, CHANNEL,
             PublicationAction.PUBLISH);
     private static final Content CONTENT = new Content(null, "Hello from Herald", null);
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final AttemptTrace TRACE = new AttemptTrace("fp", "page-1", T0, true, 200, null, "trace-1", 120);
     private static final ProviderRef POST = new ProviderRef("page-1_777", null);
+    /** Reconciliation's schedule: the first read after the settle delay, then two more, then the operator. */
+    private static final Duration SETTLE = Duration.ofSeconds(30);
+    private static final int MAX_READS = 3;
+    /** How long a read before a re-attempt may take before its row asks again (AttemptStarts). */
+    private static final Duration READ_FIRST_LEASE = Duration.ofMinutes(1);
+
+    /** What every run must have exercised somewhere, or the test proves less than it claims. */
+    private static final List<String> MUST_HAPPEN = List.of(
+            "crash:before-dispatch-commit", "crash:after-commit-before-call", "crash:during-call",
+            "crash:before-result-recorded", "call:too-late", "start:START", "start:READ_FIRST", "start:WAIT", "start:REFUSED",
+            "trigger:stale", "trigger:redelivered", "trigger:unnumbered", "answer:succeeded", "answer:failed-NOT_SENT",
+            "answer:failed-RATE_LIMITED", "answer:failed-REJECTED", "answer:unknown-READ_TIMEOUT",
+            "answer:unknown-CONNECTION_RESET", "answer:unknown-SERVER_ERROR", "answer:unknown-UNPARSABLE_RESPONSE",
+            "answer:duplicate", "answer:stale", "late-result", "timer:ATTEMPT_EXPIRY", "timer:ATTEMPT_DUE",
+            "timer:READ_BACK_DUE", "timer:scheduled-start", "timer:retry", "timer:late", "timer:again",
+            "read:FOUND", "read:NOT_FOUND", "read:UNKNOWN", "read-first:FOUND", "read-first:NOT_FOUND",
+            "read-first:UNKNOWN", "operator:CONFIRM_PUBLISHED", "operator:CONFIRM_NOT_PUBLISHED",
+            "operator:REATTEMPT", "operator:ABANDON", "operator:read-back", "client:execute", "client:request-again",
+            "auto-reattempt");
 
     @Test
-    void randomSequencesKeepTheRulesAndNeverCreateTwiceWithoutANotFoundBetween() {
-        Random random = new Random(SEED);
+    void randomLivesKeepTheRulesAndNeverCreateTwiceWithoutANotFoundBetween() {
+        long began = System.nanoTime();
+        Map<String, Integer> happened = new TreeMap<>();
+        int sequences = 0;
         int steps = 0;
         int starts = 0;
+        int calls = 0;
         for (int sequence = 0; sequence < SEQUENCES; sequence++) {
-            Run run = new Run(random);
-            for (int step = 0; step < STEPS; step++) {
-                run.step();
-                steps++;
+            if (ONLY != null && ONLY != sequence) {
+                continue;
             }
-            starts += run.starts;
+            long seed = SEED + sequence;
+            Life life = new Life(seed);
+            try {
+                life.live();
+            } catch (AssertionError broken) {
+                throw new AssertionError("sequence " + sequence + " (seed " + seed + ") broke a rule at step "
+                        + life.steps + " of:\n  " + String.join("\n  ", life.journal), broken);
+            }
+            sequences++;
+            steps += life.steps;
+            starts += life.starts;
+            calls += life.createCalls;
+            life.happened.forEach((what, n) -> happened.merge(what, n, Integer::sum));
         }
-        System.out.printf("[state-machine] seed=%d sequences=%d steps=%d attempts_started=%d%n", SEED, SEQUENCES,
-                steps, starts);
-        assertThat(starts).as("attempts started across all sequences").isGreaterThan(SEQUENCES);
+        int crashes = happened.entrySet().stream().filter(e -> e.getKey().startsWith("crash:"))
+                .mapToInt(Map.Entry::getValue).sum();
+        System.out.printf("[state-machine] seed=%d sequences=%d steps=%d attempts_started=%d provider_calls=%d"
+                        + " crashes=%d seconds=%.1f%n", SEED, sequences, steps, starts, calls, crashes,
+                (System.nanoTime() - began) / 1e9);
+        System.out.println("[state-machine] " + happened);
+        if (ONLY == null) {
+            assertThat(happened).as("every move and boundary was exercised").containsKeys(
+                    MUST_HAPPEN.toArray(String[]::new));
+            assertThat(starts).as("attempts started across all sequences").isGreaterThan(sequences);
+        }
     }
 
-    /** One publication's random life: the history so far, and what the provider may hold. */
-    private static final class Run {
+    /** A trigger the dispatcher sends for an event that makes an attempt due now. */
+    private record Trigger(int attemptNo, AttemptTrigger trigger) {
+    }
+
+    private enum Kind { ATTEMPT_EXPIRY, ATTEMPT_DUE, READ_BACK_DUE }
+
+    /** The publication's timer row; {@code version} changes with every write, as {@code due_at} does. */
+    private record Timer(Kind kind, int attemptNo, AttemptTrigger trigger, int readNo, Instant dueAt, int version) {
+    }
+
+    private record ReadBack(ReadBackLicence licence, int readNo) {
+    }
+
+    private record ReadFirst(AttemptDecision decision, AttemptTrigger trigger) {
+    }
+
+    /** What the publication answered and the events it would append if the unit of work commits. */
+    private record Decided(Object answer, List<Object> events) {
+    }
+
+    private enum Crash { NONE, BEFORE_COMMIT, AFTER_COMMIT }
+
+    private record Move(String name, int weight, BooleanSupplier enabled, Runnable body) {
+    }
+
+    /** One publication's random life, and the world around it. */
+    private static final class Life {
         private final Random random;
         private final FixtureConfiguration<Publication> fixture = new AggregateTestFixture<>(Publication.class);
+        private final ConnectionThrottle throttle = new ConnectionThrottle();
         private final List<Object> history = new ArrayList<>();
+        private final List<String> journal = new ArrayList<>();
+        private final Map<String, Integer> happened = new TreeMap<>();
         private final boolean autoReattempt;
-        /** Attempts whose call may have created a post, and no NOT_FOUND says otherwise. */
-        private final Set<Integer> mayHaveCreated = new HashSet<>();
-        private StartAttemptCommand lastStart;
-        private int seconds;
-        private int starts;
+        private Instant now = T0;
 
-        Run(Random random) {
-            this.random = random;
+        // the dispatcher: triggers whose StartAttempt has not committed yet, and those sent before
+        private final Deque<Trigger> undelivered = new ArrayDeque<>();
+        private final List<Trigger> delivered = new ArrayList<>();
+        // the timer table's row of this publication, and rows claimed before (they fire again if their node died)
+        private Timer timer;
+        private int timerVersions;
+        private final List<Timer> claimed = new ArrayList<>();
+        // what a node holds in memory after a commit
+        private final List<AttemptDecision> licensed = new ArrayList<>();
+        private final List<Object> answers = new ArrayList<>();
+        private final List<ReadBack> reads = new ArrayList<>();
+        private final List<ReadFirst> readsFirst = new ArrayList<>();
+        // the fake provider
+        private int posts;
+        /** Calls that may have created a post since the last NOT_FOUND. */
+        private final Set<Integer> mayHaveCreated = new TreeSet<>();
+        private int createCalls;
+
+        private int steps;
+        private int starts;
+        private final List<Move> moves = List.of(
+                new Move("dispatch", 6, () -> !undelivered.isEmpty(), this::dispatch),
+                new Move("redeliver", 2, () -> !delivered.isEmpty(), this::redeliver),
+                new Move("stale trigger", 1, () -> true, this::staleTrigger),
+                new Move("trigger stored without a number", 1, () -> true, this::unnumberedTrigger),
+                new Move("call", 12, () -> !licensed.isEmpty(), this::call),
+                new Move("record answer", 6, () -> !answers.isEmpty(), this::recordAnswer),
+                new Move("crash before recording", 1, () -> !answers.isEmpty(), this::loseAnswer),
+                new Move("late result", 2, () -> latestAttempt() > 1, this::lateResult),
+                new Move("timer fires", 6, () -> timer != null, () -> fire(timer, false)),
+                new Move("claimed timer fires again", 2, () -> !claimed.isEmpty(), this::fireClaimedAgain),
+                new Move("read-back answers", 4, () -> !reads.isEmpty(), this::readBackAnswers),
+                new Move("read before re-attempt answers", 4, () -> !readsFirst.isEmpty(), this::readFirstAnswers),
+                new Move("operator decides", 3, () -> true, this::operatorDecides),
+                new Move("operator asks for a read-back", 1, () -> true, this::operatorReadBack),
+                new Move("client executes", 1, () -> true, this::clientExecutes),
+                new Move("client requests again", 1, () -> true, this::clientRequestsAgain),
+                new Move("rate limit on the connection", 1, () -> true, this::connectionRateLimited));
+
+        Life(long seed) {
+            random = new Random(seed);
             autoReattempt = random.nextBoolean();
-            fixture.registerInjectableResource(new ConnectionThrottle());
+            fixture.registerInjectableResource(throttle);
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
-            fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null, null, null)));
-            history.add(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
-                    PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), null, T0, "calendar"));
+            // no jitter: a sequence replays exactly from its seed
+            fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
+                    new PublishingProperties.Retry(3, 3, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)),
+                    null)));
+            Instant scheduledAt = random.nextInt(4) == 0 ? T0.plusSeconds(1 + random.nextInt(600)) : null;
+            journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", auto re-attempt "
+                    + autoReattempt);
+            commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
+                    PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), scheduledAt, T0, "calendar")));
         }
 
-        void step() {
-            seconds += 1 + random.nextInt(30);
-            Instant now = T0.plusSeconds(seconds);
-            int latest = latestAttempt();
-            // mostly the latest attempt, sometimes an older one (a late or replayed message)
-            int someAttempt = Math.max(0, random.nextInt(5) == 0 ? latest - 1 : latest);
-            Object command = switch (random.nextInt(12)) {
-                case 0, 1 -> lastStart = new StartAttemptCommand(ID, pick(latest + 1, latest + 1, 0, latest, latest + 2),
-                        AttemptTrigger.values()[random.nextInt(AttemptTrigger.values().length)], now,
-                        Duration.ofMinutes(2), random.nextBoolean());
-                case 2 -> lastStart != null ? lastStart : new StartAttemptCommand(ID, 1, AttemptTrigger.INITIAL, now,
-                        Duration.ofMinutes(2), false);
-                // success ends a sequence's interesting part, so it comes less often than the rest
-                case 3 -> random.nextInt(3) == 0 ? new RecordAttemptSucceededCommand(ID, someAttempt, POST, TRACE, now)
-                        : new RecordAttemptOutcomeUnknownCommand(ID, someAttempt, UnknownCause.CONNECTION_RESET,
-                        "x", TRACE, now);
-                case 4 -> new RecordAttemptFailedCommand(ID, someAttempt,
-                        FailureKind.values()[random.nextInt(FailureKind.values().length)], "x", "x", TRACE,
-                        random.nextBoolean() ? Duration.ofSeconds(5) : null, now);
-                case 5 -> new RecordAttemptOutcomeUnknownCommand(ID, someAttempt, UnknownCause.READ_TIMEOUT, "x",
-                        TRACE, now);
-                case 6 -> new RecordDuplicateSignalCommand(ID, someAttempt, POST, "duplicate", TRACE, now);
-                case 7 -> new ExpireAttemptCommand(ID, someAttempt);
-                case 8 -> new RecordReconciliationCommand(ID, someAttempt,
-                        ReconciliationResult.values()[random.nextInt(3)], POST, "read", now);
-                case 9 -> new DecidePublicationCommand(ID, WS,
-                        OperatorDecision.values()[random.nextInt(OperatorDecision.values().length)], POST, "olga",
+        void live() {
+            while (steps < MAX_STEPS && !settled()) {
+                now = now.plusSeconds(1 + random.nextInt(20));
+                List<Move> enabled = moves.stream().filter(m -> m.enabled().getAsBoolean()).toList();
+                int ticket = random.nextInt(enabled.stream().mapToInt(Move::weight).sum());
+                Move move = enabled.get(0);
+                for (Move m : enabled) {
+                    ticket -= m.weight();
+                    if (ticket < 0) {
+                        move = m;
+                        break;
+                    }
+                }
+                steps++;
+                journal.add(steps + ". " + move.name());
+                move.body().run();
+                checkTheRules();
+            }
+        }
+
+        /** Nothing more can happen: the publication is final and no node holds work for it. */
+        private boolean settled() {
+            Object last = history.get(history.size() - 1);
+            boolean terminal = last instanceof PublicationSucceededEvent || last instanceof PublicationAbandonedEvent
+                    || last instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.FOUND;
+            return terminal && timer == null && undelivered.isEmpty() && licensed.isEmpty() && answers.isEmpty()
+                    && reads.isEmpty() && readsFirst.isEmpty();
+        }
+
+        // ---- the dispatcher and the starts (AttemptStarts) ----
+
+        private void dispatch() {
+            Trigger trigger = undelivered.peekFirst();
+            if (start(trigger.attemptNo(), trigger.trigger(), false, crashAtStart()) != null) {
+                // the token committed with the batch: the event is not delivered again
+                undelivered.removeFirst();
+                delivered.add(trigger);
+            }
+        }
+
+        /** A node died after sending the trigger: the same StartAttempt comes again. */
+        private void redeliver() {
+            Trigger trigger = delivered.get(random.nextInt(delivered.size()));
+            happened("trigger:redelivered");
+            start(trigger.attemptNo(), trigger.trigger(), false, crashAtStart());
+        }
+
+        private void staleTrigger() {
+            int next = latestAttempt() + 1;
+            int expected = next > 1 && random.nextBoolean() ? next - 1 : next + 1 + random.nextInt(2);
+            happened("trigger:stale");
+            AttemptDecision decision = start(expected, pick(AttemptTrigger.values()), random.nextBoolean(),
+                    Crash.NONE);
+            assertThat(decision.verdict()).as("a trigger for attempt %d when %d is next", expected, next)
+                    .isEqualTo(Verdict.REFUSED);
+            assertThat(decision.refusal()).isEqualTo(Publication.STALE_TRIGGER);
+        }
+
+        /** A timer or trigger stored before attempt numbers were recorded asks for whatever attempt is next. */
+        private void unnumberedTrigger() {
+            happened("trigger:unnumbered");
+            start(0, pick(AttemptTrigger.values()), false, crashAtStart());
+        }
+
+        /**
+         * StartAttempt inside a unit of work, then what AttemptStarts does with the decision; the node
+         * may die before the commit (null: nothing happened) or right after it.
+         */
+        private AttemptDecision start(int expected, AttemptTrigger trigger, boolean readDone, Crash crash) {
+            Decided decided = decide(new StartAttemptCommand(ID, expected, trigger, now, TIMEOUT, readDone));
+            AttemptDecision decision = (AttemptDecision) decided.answer();
+            journal.add("     start(" + expected + ", " + trigger + (readDone ? ", read done" : "") + ") -> "
+                    + decision.verdict() + (decision.refusal() != null ? " " + decision.refusal() : "")
+                    + (crash != Crash.NONE ? ", node dies " + crash : ""));
+            if (decision.started()) {
+                assertThat(decided.events()).as("rule 1: a granted start is on record first").singleElement()
+                        .isInstanceOfSatisfying(PublicationAttemptedEvent.class,
+                                a -> assertThat(a.attemptNo()).isEqualTo(decision.attemptNo()));
+            } else {
+                assertThat(decided.events()).as("a start that is not granted appends nothing").isEmpty();
+            }
+            if (crash == Crash.BEFORE_COMMIT) {
+                happened("crash:before-dispatch-commit");
+                return null;
+            }
+            commit(decided.events());
+            happened("start:" + decision.verdict());
+            switch (decision.verdict()) {
+                case START -> {
+                    starts++;
+                    if (trigger == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND) {
+                        happened("auto-reattempt");
+                    }
+                    if (crash == Crash.AFTER_COMMIT) {
+                        happened("crash:after-commit-before-call");
+                    } else {
+                        licensed.add(decision);
+                    }
+                }
+                case READ_FIRST -> {
+                    write(Kind.ATTEMPT_DUE, decision.attemptNo(), trigger, 0, now.plus(READ_FIRST_LEASE));
+                    if (crash != Crash.AFTER_COMMIT) {
+                        readsFirst.add(new ReadFirst(decision, trigger));
+                    }
+                }
+                case WAIT -> write(Kind.ATTEMPT_DUE, decision.attemptNo(), trigger, 0, decision.notBefore());
+                case REFUSED -> { }
+            }
+            return decision;
+        }
+
+        private Crash crashAtStart() {
+            int dice = random.nextInt(10);
+            return dice == 0 ? Crash.BEFORE_COMMIT : dice == 1 ? Crash.AFTER_COMMIT : Crash.NONE;
+        }
+
+        // ---- the provider (AttemptCalls) and the result recorder ----
+
+        private void call() {
+            AttemptDecision licence = licensed.remove(random.nextInt(licensed.size()));
+            int attemptNo = licence.attemptNo();
+            assertThat(history).as("rule 1: the call for attempt %d comes after its Attempted", attemptNo)
+                    .anyMatch(e -> e instanceof PublicationAttemptedEvent a && a.attemptNo() == attemptNo);
+            Instant deadline = ((PublicationAttemptedEvent) history.stream()
+                    .filter(e -> e instanceof PublicationAttemptedEvent a && a.attemptNo() == attemptNo)
+                    .findFirst().orElseThrow()).expiresAt();
+            if (!now.isBefore(deadline)) {
+                // AttemptCalls: a call still waiting at its attempt's deadline is never made
+                happened("call:too-late");
+                journal.add("     the call waited past its deadline: not made");
+                return;
+            }
+            createCalls++;
+            int dice = random.nextInt(12);
+            if (dice == 0) {
+                happened("crash:during-call");
+                journal.add("     node dies during the call");
+                mayHaveCreated(attemptNo, random.nextBoolean());
+                return;
+            }
+            Object answer;
+            if (dice <= 3) {
+                mayHaveCreated(attemptNo, true);
+                answer = new RecordAttemptSucceededCommand(ID, attemptNo, POST, TRACE, now);
+            } else if (dice <= 6) {
+                FailureKind kind = pick(FailureKind.values());
+                answer = new RecordAttemptFailedCommand(ID, attemptNo, kind, "x", "x", TRACE,
+                        kind == FailureKind.RATE_LIMITED || random.nextBoolean() ? Duration.ofSeconds(5) : null, now);
+            } else if (dice <= 9) {
+                mayHaveCreated(attemptNo, random.nextBoolean());
+                UnknownCause cause = pick(UnknownCause.READ_TIMEOUT, UnknownCause.CONNECTION_RESET,
+                        UnknownCause.SERVER_ERROR, UnknownCause.UNPARSABLE_RESPONSE);
+                answer = new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, cause, "x", TRACE, now);
+            } else {
+                // refused as a duplicate: this call wrote nothing
+                answer = new RecordDuplicateSignalCommand(ID, attemptNo, POST, "duplicate", TRACE, now);
+            }
+            journal.add("     provider answers " + answer.getClass().getSimpleName() + ", post exists: " + (posts > 0));
+            answers.add(answer);
+        }
+
+        /** The call reached the provider without proving it did not execute. */
+        private void mayHaveCreated(int attemptNo, boolean created) {
+            mayHaveCreated.add(attemptNo);
+            if (created) {
+                posts++;
+            }
+        }
+
+        private void recordAnswer() {
+            Object answer = answers.remove(random.nextInt(answers.size()));
+            happened("answer:" + describe(answer));
+            int attemptNo = attemptNoOf(answer);
+            boolean stale = !attemptInFlight(attemptNo);
+            Decided decided = decide(answer);
+            journal.add("     recorded " + describe(answer) + " of attempt " + attemptNo + " -> " + decided.events());
+            if (stale) {
+                happened("answer:stale");
+                assertThat(decided.events()).as("rule 5: a result for attempt %d, not in flight, changes nothing",
+                        attemptNo).isEmpty();
+            }
+            commit(decided.events());
+            if (answer instanceof RecordAttemptFailedCommand failed && failed.kind() == FailureKind.RATE_LIMITED) {
+                // AttemptCalls: the limit holds the whole connection until the publication's retry time
+                Instant until = decided.answer() instanceof Instant retryAt ? retryAt : now.plus(failed.providerDelay());
+                throttle.holdUntil(WS, CHANNEL, until);
+            }
+        }
+
+        private void loseAnswer() {
+            Object answer = answers.remove(random.nextInt(answers.size()));
+            happened("crash:before-result-recorded");
+            journal.add("     node dies before recording " + describe(answer) + " of attempt " + attemptNoOf(answer));
+        }
+
+        /** A result or read-back of an older attempt, arriving late. */
+        private void lateResult() {
+            int attemptNo = 1 + random.nextInt(latestAttempt() - 1);
+            Object result = switch (random.nextInt(5)) {
+                case 0 -> new RecordAttemptSucceededCommand(ID, attemptNo, POST, TRACE, now);
+                case 1 -> new RecordAttemptFailedCommand(ID, attemptNo, pick(FailureKind.values()), "x", "x", TRACE,
                         null, now);
-                case 10 -> random.nextBoolean() ? new ExecutePublicationCommand(ID, WS, "calendar", now)
-                        : new RequestReadBackCommand(ID, WS, "olga", now);
-                default -> new StartReadBackCommand(ID, someAttempt);
+                case 2 -> new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, pick(UnknownCause.values()), "x",
+                        TRACE, now);
+                case 3 -> new RecordDuplicateSignalCommand(ID, attemptNo, POST, "duplicate", TRACE, now);
+                default -> new RecordReconciliationCommand(ID, attemptNo, pick(ReconciliationResult.values()), POST,
+                        "late read", now);
             };
-            Capture<List<EventMessage<?>>> events = new Capture<>();
-            Capture<ResultMessage<?>> result = new Capture<>();
-            var validator = fixture.given(history).when(command);
-            Object answer = null;
-            try {
-                validator.expectSuccessfulHandlerExecution();
-                validator.expectEventsMatching(events).expectResultMessageMatching(result);
-                answer = result.value.getPayload();
-            } catch (AxonAssertionError refused) {
-                // a refusal the REST layer maps to an error is thrown before anything is applied
-                events.value = List.of();
-            }
-            for (EventMessage<?> event : events.value) {
-                history.add(event.getPayload());
-            }
-            if (answer instanceof AttemptDecision decision && decision.started()) {
-                starts++;
-                mayHaveCreated.add(decision.attemptNo());
-            }
-            for (EventMessage<?> event : events.value) {
-                if (event.getPayload() instanceof PublicationFailedEvent failed) {
-                    // a failure proves the call did not execute
-                    mayHaveCreated.remove(failed.attemptNo());
-                } else if (event.getPayload() instanceof PublicationReconciledEvent reconciled
-                        && reconciled.result() == ReconciliationResult.NOT_FOUND) {
-                    mayHaveCreated.remove(reconciled.attemptNo());
+            happened("late-result");
+            Decided decided = decide(result);
+            journal.add("     late " + describe(result) + " of attempt " + attemptNo);
+            assertThat(decided.events()).as("rule 5: %s for the older attempt %d changes nothing", describe(result),
+                    attemptNo).isEmpty();
+        }
+
+        // ---- the timer row (TimerRows) and the sweep (TimerSweep) ----
+
+        private void write(Kind kind, int attemptNo, AttemptTrigger trigger, int readNo, Instant dueAt) {
+            timer = new Timer(kind, attemptNo, trigger, readNo, dueAt, ++timerVersions);
+        }
+
+        /** Keeps the row, the dispatcher's triggers and the provider's count in step with an appended event. */
+        private void commit(List<Object> events) {
+            for (Object event : events) {
+                history.add(event);
+                if (event instanceof PublicationRequestedEvent requested) {
+                    if (requested.scheduledAt() != null && requested.scheduledAt().isAfter(requested.requestedAt())) {
+                        write(Kind.ATTEMPT_DUE, 1, AttemptTrigger.INITIAL, 0, requested.scheduledAt());
+                    } else {
+                        undelivered.add(new Trigger(1, AttemptTrigger.INITIAL));
+                    }
+                } else if (event instanceof PublicationAttemptedEvent attempted) {
+                    write(Kind.ATTEMPT_EXPIRY, attempted.attemptNo(), null, 0, attempted.expiresAt());
+                } else if (event instanceof PublicationSucceededEvent || event instanceof PublicationAbandonedEvent) {
+                    timer = null;
+                } else if (event instanceof PublicationFailedEvent failed) {
+                    if (failed.retryAt() != null) {
+                        write(Kind.ATTEMPT_DUE, failed.attemptNo() + 1, AttemptTrigger.RETRY, 0, failed.retryAt());
+                    } else {
+                        timer = null;
+                    }
+                } else if (event instanceof PublicationOutcomeUnknownEvent unknown) {
+                    write(Kind.READ_BACK_DUE, unknown.attemptNo(), null, 1, now.plus(SETTLE));
+                } else if (event instanceof PublicationReconciledEvent reconciled) {
+                    if (reconciled.result() != ReconciliationResult.UNKNOWN) {
+                        timer = null;
+                    }
+                    if (reconciled.result() == ReconciliationResult.NOT_FOUND) {
+                        mayHaveCreated.clear();
+                        if (reconciled.source() == ReconciliationSource.AUTOMATIC) {
+                            undelivered.add(new Trigger(reconciled.attemptNo() + 1,
+                                    AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND));
+                        }
+                    }
+                } else if (event instanceof PublicationReadBackRequestedEvent asked) {
+                    // an open schedule keeps its place and is due now; otherwise a single read
+                    if (timer == null) {
+                        write(Kind.READ_BACK_DUE, asked.attemptNo(), null, Integer.MAX_VALUE, now);
+                    } else if (timer.kind() == Kind.READ_BACK_DUE) {
+                        write(Kind.READ_BACK_DUE, timer.attemptNo(), null, timer.readNo(), now);
+                    }
+                } else if (event instanceof PublicationExecutionRequestedEvent execution) {
+                    undelivered.add(new Trigger(execution.attemptNo(), execution.trigger()));
                 }
             }
-            check(command);
         }
 
-        private void check(Object command) {
-            String where = "after " + command + " in " + history;
-            assertThat(mayHaveCreated).as("calls that may have created a post, " + where).hasSizeLessThanOrEqualTo(1);
+        /** The sweep claims the row and sends its command; a row without effect is deleted unless written since. */
+        private void fire(Timer fired, boolean again) {
+            if (now.isBefore(fired.dueAt())) {
+                now = fired.dueAt();
+            }
+            if (random.nextInt(4) == 0) {
+                // the sweep ran late (a busy or dead node)
+                now = now.plusSeconds(1 + random.nextInt(600));
+                happened("timer:late");
+            }
+            if (again) {
+                happened("timer:again");
+            } else {
+                claimed.add(fired);
+            }
+            happened("timer:" + fired.kind());
+            journal.add("     fires " + fired);
+            boolean effect;
+            switch (fired.kind()) {
+                case ATTEMPT_EXPIRY -> {
+                    boolean inFlight = attemptInFlight(fired.attemptNo());
+                    Decided decided = decide(new ExpireAttemptCommand(ID, fired.attemptNo()));
+                    if (inFlight) {
+                        assertThat(decided.events()).as("rule 2: an interrupted attempt becomes unknown, never a retry")
+                                .singleElement().isInstanceOfSatisfying(PublicationOutcomeUnknownEvent.class,
+                                        u -> assertThat(u.cause()).isEqualTo(UnknownCause.INTERRUPTED));
+                    } else {
+                        assertThat(decided.events()).as("an expiry of an attempt not in flight changes nothing")
+                                .isEmpty();
+                    }
+                    commit(decided.events());
+                    effect = (Boolean) decided.answer();
+                }
+                case ATTEMPT_DUE -> {
+                    if (fired.trigger() == AttemptTrigger.RETRY) {
+                        happened("timer:retry");
+                    } else if (fired.trigger() == AttemptTrigger.INITIAL) {
+                        happened("timer:scheduled-start");
+                    }
+                    AttemptDecision decision = start(fired.attemptNo(), fired.trigger(), false, crashAtStart());
+                    if (decision == null) {
+                        // the sweep's batch rolled back: the claimed row fires again after its lease
+                        return;
+                    }
+                    effect = decision.verdict() != Verdict.REFUSED;
+                }
+                case READ_BACK_DUE -> effect = readBack(fired);
+                default -> throw new IllegalStateException();
+            }
+            if (!effect && timer != null && timer.version() == fired.version()) {
+                timer = null;
+            }
+        }
+
+        /** A row claimed before fires again: its node died after the claim, or the sweep ran twice. */
+        private void fireClaimedAgain() {
+            fire(claimed.get(random.nextInt(claimed.size())), true);
+        }
+
+        /** The next read is scheduled before this one runs; the last of the schedule deletes the row. */
+        private boolean readBack(Timer fired) {
+            ReadBackLicence licence = (ReadBackLicence) decide(new StartReadBackCommand(ID, fired.attemptNo()))
+                    .answer();
+            if (licence == null) {
+                return false;
+            }
+            if (timer != null && timer.version() == fired.version()) {
+                if (fired.readNo() < MAX_READS) {
+                    write(Kind.READ_BACK_DUE, fired.attemptNo(), null, fired.readNo() + 1,
+                            now.plusSeconds(60L * fired.readNo()));
+                } else {
+                    timer = null;
+                }
+            }
+            reads.add(new ReadBack(licence, fired.readNo()));
+            return true;
+        }
+
+        // ---- reads at the provider: truthful, or inconclusive ----
+
+        private ReconciliationResult lookAtTheProvider() {
+            if (random.nextInt(4) == 0) {
+                return ReconciliationResult.UNKNOWN;
+            }
+            return posts > 0 ? ReconciliationResult.FOUND : ReconciliationResult.NOT_FOUND;
+        }
+
+        private void readBackAnswers() {
+            ReadBack read = reads.remove(random.nextInt(reads.size()));
+            if (random.nextInt(10) == 0) {
+                journal.add("     node dies during read-back " + read.readNo());
+                return;
+            }
+            ReconciliationResult result = lookAtTheProvider();
+            happened("read:" + result);
+            int attemptNo = read.licence().attemptNo();
+            Decided decided = decide(new RecordReconciliationCommand(ID, attemptNo, result,
+                    result == ReconciliationResult.FOUND ? POST : null, "read " + read.readNo(), now));
+            journal.add("     read-back of attempt " + attemptNo + ": " + result + " -> " + decided.events());
+            if (attemptNo != latestAttempt()) {
+                assertThat(decided.events()).as("rule 5: a read-back of an older attempt changes nothing").isEmpty();
+            }
+            commit(decided.events());
+        }
+
+        private void readFirstAnswers() {
+            ReadFirst read = readsFirst.remove(random.nextInt(readsFirst.size()));
+            if (random.nextInt(10) == 0) {
+                journal.add("     node dies during the read before attempt " + read.decision().attemptNo());
+                return;
+            }
+            ReconciliationResult result = lookAtTheProvider();
+            happened("read-first:" + result);
+            journal.add("     read before attempt " + read.decision().attemptNo() + ": " + result);
+            switch (result) {
+                case FOUND -> commit(decide(new RecordReconciliationCommand(ID, read.decision().readFirst().attemptNo(),
+                        ReconciliationResult.FOUND, POST, "found before re-attempting", now)).events());
+                // nothing there: ask again with the read done, in a unit of work of its own
+                case NOT_FOUND -> start(read.decision().attemptNo(), read.trigger(), true, crashAtStart());
+                // inconclusive: the attempt's row asks again later
+                case UNKNOWN -> { }
+            }
+        }
+
+        // ---- people ----
+
+        private void operatorDecides() {
+            // abandoning ends a life, so it comes less often than the other decisions
+            OperatorDecision decision = random.nextInt(8) == 0 ? OperatorDecision.ABANDON
+                    : pick(OperatorDecision.CONFIRM_PUBLISHED, OperatorDecision.CONFIRM_NOT_PUBLISHED,
+                    OperatorDecision.REATTEMPT);
+            ProviderRef ref = decision == OperatorDecision.CONFIRM_PUBLISHED && random.nextInt(5) > 0 ? POST : null;
+            Decided decided = decide(new DecidePublicationCommand(ID, WS, decision, ref, "olga", null, now));
+            journal.add("     " + decision + " -> " + decided.events());
+            if (!decided.events().isEmpty()) {
+                happened("operator:" + decision);
+            }
+            commit(decided.events());
+        }
+
+        private void operatorReadBack() {
+            Decided decided = decide(new RequestReadBackCommand(ID, WS, "olga", now));
+            journal.add("     -> " + decided.events());
+            if (!decided.events().isEmpty()) {
+                happened("operator:read-back");
+            }
+            commit(decided.events());
+        }
+
+        private void clientExecutes() {
+            Decided decided = decide(new ExecutePublicationCommand(ID, WS, "calendar", now));
+            journal.add("     -> " + decided.events());
+            happened("client:execute");
+            commit(decided.events());
+        }
+
+        /** The same request again is a no-op; other content under the same key is refused. */
+        private void clientRequestsAgain() {
+            Content content = random.nextBoolean() ? CONTENT : new Content(null, "Other text", null);
+            Decided decided = decide(new RequestPublicationCommand(ID, WS, "entry-42", 3, CHANNEL,
+                    ChannelType.FACEBOOK, PublicationAction.PUBLISH, content, scheduledAt(), now, "calendar"));
+            happened("client:request-again");
+            assertThat(decided.events()).as("a repeated request appends nothing").isEmpty();
+        }
+
+        /** Another publication on the same connection was refused for a rate limit: this one waits too. */
+        private void connectionRateLimited() {
+            throttle.holdUntil(WS, CHANNEL, now.plusSeconds(1 + random.nextInt(60)));
+        }
+
+        // ---- the publication ----
+
+        /** Sends the command to the publication with this history; a refusal (an exception) appends nothing. */
+        private Decided decide(Object command) {
+            Capture<List<EventMessage<?>>> events = new Capture<>();
+            Capture<ResultMessage<?>> result = new Capture<>();
+            ResultValidator<Publication> validator = fixture.given(history).when(command);
+            try {
+                validator.expectSuccessfulHandlerExecution();
+            } catch (AxonAssertionError refused) {
+                return new Decided(null, List.of());
+            }
+            validator.expectEventsMatching(events).expectResultMessageMatching(result);
+            return new Decided(result.value.getPayload(),
+                    events.value.stream().<Object>map(EventMessage::getPayload).toList());
+        }
+
+        /** Rules 1–6 of DESIGN.md on the whole history, and what the provider holds. */
+        private void checkTheRules() {
+            assertThat(posts).as("posts at the provider").isLessThanOrEqualTo(1);
+            assertThat(mayHaveCreated).as("calls that may have created a post since the last NOT_FOUND")
+                    .hasSizeLessThanOrEqualTo(1);
             Integer inFlight = null;
             int lastAttemptNo = 0;
             boolean unknownPending = false;
-            boolean succeeded = false;
+            boolean finished = false;
             for (Object event : history) {
+                assertThat(finished).as("rule 4 and abandon: nothing after a final state, but %s", event).isFalse();
                 if (event instanceof PublicationAttemptedEvent a) {
-                    assertThat(inFlight).as("rule 1: one attempt in flight, " + where).isNull();
-                    assertThat(a.attemptNo()).as("rule 1: consecutive attempt numbers, " + where)
-                            .isEqualTo(lastAttemptNo + 1);
-                    assertThat(unknownPending).as("rule 3: no attempt after an unknown outcome without NOT_FOUND, "
-                            + where).isFalse();
-                    assertThat(succeeded).as("rule 4: nothing after success, " + where).isFalse();
+                    assertThat(inFlight).as("rule 1: one attempt in flight").isNull();
+                    assertThat(a.attemptNo()).as("rule 1: consecutive attempt numbers").isEqualTo(lastAttemptNo + 1);
+                    assertThat(unknownPending).as("rule 3: no attempt after an unknown outcome without NOT_FOUND")
+                            .isFalse();
+                    assertThat(a.idempotencyKey()).as("rule 6: the attempt carries its key").isEqualTo(ID.value());
+                    assertThat(a.contentHash()).as("rule 6: and its content hash").isEqualTo(CONTENT.hash());
                     inFlight = a.attemptNo();
                     lastAttemptNo = a.attemptNo();
                 } else if (event instanceof PublicationSucceededEvent s) {
-                    assertThat(s.attemptNo()).as("rule 5: results only for the attempt in flight, " + where)
-                            .isEqualTo(inFlight);
+                    assertThat(s.attemptNo()).as("rule 5: results only for the attempt in flight").isEqualTo(inFlight);
+                    assertThat(s.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    succeeded = true;
+                    finished = true;
                 } else if (event instanceof PublicationFailedEvent f) {
-                    assertThat(f.attemptNo()).as("rule 5, " + where).isEqualTo(inFlight);
+                    assertThat(f.attemptNo()).as("rule 5").isEqualTo(inFlight);
+                    assertThat(f.trace()).as("rule 6").isNotNull();
+                    assertThat(f.retryAt() == null || f.kind().provablyNotExecuted())
+                            .as("only a failure that provably did not execute is retried").isTrue();
                     inFlight = null;
                 } else if (event instanceof PublicationOutcomeUnknownEvent u) {
-                    assertThat(u.attemptNo()).as("rule 5 and 2, " + where).isEqualTo(inFlight);
+                    assertThat(u.attemptNo()).as("rules 2 and 5").isEqualTo(inFlight);
+                    assertThat(u.trace()).as("rule 6").isNotNull();
                     inFlight = null;
                     unknownPending = true;
                 } else if (event instanceof PublicationReconciledEvent r) {
-                    assertThat(r.attemptNo()).as("rule 5: a read-back of the latest attempt, " + where)
-                            .isEqualTo(lastAttemptNo);
-                    // only a duplicate refusal closes an attempt in flight (it is that attempt's answer)
+                    assertThat(r.attemptNo()).as("rule 5: a read-back of the latest attempt").isEqualTo(lastAttemptNo);
                     if (inFlight != null) {
-                        assertThat(r.source().name()).as("rule 2, " + where).isEqualTo("PROVIDER_DUPLICATE_SIGNAL");
+                        // only a duplicate refusal closes an attempt in flight (it is that attempt's answer)
+                        assertThat(r.source()).as("rule 2").isEqualTo(ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL);
                         inFlight = null;
                     }
                     switch (r.result()) {
-                        case FOUND -> {
-                            succeeded = true;
-                            unknownPending = false;
-                        }
+                        case FOUND -> finished = true;
                         case NOT_FOUND -> unknownPending = false;
                         case UNKNOWN -> { }
                     }
-                } else if (event instanceof io.herald.contracts.publication.PublicationAbandonedEvent) {
-                    assertThat(inFlight).as("rule 2: an attempt is closed only by its outcome, " + where).isNull();
+                } else if (event instanceof PublicationAbandonedEvent) {
+                    assertThat(inFlight).as("rule 2: an attempt is closed only by its outcome").isNull();
+                    finished = true;
                 }
             }
+        }
+
+        // ---- helpers ----
+
+        private boolean attemptInFlight(int attemptNo) {
+            return history.get(history.size() - 1) instanceof PublicationAttemptedEvent a
+                    && a.attemptNo() == attemptNo;
         }
 
         private int latestAttempt() {
@@ -239,8 +777,49 @@ class PublicationStateMachineTest {
                     .mapToInt(e -> ((PublicationAttemptedEvent) e).attemptNo()).max().orElse(0);
         }
 
-        private int pick(int... choices) {
+        private Instant scheduledAt() {
+            return ((PublicationRequestedEvent) history.get(0)).scheduledAt();
+        }
+
+        private void happened(String what) {
+            happened.merge(what, 1, Integer::sum);
+        }
+
+        @SafeVarargs
+        private <T> T pick(T... choices) {
             return choices[random.nextInt(choices.length)];
+        }
+
+        private static int attemptNoOf(Object result) {
+            if (result instanceof RecordAttemptSucceededCommand c) {
+                return c.attemptNo();
+            }
+            if (result instanceof RecordAttemptFailedCommand c) {
+                return c.attemptNo();
+            }
+            if (result instanceof RecordAttemptOutcomeUnknownCommand c) {
+                return c.attemptNo();
+            }
+            if (result instanceof RecordDuplicateSignalCommand c) {
+                return c.attemptNo();
+            }
+            return ((RecordReconciliationCommand) result).attemptNo();
+        }
+
+        private static String describe(Object result) {
+            if (result instanceof RecordAttemptSucceededCommand) {
+                return "succeeded";
+            }
+            if (result instanceof RecordAttemptFailedCommand c) {
+                return "failed-" + c.kind();
+            }
+            if (result instanceof RecordAttemptOutcomeUnknownCommand c) {
+                return "unknown-" + c.cause();
+            }
+            if (result instanceof RecordDuplicateSignalCommand) {
+                return "duplicate";
+            }
+            return "reconciliation-" + ((RecordReconciliationCommand) result).result();
         }
     }
 
@@ -260,5 +839,4 @@ class PublicationStateMachineTest {
             description.appendText("anything");
         }
     }
-
 }
