@@ -3,6 +3,6 @@
  * provider's real wire format, classifying every answer as succeeded / failed / outcome unknown,
  * reading back past attempts and probing what a connection's credentials allow. The
  * {@code sandbox} package simulates the providers, faults included, for tests and the demo run.
- * The sagas see only the {@code port} package.
+ * The command side and reconciliation see only the {@code port} package.
  */
 package io.herald.adapters;

@@ -102,7 +102,7 @@ final class GuardedClient {
         context.setRequestConfig(requestConfig);
         Consumer consumer = new Consumer(limit);
         CompletableFuture<Answer> result = new CompletableFuture<>();
-        // completions leave the client's I/O thread: what adapters and sagas do next must not hold it
+        // completions leave the client's I/O thread: what adapters and their callers do next must not hold it
         client.execute(producer, consumer, null, context, new FutureCallback<>() {
             @Override
             public void completed(Answer answer) {

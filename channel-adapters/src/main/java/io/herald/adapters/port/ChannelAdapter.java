@@ -4,7 +4,7 @@ import io.herald.contracts.channel.ChannelType;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The one interface the sagas use to talk to a provider. Every method is non-blocking: a slow
+ * The one interface the attempt calls and read-backs use to talk to a provider. Every method is non-blocking: a slow
  * provider holds an HTTP exchange, never a processor thread. The futures never complete
  * exceptionally for provider behaviour: every answer, or its absence, is classified.
  */

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Just what the verifier needs: the database (the configured one, else the embedded one in the
- * data folder) and the event store reader. No web server, no Axon, no processors, sagas or
+ * data folder) and the event store reader. No web server, no Axon, no processors, dispatcher or
  * scheduler: an audit only reads, and must never publish or fire a deadline as a side effect.
  *
  * <p>Deliberately not a {@code @Configuration}: the server's component scan covers this package,

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Where an event processor stands.
  *
- * @param projection true when it can be rebuilt (its handlers support a reset); sagas never are
+ * @param projection true when it can be rebuilt (its handlers support a reset); the dispatcher never is
  * @param running    it has been started and not shut down
  * @param replaying  this node is rebuilding it, or some segment is still marked as replaying after
  *                   a reset; Axon clears the mark only when the segment handles an event newer than

@@ -125,14 +125,14 @@ public class ProjectionRebuilder {
     /**
      * Starts a rebuild of projection {@code name}; it goes on in the background.
      *
-     * @throws HeraldRejection {@code not_found} for a saga or an unknown name;
+     * @throws HeraldRejection {@code not_found} for the dispatcher or an unknown name;
      *                         {@code concurrent_modification} while another node runs the
      *                         projection or this node is already rebuilding it
      */
     public void rebuild(String name) {
         StreamingEventProcessor processor = processing.eventProcessor(name, StreamingEventProcessor.class)
                 .filter(StreamingEventProcessor::supportsReset)
-                // sagas are processors too, but replaying one would repeat its side effects
+                // the dispatcher is a processor too, but replaying it would start attempts again
                 .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no projection named " + name));
         if (!running.add(name)) {
             throw new HeraldRejection(ErrorCode.CONCURRENT_MODIFICATION, "projection " + name + " is being rebuilt");
