@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.webhooks.WebhookReceiver;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -44,20 +45,27 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
     private static final int[] WIDTHS = {390, 1024, 1600};
 
     @Test
-    void theOverviewFitsEveryWidthDrawsItsChartsAndTheKeyboardReachesTheDecisions() throws IOException {
+    void theOverviewFitsEveryWidthDrawsItsChartsAndTheKeyboardReachesTheDecisions() throws Exception {
         String ws = newWorkspace("overview");
         String page = "8" + (System.nanoTime() % 1_000_000_000L);
         String pubs = "/api/v1/workspaces/" + ws + "/publications";
         connect(ws, page);
         seed(ws, page, "ok", SUCCEEDED, null);
         seed(ws, page, "token", FAILED, "TOKEN_ERROR");
+        // the calendar's receiver is down: its deliveries about unknown outcomes wait, answered 503
+        WebhookReceiver receiver = new WebhookReceiver();
+        receiver.answer(WebhookReceiver.Answer.status(503));
+        receiver.start();
+        Response hook = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/calendar", "{\"url\":\""
+                + receiver.url("/hooks") + "\",\"events\":[\"publication.outcome_unknown\"]}");
+        assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
         List<String> unknown = seed(ws, page, "unknown", UNKNOWN, "ERROR_5XX_NO_EFFECT");
         JsonNode stats = awaitSettled(ws);
         assertThat(stats.toString()).contains("\"answers\"");
         String mediaId = uploadImage(ws);
         String caseId = unknown.get(0);
 
-        try (ConsoleBrowser console = ConsoleBrowser.start()) {
+        try (ConsoleBrowser console = ConsoleBrowser.start(); AutoCloseable stop = receiver::stop) {
             ChromeDriver browser = console.driver();
             console.beforeEveryPage(LATER_FIELDS.formatted(mediaId, caseId));
             browser.get(uri("/console?ws=" + ws + "&pub=" + caseId).toString());
@@ -94,6 +102,13 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
             // the case's steps: the image is drawn from Herald's own media endpoint
             assertThat(browser.findElement(By.id("steps")).getText()).contains("create post — needs a decision")
                     .contains("upload media");
+
+            // the waiting deliveries with the receiver's last answer, and a redelivery's result beside it
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("webhooks"), "HTTP 503"));
+            WebElement delivery = browser.findElement(By.cssSelector("#webhooks [data-delivery-id]"));
+            assertThat(delivery.getText()).contains("PENDING").contains("publication.outcome_unknown");
+            delivery.findElement(By.cssSelector("[data-redeliver]")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#webhooks .redeliver-result.ok")));
 
             keyboardReachesTheDecisions(browser, wait);
             console.width(1024);
