@@ -88,6 +88,8 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
                 assertThat(unlabelled(browser)).as("controls without a label at %d px", width).isEmpty();
                 console.screenshot("overview-" + width);
             }
+            assertThat(layoutAcrossTwoRefreshes(browser, wait)).as("boxes before and after two refreshes")
+                    .satisfies(boxes -> assertThat(boxes.get(1)).isEqualTo(boxes.get(0)));
             String outcomes = browser.findElement(By.id("summary-outcomes")).getText();
             assertThat(outcomes).contains(SUCCEEDED + " succeeded").contains(FAILED + " failed")
                     .contains(UNKNOWN + " outcome unknown");
@@ -109,6 +111,12 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
             assertThat(delivery.getText()).contains("PENDING").contains("publication.outcome_unknown");
             delivery.findElement(By.cssSelector("[data-redeliver]")).click();
             wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#webhooks .redeliver-result.ok")));
+
+            // the week: one point per hour and series
+            browser.findElement(By.cssSelector("input[name='stats-window'][value='7d']")).click();
+            wait.until(d -> pointsDrawn(browser, "chart-outcomes") == 168 * 4);
+            assertThat(browser.getCurrentUrl()).contains("window=7d");
+            assertThat(browser.findElement(By.id("summary-outcomes")).getText()).startsWith("In the last 7 days");
 
             keyboardReachesTheDecisions(browser, wait);
             console.width(1024);
@@ -132,6 +140,33 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
             console.width(390);
             console.screenshot("held-banner-390");
         }
+    }
+
+    /**
+     * Where the page's parts are, before and after the console refreshed twice (its status line
+     * says when): a refresh that brings nothing new moves nothing.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<Object> layoutAcrossTwoRefreshes(ChromeDriver browser, WebDriverWait wait) {
+        String boxes = """
+                return Array.prototype.map.call(document.querySelectorAll(
+                    '#attention, #counts, #overview, .chart, .lists > section, #case, #steps, #decision-form, .wide-card'),
+                  function (e) { var r = e.getBoundingClientRect();
+                    return [e.id || e.className, Math.round(r.left), Math.round(r.top + window.scrollY),
+                      Math.round(r.width), Math.round(r.height)].join(' '); });""";
+        List<Object> seen = new ArrayList<>();
+        // a full-page screenshot lays the page out at its whole height for a moment: start after a refresh
+        awaitRefresh(browser, wait);
+        seen.add(browser.executeScript(boxes));
+        awaitRefresh(browser, wait);
+        awaitRefresh(browser, wait);
+        seen.add(browser.executeScript(boxes));
+        return seen;
+    }
+
+    private static void awaitRefresh(ChromeDriver browser, WebDriverWait wait) {
+        String live = browser.findElement(By.id("live")).getText();
+        wait.until(d -> !browser.findElement(By.id("live")).getText().equals(live));
     }
 
     /** Tab from the top: the skip link, then the selected case, then a decision button. */
