@@ -69,6 +69,14 @@ final class ConsoleBrowser implements AutoCloseable {
         Files.write(SCREENSHOTS.resolve(name + ".png"), Base64.getDecoder().decode((String) shot));
     }
 
+    /** What a phone shows first, without scrolling. */
+    void viewportScreenshot(String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        driver.executeScript("window.scrollTo(0, 0)");
+        Object shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png")).get("data");
+        Files.write(SCREENSHOTS.resolve(name + ".png"), Base64.getDecoder().decode((String) shot));
+    }
+
     @Override
     public void close() throws IOException {
         driver.quit();

@@ -138,7 +138,7 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
                 console.screenshot("filtered-list-" + width);
             }
             console.width(390);
-            console.screenshot("held-banner-390");
+            console.viewportScreenshot("held-banner-390");
         }
     }
 
