@@ -46,7 +46,10 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
     private record Rule(String method, PathPattern pattern, Set<Role> roles) {
     }
 
-    /** Open to anyone, for reading: health probes, the scrape, the API description, the console's shell and chart library. */
+    /**
+     * Open to anyone, for reading: health probes, the scrape, the API description, the console's
+     * shell and its chart library.
+     */
     private static final List<String> OPEN_READS = List.of(
             "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
             "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
