@@ -46,11 +46,14 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
     private record Rule(String method, PathPattern pattern, Set<Role> roles) {
     }
 
-    /** Open to anyone, for reading: health probes, the scrape, the API description, the console's shell. */
+    /**
+     * Open to anyone, for reading: health probes, the scrape, the API description, the console's
+     * shell and its chart library.
+     */
     private static final List<String> OPEN_READS = List.of(
             "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
             "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
-            "/console", "/console/**", "/favicon.ico");
+            "/console", "/console/**", "/webjars/uplot/**", "/favicon.ico");
 
     private final List<PathPattern> openReads;
     private final PathPattern sandbox;
@@ -72,6 +75,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", WS + "/publications/{id}/events", AUDITOR),
                 rule(parser, "GET", WS + "/decisions", OPERATOR),
                 rule(parser, "GET", WS + "/counts", OPERATOR, AUDITOR),
+                rule(parser, "GET", WS + "/stats", OPERATOR, AUDITOR),
                 rule(parser, "GET", WS + "/channels", PUBLISHER, OPERATOR, ADMIN),
                 rule(parser, "PUT", WS + "/channels/{channelId}", ADMIN),
                 rule(parser, "POST", WS + "/channels/{channelId}/probe", ADMIN),

@@ -26,7 +26,10 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
     /** Every projection table with the column that orders its rows. */
     private static final Map<String, String> TABLES = Map.of(
             "publication_view", "publication_id",
-            "channel_connection_view", "channel_id");
+            "channel_connection_view", "channel_id",
+            // the console's overview, kept with the publication view
+            "publication_hour_stats", "hour, kind",
+            "answer_time_buckets", "hour, channel_id, bucket");
 
     @Autowired
     CommandGateway commands;
@@ -84,6 +87,10 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
                 + " WHERE publication_id = ?", succeeded);
         jdbc.update("DELETE FROM publication_view WHERE publication_id = ?", failed);
         jdbc.update("DELETE FROM channel_connection_view WHERE workspace_id = ? AND channel_id = 'fb-second'", ws);
+        assertThat(before.get("publication_hour_stats")).isNotEmpty();
+        assertThat(before.get("answer_time_buckets")).isNotEmpty();
+        jdbc.update("UPDATE publication_hour_stats SET publications = publications + 7 WHERE workspace_id = ?", ws);
+        jdbc.update("DELETE FROM answer_time_buckets WHERE workspace_id = ?", ws);
         assertThat(snapshot(ws)).isNotEqualTo(before);
 
         long head = headOfStore();

@@ -137,12 +137,14 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
 
         browser.findElement(By.id("decision-note")).sendKeys("checked the Page by hand: no such post");
         button("confirm_not_published").click();
+        confirmDecision("no post");
         wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "NOT_EXECUTED"));
         wait.until(ExpectedConditions.elementToBeClickable(button("reattempt")));
         screenshot("2-not-executed");
 
         browser.findElement(By.id("decision-note")).sendKeys("publish it again");
         button("reattempt").click();
+        confirmDecision("again now");
         try {
             new WebDriverWait(browser, Duration.ofSeconds(90)).until(
                     ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
@@ -366,6 +368,15 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
 
     private WebElement button(String decision) {
         return browser.findElement(By.cssSelector("[data-decision='" + decision + "']"));
+    }
+
+    /** A decision asks first and says what it will do; the operator confirms it. */
+    private void confirmDecision(String effect) {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-box")));
+        assertThat(browser.findElement(By.id("confirm-text")).getText()).contains(effect);
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("confirm-yes");
+        browser.findElement(By.id("confirm-yes")).click();
     }
 
     private void screenshot(String name) throws IOException {

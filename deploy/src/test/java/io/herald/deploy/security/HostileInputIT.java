@@ -353,8 +353,12 @@ class HostileInputIT extends SecurityIntegrationTest {
                 base + "/publications/%2e%2e/%2e%2e/%2e%2e/admin/workspaces", null, null, Map.of()));
         attacks.add(new Attack("double slash", key, "GET", base + "//publications", null, null, Map.of()));
         for (String query : List.of("limit=-1", "limit=99999999999999999999", "limit=abc", "status=DELETED",
-                "cursor=%00", "cursor=" + "c".repeat(3000), "needsDecision=maybe")) {
+                "cursor=%00", "cursor=" + "c".repeat(3000), "needsDecision=maybe", "held=maybe", "from=yesterday",
+                "to=2026-13-01T00:00:00Z", "from=%00", "q=" + "q".repeat(501))) {
             attacks.add(new Attack("query", key, "GET", base + "/publications?" + query, null, null, Map.of()));
+        }
+        for (String query : List.of("window=1h", "window=%00", "window=" + "7".repeat(3000), "window=-24h")) {
+            attacks.add(new Attack("stats query", key, "GET", base + "/stats?" + query, null, null, Map.of()));
         }
         for (String query : List.of("after=-5", "after=abc", "limit=0", "limit=-1", "limit=1e9")) {
             attacks.add(new Attack("audit query", key, "GET", base + "/audit/events?" + query, null, null, Map.of()));

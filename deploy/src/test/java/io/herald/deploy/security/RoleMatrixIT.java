@@ -170,6 +170,7 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 Set.of("operator"), Set.of(200, 409), false));
         list.add(new Endpoint("POST", pub + "/reconcile", null, Set.of("operator"), Set.of(200, 202, 409, 422), false));
         list.add(new Endpoint("GET", ws + "/counts", null, Set.of("operator", "auditor"), Set.of(200), false));
+        list.add(new Endpoint("GET", ws + "/stats", null, Set.of("operator", "auditor"), Set.of(200), false));
         list.add(new Endpoint("GET", ws + "/channels", null, Set.of("publisher", "operator", "admin"), Set.of(200),
                 false));
         list.add(new Endpoint("PUT", ws + "/channels/fb-main", channel, Set.of("admin"), Set.of(200, 201), false));

@@ -44,6 +44,10 @@ public class PublicationController {
                                         @RequestParam(name = "channelId", required = false) String channelId,
                                         @RequestParam(name = "calendarEntryId", required = false) String calendarEntryId,
                                         @RequestParam(name = "needsDecision", required = false) String needsDecision,
+                                        @RequestParam(name = "held", required = false) String held,
+                                        @RequestParam(name = "from", required = false) String from,
+                                        @RequestParam(name = "to", required = false) String to,
+                                        @RequestParam(name = "q", required = false) String text,
                                         @RequestParam(name = "cursor", required = false) String cursor,
                                         @RequestParam(name = "limit", required = false) String limit) {
         String channel = QueryParams.optional(channelId);
@@ -53,6 +57,9 @@ public class PublicationController {
                 channel == null ? null : ChannelId.of(channel), QueryParams.optional(calendarEntryId),
                 QueryParams.flag("needsDecision", needsDecision), QueryParams.optional(cursor),
                 QueryParams.limit(limit, PublicationListRequest.DEFAULT_LIMIT, PublicationListRequest.MAX_LIMIT));
-        return QueryAnswers.await(queries.query(query, ResponseTypes.instanceOf(PublicationPage.class)));
+        PublicationSearch search = new PublicationSearch(QueryParams.flag("held", held),
+                QueryParams.instant("from", from), QueryParams.instant("to", to), QueryParams.text("q", text, 500));
+        return QueryAnswers.await(queries.query(new SearchPublicationsQuery(query, search),
+                ResponseTypes.instanceOf(PublicationPage.class)));
     }
 }

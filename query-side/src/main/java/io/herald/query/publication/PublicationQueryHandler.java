@@ -34,6 +34,15 @@ public class PublicationQueryHandler {
                 PublicationListRequest.Order.NEWEST_FIRST));
     }
 
+    /** {@link #handle(FindPublicationsQuery)} with the filters of {@link PublicationSearch} as well. */
+    @QueryHandler
+    public PublicationPage handle(SearchPublicationsQuery query) {
+        FindPublicationsQuery list = query.list();
+        return repository.list(new PublicationListRequest(list.workspaceId(), list.status(), list.channelId(),
+                list.calendarEntryId(), list.needsDecision(), cursor(list.cursor()), list.limit(),
+                PublicationListRequest.Order.NEWEST_FIRST), query.search());
+    }
+
     /** Null when absent; a cursor Herald did not hand out is refused as {@code validation_failed}. */
     public static PublicationCursor cursor(String raw) {
         if (raw == null || raw.isBlank()) {

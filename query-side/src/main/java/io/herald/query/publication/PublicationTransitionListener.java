@@ -15,4 +15,8 @@ public interface PublicationTransitionListener {
      * @param sequence the event's sequence number in the publication's stream
      */
     void transitioned(PublicationView before, PublicationView after, long sequence);
+
+    /** Before the view is rebuilt from the history: a listener that keeps tables of its own empties them here. */
+    default void reset() {
+    }
 }

@@ -113,6 +113,7 @@ public class PublicationViewProjection {
     public void reset() {
         log.info("clearing publication_view for a rebuild");
         repository.deleteAll();
+        listeners.forEach(PublicationTransitionListener::reset);
     }
 
     private void apply(PublicationId id, long sequence, UnaryOperator<PublicationView> transition) {

@@ -130,6 +130,10 @@ public class PublicationViewRepository {
     }
 
     public PublicationPage list(PublicationListRequest request) {
+        return list(request, PublicationSearch.NONE);
+    }
+
+    public PublicationPage list(PublicationListRequest request, PublicationSearch search) {
         boolean newestFirst = request.order() == PublicationListRequest.Order.NEWEST_FIRST;
         int limit = PublicationListRequest.effectiveLimit(request.limit());
         MapSqlParameterSource p = new MapSqlParameterSource("workspace", request.workspaceId().value())
@@ -152,6 +156,7 @@ public class PublicationViewRepository {
             sql.append(" AND needs_decision = :needsDecision");
             p.addValue("needsDecision", request.needsDecision());
         }
+        appendSearch(sql, p, search);
         if (request.after() != null) {
             sql.append(newestFirst
                     ? " AND (requested_at, publication_id) < (:afterAt, :afterId)"
@@ -171,6 +176,26 @@ public class PublicationViewRepository {
         PublicationView last = page.get(limit - 1);
         return new PublicationPage(List.copyOf(page),
                 new PublicationCursor(last.requestedAt(), last.publicationId().value()).encode());
+    }
+
+    private static void appendSearch(StringBuilder sql, MapSqlParameterSource p, PublicationSearch search) {
+        if (search.held() != null) {
+            sql.append(search.held() ? " AND status = :held" : " AND status <> :held");
+            p.addValue("held", PublicationSearch.HELD);
+        }
+        if (search.from() != null) {
+            sql.append(" AND requested_at >= :from");
+            p.addValue("from", timestamp(search.from()));
+        }
+        if (search.to() != null) {
+            sql.append(" AND requested_at < :to");
+            p.addValue("to", timestamp(search.to()));
+        }
+        if (search.text() != null) {
+            sql.append(" AND (publication_id = :text OR calendar_entry_id LIKE :entryPrefix ESCAPE '\\')");
+            p.addValue("text", search.text());
+            p.addValue("entryPrefix", search.text().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        }
     }
 
     private MapSqlParameterSource params(PublicationView v, long sequence) {

@@ -3,6 +3,8 @@ package io.herald.query.web;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.PublicationStatus;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -54,6 +56,30 @@ public final class QueryParams {
             case "false" -> Boolean.FALSE;
             default -> throw invalid(name + " must be true or false");
         };
+    }
+
+    /** An ISO-8601 instant such as {@code 2026-12-01T09:00:00Z}. */
+    public static Instant instant(String name, String raw) {
+        if (isAbsent(raw)) {
+            return null;
+        }
+        try {
+            return Instant.parse(raw.trim());
+        } catch (DateTimeParseException e) {
+            throw invalid(name + " must be an instant such as 2026-12-01T09:00:00Z");
+        }
+    }
+
+    /** Free text of at most {@code max} characters, trimmed; blank means absent. */
+    public static String text(String name, String raw, int max) {
+        if (isAbsent(raw)) {
+            return null;
+        }
+        String text = raw.trim();
+        if (text.length() > max) {
+            throw invalid(name + " must be at most " + max + " characters");
+        }
+        return text;
     }
 
     public static String optional(String raw) {

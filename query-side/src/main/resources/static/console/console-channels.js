@@ -1,0 +1,155 @@
+// Connections that need attention (banners), the channels table, and the webhook deliveries.
+(function () {
+  'use strict';
+  var H = window.HeraldConsole;
+  var $ = H.$;
+  var el = H.el;
+  var EXPIRING_SOON_MS = 7 * 24 * 3600 * 1000;
+
+  function daysUntil(iso) { return Math.ceil((Date.parse(iso) - Date.now()) / (24 * 3600 * 1000)); }
+
+  function expiringSoon(c) {
+    return !!c.tokenExpiresAt && Date.parse(c.tokenExpiresAt) - Date.now() < EXPIRING_SOON_MS;
+  }
+
+  function renderBanners(channels) {
+    var box = $('attention');
+    box.textContent = '';
+    var needing = channels.filter(function (c) {
+      return c.status === 'NEEDS_REAUTH' || expiringSoon(c) || (c.heldPublications || 0) > 0;
+    });
+    box.hidden = !needing.length;
+    needing.forEach(function (c) {
+      var held = c.heldPublications || 0;
+      var what;
+      if (c.status === 'NEEDS_REAUTH') { what = 'needs new credentials'; }
+      else if (expiringSoon(c)) {
+        var days = daysUntil(c.tokenExpiresAt);
+        what = days <= 0 ? 'has an expired token' : 'has a token that expires in ' + days + (days === 1 ? ' day' : ' days');
+      } else { what = 'holds publications'; }
+      box.appendChild(el('div', { className: 'banner' + (c.status === 'NEEDS_REAUTH' ? ' bad' : ''),
+        'data-channel-id': c.channelId }, [
+        el('p', {}, [el('strong', { className: 'banner-title', text: c.channelId + ' (' + c.type + ') ' + what + '.' }),
+          c.statusReason ? ' ' + c.statusReason : null,
+          c.tokenExpiresAt ? ' Token expires ' + H.time(c.tokenExpiresAt) + '.' : null]),
+        el('p', {}, [el('span', { className: 'held-count', text: held + (held === 1 ? ' publication' : ' publications')
+          + ' held' }), held ? ' · ' : null,
+          held ? el('a', { href: H.consoleHref({ status: 'HELD', channelId: c.channelId }),
+            text: 'Show the held publications of ' + c.channelId }) : null,
+          el('span', { className: 'muted', text: ' An admin reconnects it with PUT …/channels/' + c.channelId + '.' })])
+      ]));
+    });
+  }
+
+  function capability(cap, label) {
+    if (!cap) { return el('td', { 'data-label': label, text: '—' }); }
+    return el('td', { 'data-label': label }, [
+      el('span', { className: cap.available ? 'ok' : 'no', text: cap.available ? 'available' : 'unavailable' }),
+      cap.reason ? el('span', { className: 'reason-small', text: ' — ' + cap.reason }) : null
+    ]);
+  }
+
+  function renderChannels(channels) {
+    var rows = channels.map(function (c) {
+      var caps = c.capabilities || {};
+      var status = c.status || 'ACTIVE';
+      return el('tr', { 'data-channel-id': c.channelId }, [
+        el('th', { scope: 'row', 'data-label': 'Channel', text: c.channelId + ' (' + c.type + ')' }),
+        el('td', { 'data-label': 'Status' }, [H.badge(status),
+          c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null]),
+        capability(caps.publish, 'Publish'), capability(caps.reconcile, 'Read-back'),
+        el('td', { 'data-label': 'Held', text: String(c.heldPublications || 0) })
+      ]);
+    });
+    H.replaceRows($('channels').tBodies[0], rows, 'No channel connections in this workspace.', 5);
+  }
+
+  H.refreshChannels = function () {
+    return H.api(H.wsPath('/channels')).then(function (channels) {
+      H.renderIfChanged('channels', channels, function () {
+        renderBanners(channels);
+        renderChannels(channels);
+        H.offerChannels(channels);
+      });
+    });
+  };
+
+  // ---- webhook deliveries ---------------------------------------------------------------------
+  // a redelivery's answer stays beside its row when the refresh redraws the table
+  var results = {};
+
+  function deliveryRow(hook, d) {
+    var shown = results[d.deliveryId] || { className: '', text: '' };
+    var result = el('span', { className: 'redeliver-result ' + shown.className, role: 'status', text: shown.text });
+    var say = function (className, text) {
+      results[d.deliveryId] = { className: className, text: text };
+      result.className = 'redeliver-result ' + className;
+      result.textContent = text;
+    };
+    var button = el('button', { type: 'button', className: 'secondary small', 'data-redeliver': d.deliveryId,
+      text: 'Redeliver', 'aria-label': 'Redeliver ' + d.deliveryId + ' to ' + hook.webhookId });
+    button.addEventListener('click', function () {
+      button.disabled = true;
+      say('', 'Sending…');
+      H.api(H.wsPath('/webhooks/' + encodeURIComponent(hook.webhookId) + '/deliveries/'
+        + encodeURIComponent(d.deliveryId) + '/redeliver'), { method: 'POST' })
+        .then(function () {
+          say('ok', 'Sent again at ' + new Date().toLocaleTimeString() + ' (same id); the table shows its answer.');
+        }, function (error) {
+          if (error instanceof H.Unauthorized) { return; }
+          say('error', 'Refused (' + H.problemText(error) + ')');
+        })
+        .then(function () { button.disabled = false; });
+    });
+    var answer = [d.lastStatusCode ? 'HTTP ' + d.lastStatusCode : null, d.lastError].filter(Boolean).join(' — ');
+    return el('tr', { 'data-delivery-id': d.deliveryId }, [
+      el('td', { 'data-label': 'Delivery' }, [el('code', { text: d.deliveryId })]),
+      el('td', { 'data-label': 'Event', text: d.type }),
+      el('td', { 'data-label': 'Status' }, [H.badge(d.status)]),
+      el('td', { 'data-label': 'Tries', text: String(d.tries) }),
+      el('td', { 'data-label': 'Last answer', className: 'answer', text: answer || 'no answer yet' }),
+      el('td', { 'data-label': 'Next try', className: 'time', text: d.nextTryAt ? H.time(d.nextTryAt) : '—' }),
+      el('td', { 'data-label': 'Action' }, [button, ' ', result])
+    ]);
+  }
+
+  function renderWebhooks(hooks) {
+    var box = $('webhooks');
+    box.textContent = '';
+    if (!hooks.length) {
+      box.appendChild(el('p', { className: 'muted', text: 'No webhooks in this workspace.' }));
+      return;
+    }
+    hooks.forEach(function (h) {
+      var rows = h.failed.concat(h.pending).map(function (d) { return deliveryRow(h.hook, d); });
+      var table = el('table', { className: 'grid stack', 'aria-label': 'Pending and failed deliveries of ' + h.hook.webhookId },
+        [el('thead', {}, [el('tr', {}, ['Delivery', 'Event', 'Status', 'Tries', 'Last answer', 'Next try', 'Action']
+          .map(function (t) { return el('th', { scope: 'col', text: t }); }))]), el('tbody')]);
+      H.replaceRows(table.tBodies[0], rows, 'Nothing pending or failed.', 7);
+      box.appendChild(el('section', { className: 'webhook', 'data-webhook-id': h.hook.webhookId }, [
+        el('h3', { text: h.hook.webhookId + (h.hook.enabled ? '' : ' (disabled)') }),
+        el('p', { className: 'muted url', text: h.hook.url + ' · ' + h.failed.length + ' failed, ' + h.pending.length
+          + ' pending' }),
+        el('div', { className: 'scroll' }, [table])
+      ]));
+    });
+  }
+
+  H.refreshWebhooks = function () {
+    return H.api(H.wsPath('/webhooks')).then(function (page) {
+      return Promise.all((page.items || []).map(function (hook) {
+        var base = H.wsPath('/webhooks/' + encodeURIComponent(hook.webhookId) + '/deliveries?limit=20&status=');
+        return Promise.all([H.api(base + 'FAILED'), H.api(base + 'PENDING')]).then(function (answers) {
+          return { hook: hook, failed: answers[0].items, pending: answers[1].items };
+        });
+      }));
+    }).then(function (hooks) {
+      $('webhooks-error').textContent = '';
+      H.renderIfChanged('webhooks', hooks, renderWebhooks);
+    }, function (error) {
+      if (error instanceof H.Unauthorized) { throw error; }
+      $('webhooks-error').textContent = error.status === 403
+        ? 'Webhook deliveries need a key with the operator or admin role.' : 'Could not load: ' + H.problemText(error);
+    });
+  };
+})();
