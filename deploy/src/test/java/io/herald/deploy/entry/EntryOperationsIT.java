@@ -255,4 +255,26 @@ class EntryOperationsIT extends HeraldIntegrationTest {
         assertThat(again.status()).as(again.toString()).isEqualTo(200);
         assertThat(again.json().get("publicationId").asText()).isEqualTo(update);
     }
+
+    @Test
+    void badUpdateAndDeleteInputIsProblemJsonAndStoresNothing() {
+        ws = newWorkspace("entry-bad");
+        facebookPage("fb");
+        published("fb", "entry-bad", "Published");
+        long before = eventCount();
+
+        Response noContent = request("fb", "entry-bad", 2, "update", null, "");
+        assertThat(noContent.status()).as(noContent.toString()).isEqualTo(400);
+        assertThat(noContent.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(noContent.json().get("errors").get(0).get("field").asText()).isEqualTo("content");
+        Response emptyText = request("fb", "entry-bad", 2, "update", "{\"body\":\"\"}", "");
+        assertThat(emptyText.status()).as(emptyText.toString()).isEqualTo(400);
+        Response unknownAction = request("fb", "entry-bad", 2, "undo", text("x"), "");
+        assertThat(unknownAction.status()).as(unknownAction.toString()).isEqualTo(400);
+        for (Response r : new Response[] {noContent, emptyText, unknownAction}) {
+            assertThat(r.contentType()).startsWith("application/problem+json");
+            assertThat(r.body()).doesNotContain("Exception").doesNotContain("at io.herald");
+        }
+        assertThat(eventCount()).isEqualTo(before);
+    }
 }
