@@ -131,6 +131,14 @@ class EntryOperationsIT extends HeraldIntegrationTest {
         Response refused = request(channel, "entry-del", 2, "update", text("Too late"), "");
         assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
         assertThat(refused.json().get("code").asText()).isEqualTo("nothing_to_change");
+        assertVerifiedClean();
+    }
+
+    /** The auditor's replay of the workspace's histories finds no breach. */
+    private void assertVerifiedClean() {
+        Response verify = send("GET", "/api/v1/workspaces/" + ws + "/audit/verify", null, null);
+        assertThat(verify.status()).as(verify.toString()).isEqualTo(200);
+        assertThat(verify.json()).as(verify.toString()).isEmpty();
     }
 
     @Test
@@ -184,6 +192,7 @@ class EntryOperationsIT extends HeraldIntegrationTest {
         JsonNode post = sandboxTruth("facebook", page).get(0);
         assertThat(post.get("text").asText()).isEqualTo("Version three");
         assertThat(post.get("edits")).hasSize(1);
+        assertVerifiedClean();
     }
 
     @Test
@@ -240,6 +249,7 @@ class EntryOperationsIT extends HeraldIntegrationTest {
         assertThat(sandboxTruth("facebook", page)).isEmpty();
         Response refused = request("fb", "entry-gone", 3, "delete", null, "");
         assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertVerifiedClean();
     }
 
     @Test
