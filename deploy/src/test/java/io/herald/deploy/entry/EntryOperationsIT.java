@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -286,5 +287,55 @@ class EntryOperationsIT extends HeraldIntegrationTest {
             assertThat(r.body()).doesNotContain("Exception").doesNotContain("at io.herald");
         }
         assertThat(eventCount()).isEqualTo(before);
+    }
+
+    /**
+     * Updates of one entry sent at the same moment: they run one at a time in the order accepted,
+     * each older than one applied before it ends SUPERSEDED, and the post ends with the newest text.
+     */
+    @Test
+    void concurrentUpdatesOfOneEntryRunOneAtATimeAndTheNewestWins() throws Exception {
+        ws = newWorkspace("entry-race");
+        String page = facebookPage("fb");
+        published("fb", "entry-race", "Version 1");
+        int updates = 8;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(updates);
+        java.util.List<java.util.concurrent.Future<String>> sent = new java.util.ArrayList<>();
+        var go = new java.util.concurrent.CountDownLatch(1);
+        try {
+            for (int v = 2; v < 2 + updates; v++) {
+                int version = v;
+                sent.add(pool.submit(() -> {
+                    go.await();
+                    return accepted(request("fb", "entry-race", version, "update", text("Version " + version),
+                            ""));
+                }));
+            }
+            go.countDown();
+            java.util.List<JsonNode> views = new java.util.ArrayList<>();
+            for (var f : sent) {
+                views.add(awaitJson(publications() + "/" + f.get(), v -> Set.of("SUCCEEDED", "SUPERSEDED")
+                        .contains(v.get("status").asText())));
+            }
+            // one at a time: no attempt starts before the one before it finished
+            java.util.List<JsonNode> attempts = new java.util.ArrayList<>();
+            views.forEach(v -> v.get("attempts").forEach(attempts::add));
+            attempts.sort(java.util.Comparator.comparing(a -> Instant.parse(a.get("startedAt").asText())));
+            for (int i = 1; i < attempts.size(); i++) {
+                assertThat(Instant.parse(attempts.get(i).get("startedAt").asText()))
+                        .isAfterOrEqualTo(Instant.parse(attempts.get(i - 1).get("finishedAt").asText()));
+            }
+            JsonNode post = sandboxTruth("facebook", page).get(0);
+            assertThat(post.get("text").asText()).isEqualTo("Version " + (1 + updates));
+            java.util.List<Integer> editedVersions = new java.util.ArrayList<>();
+            post.get("edits").forEach(e -> editedVersions.add(Integer.parseInt(e.get("text").asText()
+                    .substring("Version ".length()))));
+            assertThat(editedVersions).isSorted().doesNotHaveDuplicates();
+            assertThat(editedVersions).hasSize((int) views.stream()
+                    .filter(v -> v.get("status").asText().equals("SUCCEEDED")).count());
+            assertVerifiedClean();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
