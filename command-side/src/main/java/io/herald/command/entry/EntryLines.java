@@ -41,13 +41,15 @@ public class EntryLines implements EntryOrder {
             + " o.ref_url";
     /**
      * Settles (or re-opens) one operation and wakes the next open update or delete, if nothing else
-     * before it is open; one statement on the hot path. The CTE's reads see the rows as they were
-     * before its update, hence {@code b.seq <> s.seq}.
+     * before it is open; one statement on the hot path. {@code %s} is the new state. A created
+     * post's ref is kept for a publish or draft only: an update or delete keeps its target. The
+     * CTE's reads see the rows as they were before its update, hence {@code b.seq <> s.seq}.
      */
     private static final String SETTLE = """
             WITH settled AS (
-                UPDATE entry_operation SET state = ?,
-                       ref_id = CASE WHEN ? THEN ? ELSE ref_id END, ref_url = CASE WHEN ? THEN ? ELSE ref_url END
+                UPDATE entry_operation SET state = %s,
+                       ref_id = CASE WHEN ? AND action IN ('publish', 'draft') THEN ? ELSE ref_id END,
+                       ref_url = CASE WHEN ? AND action IN ('publish', 'draft') THEN ? ELSE ref_url END
                  WHERE publication_id = ?
              RETURNING workspace_id, calendar_entry_id, channel_id, seq, state),
             next AS (
@@ -62,6 +64,10 @@ public class EntryLines implements EntryOrder {
             INSERT INTO publication_timer (publication_id, kind, attempt_no, trigger, read_no, due_at)
             SELECT publication_id, 'ATTEMPT_DUE', 1, 'INITIAL', 0, now() FROM next
             ON CONFLICT (publication_id) DO NOTHING""";
+    private static final String SETTLE_TO = SETTLE.formatted("?");
+    /** After a NOT_FOUND read-back: a create that never happened settles; a converging step is sent again. */
+    private static final String SETTLE_CREATE_ONLY = SETTLE.formatted(
+            "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END");
 
     private final JdbcTemplate jdbc;
 
@@ -125,10 +131,7 @@ public class EntryLines implements EntryOrder {
         if (event.result() == ReconciliationResult.FOUND) {
             settle(event.publicationId(), State.DONE, event.providerRef());
         } else if (event.result() == ReconciliationResult.NOT_FOUND) {
-            // a create that never happened settles; a converging step is sent again, so it stays open
-            jdbc.update(SETTLE.replace("SET state = ?", "SET state = CASE WHEN action IN ('publish', 'draft')"
-                    + " THEN ? ELSE state END"), State.NOT_EXECUTED.name(), false, null, false, null,
-                    event.publicationId().value());
+            jdbc.update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value());
         }
     }
 
@@ -159,12 +162,9 @@ public class EntryLines implements EntryOrder {
         settle(event.publicationId(), State.NOT_EXECUTED, null);
     }
 
-    /** A post's ref is kept for the publish that created it; an update or delete keeps its target. */
     private void settle(PublicationId id, State state, ProviderRef createdPost) {
         boolean hasRef = createdPost != null;
-        jdbc.update(SETTLE.replace("ref_id = CASE WHEN ?", "ref_id = CASE WHEN ? AND action IN ('publish', 'draft')")
-                        .replace("ref_url = CASE WHEN ?", "ref_url = CASE WHEN ? AND action IN ('publish', 'draft')"),
-                state.name(), hasRef, hasRef ? createdPost.id() : null, hasRef,
+        jdbc.update(SETTLE_TO, state.name(), hasRef, hasRef ? createdPost.id() : null, hasRef,
                 hasRef ? createdPost.url() : null, id.value());
     }
 

@@ -338,4 +338,23 @@ class EntryOperationsIT extends HeraldIntegrationTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void anUpdateAcceptedBeforeADeleteSettledFailsWithNothingToChange() {
+        ws = newWorkspace("entry-after-delete");
+        String page = facebookPage("fb");
+        published("fb", "entry-late", "Going away");
+        // the delete answers after 1.5 s (within the read timeout): it is in flight meanwhile
+        fault("facebook", page, "DELAY_THEN_CREATE", "DELETE", ",\"delayMillis\":1500");
+        String delete = accepted(request("fb", "entry-late", 1, "delete", null, ""));
+
+        String update = accepted(request("fb", "entry-late", 2, "update", text("Too late"), ""));
+
+        awaitStatus(delete, "SUCCEEDED");
+        JsonNode view = awaitStatus(update, "FAILED");
+        assertThat(view.get("attempts")).isEmpty();
+        assertThat(view.get("decisionReason").asText()).contains("nothing_to_change").contains("deleted");
+        assertThat(send("GET", "/sandbox/_truth/facebook/" + page + "/deleted", null, null).json()).hasSize(1);
+        assertVerifiedClean();
+    }
 }
