@@ -43,7 +43,10 @@ public class EntryLines implements EntryOrder {
      * Settles (or re-opens) one operation and wakes the next open update or delete, if nothing else
      * before it is open; one statement on the hot path. {@code %s} is the new state. A created
      * post's ref is kept for a publish or draft only: an update or delete keeps its target. The
-     * CTE's reads see the rows as they were before its update, hence {@code b.seq <> s.seq}.
+     * CTE's reads see the rows as they were before its update, hence {@code b.seq <> s.seq}. A row
+     * of the next one that a sweep is firing right now (claimed: {@code fires > 0}) is made due
+     * again: that firing may have found this operation still open, and its clean-up of the claimed
+     * row must not swallow the wake-up. Any other existing row (in flight, scheduled) stays.
      */
     private static final String SETTLE = """
             WITH settled AS (
@@ -63,7 +66,8 @@ public class EntryLines implements EntryOrder {
                  ORDER BY o.seq LIMIT 1)
             INSERT INTO publication_timer (publication_id, kind, attempt_no, trigger, read_no, due_at)
             SELECT publication_id, 'ATTEMPT_DUE', 1, 'INITIAL', 0, now() FROM next
-            ON CONFLICT (publication_id) DO NOTHING""";
+            ON CONFLICT (publication_id) DO UPDATE SET due_at = now(), fires = 0
+             WHERE publication_timer.kind = 'ATTEMPT_DUE' AND publication_timer.fires > 0""";
     private static final String SETTLE_TO = SETTLE.formatted("?");
     /** After a NOT_FOUND read-back: a create that never happened settles; a converging step is sent again. */
     private static final String SETTLE_CREATE_ONLY = SETTLE.formatted(
