@@ -17,6 +17,7 @@ import io.herald.adapters.port.PostReadRequest;
 import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.UnknownCause;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -84,7 +85,7 @@ final class FacebookPostEdits {
         PublishOutcome outcome = adapter.classifyPublish(exchange);
         if (outcome instanceof PublishOutcome.Published || outcome instanceof PublishOutcome.DuplicateRefused) {
             // an edit or delete answers {"success":true}; anything else that looks like success proves nothing
-            return new PublishOutcome.OutcomeUnknown(io.herald.contracts.publication.UnknownCause.UNPARSABLE_RESPONSE,
+            return new PublishOutcome.OutcomeUnknown(UnknownCause.UNPARSABLE_RESPONSE,
                     "Facebook answered without {\"success\":true}; the change may have been made.", outcome.trace());
         }
         return outcome;
