@@ -3,6 +3,7 @@ package io.herald.reconciliation;
 import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
+import io.herald.adapters.port.PostReadRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.contracts.publication.ProviderRef;
@@ -66,9 +67,7 @@ public class ReadBackRunner {
                 return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
                         "channel " + licence.channelId() + " no longer exists"));
             }
-            ReadBackRequest request = new ReadBackRequest(licence.publicationId(), licence.attemptNo(),
-                    licence.action(), licence.content(), licence.attemptStartedAt(), connection.get());
-            return adapters.forType(connection.get().type()).readBack(request)
+            return readAt(licence, connection.get())
                     .exceptionally(failure -> {
                         log.error("read-back of attempt {} of {} failed unexpectedly", licence.attemptNo(),
                                 licence.publicationId(), failure);
@@ -83,6 +82,17 @@ public class ReadBackRunner {
             log.error("read-back of attempt {} of {} could not start", licence.attemptNo(), licence.publicationId(), e);
             return CompletableFuture.completedFuture(new ReadBackOutcome.Unknown("the read could not start: " + e));
         }
+    }
+
+    /** A create looks for the post it may have left; an update or delete reads the post it acts on. */
+    private CompletableFuture<ReadBackOutcome> readAt(ReadBackLicence licence, ChannelConnection connection) {
+        if (licence.action().actsOnPost() && licence.target() != null) {
+            return adapters.forType(connection.type())
+                    .readPost(new PostReadRequest(licence.target(), licence.content(), connection))
+                    .thenApply(reading -> PostChangeReadBack.judge(licence, reading));
+        }
+        return adapters.forType(connection.type()).readBack(new ReadBackRequest(licence.publicationId(),
+                licence.attemptNo(), licence.action(), licence.content(), licence.attemptStartedAt(), connection));
     }
 
     /** What read {@code readNo} of a reconciliation established; empty when it adds nothing. */

@@ -13,6 +13,7 @@ import java.time.Instant;
  * @param readFirst  for {@link Verdict#READ_FIRST}: what to look for before anything is written
  * @param notBefore  for {@link Verdict#WAIT}: when the attempt may be asked for again
  * @param refusal    for {@link Verdict#REFUSED}: a stable code (an error code, or {@code stale_trigger})
+ * @param target     for {@code update} and {@code delete}: the entry's post the call acts on
  */
 public record AttemptDecision(
         Verdict verdict,
@@ -28,7 +29,16 @@ public record AttemptDecision(
         ReadBackLicence readFirst,
         Instant notBefore,
         String refusal,
-        String detail) {
+        String detail,
+        ProviderRef target) {
+
+    public AttemptDecision(Verdict verdict, PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
+                           ChannelType channelType, int attemptNo, AttemptTrigger trigger, PublicationAction action,
+                           Content content, Instant scheduledAt, ReadBackLicence readFirst, Instant notBefore,
+                           String refusal, String detail) {
+        this(verdict, publicationId, workspaceId, channelId, channelType, attemptNo, trigger, action, content,
+                scheduledAt, readFirst, notBefore, refusal, detail, null);
+    }
 
     public enum Verdict {
         /** The attempt is on record: call the provider. */

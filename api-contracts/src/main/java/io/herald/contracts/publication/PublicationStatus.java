@@ -9,9 +9,11 @@ public enum PublicationStatus {
     FAILED,
     OUTCOME_UNKNOWN,
     NOT_EXECUTED,
+    /** An update older than one already applied to the entry's post: never sent. Terminal. */
+    SUPERSEDED,
     ABANDONED;
 
     public boolean isTerminal() {
-        return this == SUCCEEDED || this == ABANDONED;
+        return this == SUCCEEDED || this == ABANDONED || this == SUPERSEDED;
     }
 }

@@ -15,6 +15,9 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.PostChangeRequest;
+import io.herald.adapters.port.PostReadRequest;
+import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -54,11 +57,28 @@ public final class FacebookAdapter implements ChannelAdapter {
 
     private final ProviderHttp http;
     private final URI graphBase;
+    private final FacebookPostEdits edits;
 
     public FacebookAdapter(ProviderHttp http, String graphBaseUrl) {
         this.http = http;
         this.graphBase = URI.create(graphBaseUrl.endsWith("/")
                 ? graphBaseUrl.substring(0, graphBaseUrl.length() - 1) : graphBaseUrl);
+        this.edits = new FacebookPostEdits(http, graphBase, this);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
+        return edits.edit(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> delete(PostChangeRequest request) {
+        return edits.delete(request);
+    }
+
+    @Override
+    public CompletableFuture<PostReading> readPost(PostReadRequest request) {
+        return edits.read(request);
     }
 
     @Override

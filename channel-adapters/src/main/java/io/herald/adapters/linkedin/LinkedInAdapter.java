@@ -17,6 +17,9 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.PostChangeRequest;
+import io.herald.adapters.port.PostReadRequest;
+import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -56,12 +59,29 @@ public final class LinkedInAdapter implements ChannelAdapter {
     private final ProviderHttp http;
     private final URI apiBase;
     private final String version;
+    private final LinkedInPostEdits edits;
 
     public LinkedInAdapter(ProviderHttp http, String apiBaseUrl, String version) {
         this.http = http;
         this.apiBase = URI.create(apiBaseUrl.endsWith("/") ? apiBaseUrl.substring(0, apiBaseUrl.length() - 1)
                 : apiBaseUrl);
         this.version = version;
+        this.edits = new LinkedInPostEdits(http, apiBase, version, this);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
+        return edits.edit(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> delete(PostChangeRequest request) {
+        return edits.delete(request);
+    }
+
+    @Override
+    public CompletableFuture<PostReading> readPost(PostReadRequest request) {
+        return edits.read(request);
     }
 
     @Override

@@ -18,6 +18,15 @@ public interface ChannelAdapter {
     /** Looks at the provider for what a past attempt left behind. Safe to repeat. */
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request);
 
+    /** Changes the text of the entry's post (update). Call only after the attempt was recorded. */
+    CompletableFuture<PublishOutcome> edit(PostChangeRequest request);
+
+    /** Removes the entry's post; the provider's "does not exist" counts as done. Call only after the attempt was recorded. */
+    CompletableFuture<PublishOutcome> delete(PostChangeRequest request);
+
+    /** Reads one post by its id: the read-back of an update or delete. Safe to repeat. */
+    CompletableFuture<PostReading> readPost(PostReadRequest request);
+
     /** What the connection's credentials allow: publishing, and reading back. */
     CompletableFuture<CapabilityReport> probe(ChannelConnection connection);
 }

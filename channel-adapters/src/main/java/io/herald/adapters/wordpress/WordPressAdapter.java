@@ -17,6 +17,9 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.PostChangeRequest;
+import io.herald.adapters.port.PostReadRequest;
+import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -55,9 +58,26 @@ public final class WordPressAdapter implements ChannelAdapter {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
     private final ProviderHttp http;
+    private final WordPressPostEdits edits;
 
     public WordPressAdapter(ProviderHttp http) {
         this.http = http;
+        this.edits = new WordPressPostEdits(http, this);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
+        return edits.edit(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> delete(PostChangeRequest request) {
+        return edits.delete(request);
+    }
+
+    @Override
+    public CompletableFuture<PostReading> readPost(PostReadRequest request) {
+        return edits.read(request);
     }
 
     @Override
@@ -91,12 +111,12 @@ public final class WordPressAdapter implements ChannelAdapter {
         return password == null ? null : password.replace(" ", "");
     }
 
-    private static Map<String, String> auth(ChannelConnection connection) {
+    static Map<String, String> auth(ChannelConnection connection) {
         return Map.of("Authorization", "Basic " + Redactor.basic(connection.settings().username(), password(connection)),
                 "Accept", "application/json");
     }
 
-    private static List<String> secretsOf(ChannelConnection connection) {
+    static List<String> secretsOf(ChannelConnection connection) {
         List<String> secrets = new ArrayList<>();
         String raw = connection.secrets().applicationPassword();
         secrets.add(raw);

@@ -25,12 +25,15 @@ import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationSupersededEvent;
+import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -69,6 +72,7 @@ public class Publication {
 
     private static final Logger log = LoggerFactory.getLogger(Publication.class);
     static final String STALE_TRIGGER = "stale_trigger";
+    static final String WAITING_FOR_ENTRY = "waiting_for_entry";
 
     @AggregateIdentifier
     private PublicationId publicationId;
@@ -78,6 +82,7 @@ public class Publication {
     private PublicationAction action;
     private Content content;
     private String contentHash;
+    private long contentVersion;
     private Instant scheduledAt;
     private PublicationStatus status;
     private int lastAttemptNo;
@@ -88,6 +93,10 @@ public class Publication {
     private ReconciliationSource lastNotFoundSource;
     private int notSentFailures;
     private int rateLimitedFailures;
+    /** For update and delete: the entry's post acted on, fixed when the operation takes its turn. */
+    private ProviderRef targetRef;
+    /** For update and delete: how often a read-back showed the change missing and it was sent again. */
+    private int convergingResends;
 
     protected Publication() {
         // required by Axon
@@ -119,7 +128,7 @@ public class Publication {
      */
     @CommandHandler
     public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
-                                  AutoReattemptPolicy autoReattempt) {
+                                  AutoReattemptPolicy autoReattempt, EntryOrder entryOrder, RetryPolicy retryPolicy) {
         int attemptNo = lastAttemptNo + 1;
         if (command.expectedAttemptNo() != 0 && command.expectedAttemptNo() != attemptNo) {
             log.info("ignoring a trigger for attempt {} of {}: the next attempt is {}", command.expectedAttemptNo(),
@@ -130,7 +139,10 @@ public class Publication {
         switch (status) {
             case REQUESTED, RETRY_SCHEDULED -> { }
             case NOT_EXECUTED -> {
-                if (command.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
+                if (mayResendConvergingStep(command, retryPolicy)) {
+                    log.info("the read-back of {} showed its {} missing: sending it again", publicationId,
+                            action.wireName());
+                } else if (command.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
                         || lastNotFoundSource != ReconciliationSource.AUTOMATIC
                         || !autoReattempt.reattemptsAfterNotFound(workspaceId, channelId)) {
                     log.info("publication {} was not found after an unknown outcome; an operator decides whether to"
@@ -144,18 +156,58 @@ public class Publication {
                 return AttemptDecision.refused(publicationId, refusal.code().code(), refusal.getMessage());
             }
         }
+        if (action.actsOnPost() && targetRef == null) {
+            AttemptDecision notYet = takeTurn(entryOrder.turnOf(publicationId), command.startedAt());
+            if (notYet != null) {
+                return notYet;
+            }
+        }
         // a start at scheduledAt waits on a timer row; a request to execute earlier is the client's right
         Instant notBefore = throttle.notBefore(workspaceId, channelId);
         if (command.startedAt().isBefore(notBefore)) {
             return decision(Verdict.WAIT, attemptNo, command.trigger(), null, notBefore);
         }
-        if (earlierAttemptMayHaveLanded && !command.readBeforeCreateDone()) {
+        // a converging step is sent again only after a read-back showed its change missing: no read first
+        if (earlierAttemptMayHaveLanded && !command.readBeforeCreateDone() && !action.actsOnPost()) {
             return decision(Verdict.READ_FIRST, attemptNo, command.trigger(), readBackLicence(), null);
         }
         Instant expiresAt = command.startedAt().plus(command.attemptTimeout());
         apply(new PublicationAttemptedEvent(publicationId, workspaceId, channelId, attemptNo, command.trigger(),
                 publicationId.value(), contentHash, command.startedAt(), expiresAt, null));
         return decision(Verdict.START, attemptNo, command.trigger(), null, null);
+    }
+
+    /**
+     * The entry's order (DESIGN.md "An entry's post over time"): wait for an earlier operation,
+     * end without a call, or fix the post acted on. Null: the attempt may go on.
+     */
+    private AttemptDecision takeTurn(EntryOrder.Turn turn, Instant at) {
+        if (turn instanceof EntryOrder.Wait wait) {
+            log.info("{} of {} waits for {} of the same entry and channel", action.wireName(), publicationId,
+                    wait.earlier());
+            return AttemptDecision.refused(publicationId, WAITING_FOR_ENTRY, "waits for " + wait.earlier()
+                    + ", accepted earlier for the same entry and channel, to settle");
+        }
+        if (turn instanceof EntryOrder.Superseded superseded) {
+            String detail = "content version " + contentVersion + " is older than version "
+                    + superseded.appliedVersion() + ", already applied to the entry's post; nothing was sent";
+            apply(new PublicationSupersededEvent(publicationId, workspaceId, contentVersion,
+                    superseded.appliedVersion(), detail, at));
+            return AttemptDecision.refused(publicationId, "superseded", detail);
+        }
+        if (turn instanceof EntryOrder.NothingToChange nothing) {
+            apply(new PublicationNothingToChangeEvent(publicationId, workspaceId, nothing.reason(), at));
+            return AttemptDecision.refused(publicationId, ErrorCode.NOTHING_TO_CHANGE.code(), nothing.reason());
+        }
+        apply(new PublicationTargetedEvent(publicationId, workspaceId, ((EntryOrder.Go) turn).target(), at));
+        return null;
+    }
+
+    /** Converging steps (update, delete) are sent again after an automatic NOT_FOUND, within the retry policy. */
+    private boolean mayResendConvergingStep(StartAttemptCommand command, RetryPolicy retryPolicy) {
+        return action.actsOnPost() && command.trigger() == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
+                && lastNotFoundSource == ReconciliationSource.AUTOMATIC
+                && retryPolicy.mayResend(channelType, convergingResends + 1);
     }
 
     @CommandHandler
@@ -381,13 +433,13 @@ public class Publication {
     private AttemptDecision decision(Verdict verdict, int attemptNo, AttemptTrigger trigger,
                                      ReadBackLicence readFirst, Instant notBefore) {
         return new AttemptDecision(verdict, publicationId, workspaceId, channelId, channelType, attemptNo, trigger,
-                action, content, scheduledAt, readFirst, notBefore, null, null);
+                action, content, scheduledAt, readFirst, notBefore, null, null, targetRef);
     }
 
     /** What the latest attempt may have left at the provider. */
     private ReadBackLicence readBackLicence() {
         return new ReadBackLicence(publicationId, workspaceId, channelId, lastAttemptNo, action, content,
-                lastAttemptStartedAt);
+                lastAttemptStartedAt, targetRef);
     }
 
     private static boolean isBlank(String s) {
@@ -403,12 +455,31 @@ public class Publication {
         action = event.action();
         content = event.content();
         contentHash = event.contentHash();
+        contentVersion = event.contentVersion();
         scheduledAt = event.scheduledAt();
         status = PublicationStatus.REQUESTED;
     }
 
     @EventSourcingHandler
+    void on(PublicationTargetedEvent event) {
+        targetRef = event.target();
+    }
+
+    @EventSourcingHandler
+    void on(PublicationSupersededEvent event) {
+        status = PublicationStatus.SUPERSEDED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationNothingToChangeEvent event) {
+        status = PublicationStatus.FAILED;
+    }
+
+    @EventSourcingHandler
     void on(PublicationAttemptedEvent event) {
+        if (status == PublicationStatus.NOT_EXECUTED && action.actsOnPost()) {
+            convergingResends++;
+        }
         lastAttemptNo = event.attemptNo();
         lastAttemptStartedAt = event.startedAt();
         lastAttemptExpiresAt = event.expiresAt();

@@ -38,11 +38,14 @@ public class PublicationIntake {
     static final int FACEBOOK_MESSAGE_MAX = 63206;
 
     private final ChannelConnectionStore channels;
+    private final EntryOrder entries;
     private final CommandGateway commands;
     private final Clock clock;
 
-    public PublicationIntake(ChannelConnectionStore channels, CommandGateway commands, Clock clock) {
+    public PublicationIntake(ChannelConnectionStore channels, EntryOrder entries, CommandGateway commands,
+                             Clock clock) {
         this.channels = channels;
+        this.entries = entries;
         this.commands = commands;
         this.clock = clock;
     }
@@ -56,12 +59,24 @@ public class PublicationIntake {
         ChannelType type = channels.typeOf(workspace, channel).orElseThrow(() -> new HeraldRejection(
                 ErrorCode.UNKNOWN_CHANNEL, "workspace " + workspace + " has no channel " + channel));
         PublicationAction action = PublicationAction.fromWireName(request.action());
-        Content content = new Content(request.content().title(), request.content().body(), request.content().link());
+        if (request.content() == null && action != PublicationAction.DELETE) {
+            throw HeraldRejection.invalid(List.of(new FieldViolation("content", "must not be null")));
+        }
+        Content content = request.content() == null ? new Content(null, null, null)
+                : new Content(request.content().title(), request.content().body(), request.content().link());
         Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
-        checkAgainstChannel(type, action, content);
+        if (action != PublicationAction.DELETE) {
+            checkAgainstChannel(type, action, content);
+        }
 
         PublicationId id = IdempotencyKeys.publicationId(workspace, request.calendarEntryId(),
                 request.contentVersion(), channel, action);
+        if (action.actsOnPost() && !entries.isInLine(id)
+                && !entries.hasPostToChange(workspace, request.calendarEntryId(), channel)) {
+            throw new HeraldRejection(ErrorCode.NOTHING_TO_CHANGE, "entry " + request.calendarEntryId()
+                    + " has no post at channel " + channel + " to " + action.wireName()
+                    + " (never published, or deleted)");
+        }
         RequestPublicationCommand command = new RequestPublicationCommand(id, workspace, request.calendarEntryId(),
                 request.contentVersion(), channel, type, action, content, scheduledAt, clock.instant(), actor);
         boolean created = send(command);

@@ -13,8 +13,10 @@ public record PublicationRequest(
         @NotNull @Pattern(regexp = SAFE_ID, message = SAFE_ID_MESSAGE) String calendarEntryId,
         @NotNull @Min(1) @Max(Integer.MAX_VALUE) Long contentVersion,
         @NotNull @Pattern(regexp = SAFE_ID, message = SAFE_ID_MESSAGE) String channelId,
-        @NotNull @Pattern(regexp = "publish|draft", message = "must be publish or draft") String action,
-        @NotNull @Valid ContentRequest content,
+        @NotNull @Pattern(regexp = "publish|draft|update|delete", message = "must be publish, draft, update or delete")
+        String action,
+        // required except for delete (checked at intake)
+        @Valid ContentRequest content,
         OffsetDateTime scheduledAt) {
 
     /** Ids travel in URLs, logs and provider metadata: a small, safe alphabet. */

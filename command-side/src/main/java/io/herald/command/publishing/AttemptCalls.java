@@ -3,6 +3,7 @@ package io.herald.command.publishing;
 import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
+import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -10,6 +11,7 @@ import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
@@ -108,9 +110,7 @@ public class AttemptCalls {
                 log.info("attempt {} of {} started ({}), calling {}", attempt.attemptNo(), attempt.publicationId(),
                         attempt.trigger(), connection.type().wireName());
                 Timer.Sample sample = Timer.start(meters);
-                adapters.forType(connection.type())
-                        .publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(), attempt.action(),
-                                attempt.content(), attempt.scheduledAt(), connection))
+                providerCall(attempt, connection)
                         .thenAcceptAsync(outcome -> {
                             sample.stop(meters.timer("herald.attempt.duration",
                                     "channel", connection.type().wireName(), "outcome", outcomeName(outcome)));
@@ -126,6 +126,18 @@ public class AttemptCalls {
                 log.error("attempt {} of {} could not be called", attempt.attemptNo(), attempt.publicationId(), e);
             }
         });
+    }
+
+    /** A create for publish and draft; an edit or delete of the entry's post for update and delete. */
+    private CompletableFuture<PublishOutcome> providerCall(AttemptDecision attempt, ChannelConnection connection) {
+        var adapter = adapters.forType(connection.type());
+        if (attempt.action().actsOnPost()) {
+            PostChangeRequest change = new PostChangeRequest(attempt.publicationId(), attempt.attemptNo(),
+                    attempt.action(), attempt.content(), attempt.target(), connection);
+            return attempt.action() == PublicationAction.DELETE ? adapter.delete(change) : adapter.edit(change);
+        }
+        return adapter.publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(), attempt.action(),
+                attempt.content(), attempt.scheduledAt(), connection));
     }
 
     /**

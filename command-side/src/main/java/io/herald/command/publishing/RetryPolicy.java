@@ -34,6 +34,14 @@ public class RetryPolicy {
     }
 
     /**
+     * Whether a converging step (update, delete) whose change a read-back showed missing may be
+     * sent again for the {@code resendNo}-th time: as often as a request that never left is retried.
+     */
+    public boolean mayResend(ChannelType channelType, int resendNo) {
+        return resendNo < properties.retryFor(channelType.wireName()).notSentMaxTries();
+    }
+
+    /**
      * @param failuresOfKind failures of this kind so far, the current one included
      * @return when to retry, or null when the failure is final
      */

@@ -243,6 +243,7 @@ class PublicationStateMachineTest {
             random = new Random(seed);
             autoReattempt = random.nextBoolean();
             fixture.registerInjectableResource(throttle);
+            fixture.registerInjectableResource(new ScriptedEntryOrder());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
             // no jitter: a sequence replays exactly from its seed

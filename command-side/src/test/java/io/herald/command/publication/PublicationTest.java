@@ -84,6 +84,7 @@ class PublicationTest {
         throttle = new ConnectionThrottle();
         autoReattempt = true;
         fixture.registerInjectableResource(throttle);
+        fixture.registerInjectableResource(new ScriptedEntryOrder());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
         // no jitter, so retry times can be expected exactly: the first retry waits the initial 2 s

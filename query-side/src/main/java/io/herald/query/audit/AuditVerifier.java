@@ -7,7 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-/** Replays every publication stream (of one workspace, or of the whole store) against rules 1–5. */
+/**
+ * Replays every publication stream (of one workspace, or of the whole store) against rules 1–5,
+ * and the operations of each entry at a channel against the update and delete rules.
+ */
 @Component
 public class AuditVerifier {
 
@@ -26,7 +29,9 @@ public class AuditVerifier {
         List<Breach> breaches = new ArrayList<>();
         long[] totals = new long[2];
         PublicationStreamCheck[] current = new PublicationStreamCheck[1];
+        EntryLineCheck lines = new EntryLineCheck();
         store.forEachPublicationStream(workspace, event -> {
+            lines.accept(event);
             if (current[0] == null || !current[0].publicationId().equals(event.aggregateId())) {
                 if (current[0] != null) {
                     breaches.addAll(current[0].finish(clock.instant()));
@@ -40,6 +45,7 @@ public class AuditVerifier {
         if (current[0] != null) {
             breaches.addAll(current[0].finish(clock.instant()));
         }
+        breaches.addAll(lines.finish());
         log.info("verified {} publications, {} events (workspace {}): {} breaches", totals[0], totals[1],
                 workspace == null ? "all" : workspace, breaches.size());
         return new VerificationReport(totals[0], totals[1], List.copyOf(breaches));

@@ -5,11 +5,14 @@ import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationSupersededEvent;
+import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.publication.PublicationView.Attempt;
 import io.herald.contracts.publication.PublicationView.AttemptOutcome;
@@ -138,6 +141,30 @@ final class PublicationTransitions {
         d.status = PublicationStatus.RETRY_SCHEDULED;
         d.noDecision();
         d.updatedAt = e.requestedAt();
+        return d.toView();
+    }
+
+    static PublicationView targeted(PublicationView view, PublicationTargetedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.targetRef = e.target();
+        d.updatedAt = e.targetedAt();
+        return d.toView();
+    }
+
+    static PublicationView superseded(PublicationView view, PublicationSupersededEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.status = PublicationStatus.SUPERSEDED;
+        d.noDecision();
+        d.updatedAt = e.supersededAt();
+        return d.toView();
+    }
+
+    /** Nothing was sent: FAILED with the reason, in the queue only as the operator's information. */
+    static PublicationView nothingToChange(PublicationView view, PublicationNothingToChangeEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.status = PublicationStatus.FAILED;
+        d.needsDecision("nothing_to_change: " + e.detail());
+        d.updatedAt = e.refusedAt();
         return d.toView();
     }
 

@@ -32,6 +32,7 @@ final class PublicationViewDraft {
     boolean needsDecision;
     String decisionReason;
     Instant updatedAt;
+    ProviderRef targetRef;
 
     static PublicationViewDraft of(PublicationView view) {
         PublicationViewDraft d = new PublicationViewDraft();
@@ -52,13 +53,15 @@ final class PublicationViewDraft {
         d.needsDecision = view.needsDecision();
         d.decisionReason = view.decisionReason();
         d.updatedAt = view.updatedAt();
+        d.targetRef = view.targetRef();
         return d;
     }
 
     PublicationView toView() {
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
                 channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef,
-                List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt);
+                List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt,
+                targetRef);
     }
 
     void noDecision() {

@@ -5,10 +5,13 @@ import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationSupersededEvent;
+import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.PublicationView;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -106,6 +109,21 @@ public class PublicationViewProjection {
     @EventHandler
     public void on(PublicationAbandonedEvent event, @SequenceNumber long sequence) {
         apply(event.publicationId(), sequence, view -> PublicationTransitions.abandoned(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationTargetedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.targeted(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationSupersededEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.superseded(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationNothingToChangeEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.nothingToChange(view, event));
     }
 
     /** Before a rebuild from the history: the history writes every row again. */

@@ -39,12 +39,13 @@ public class PublicationViewRepository {
     private static final String COLUMNS = """
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
-            needs_decision, decision_reason, attempts, reconciliations, last_sequence""";
+            needs_decision, decision_reason, attempts, reconciliations, last_sequence, target_ref_id,
+            target_ref_url""";
     private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
             + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
             + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
             + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
-            + " :sequence)";
+            + " :sequence, :targetRefId, :targetRefUrl)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -94,7 +95,7 @@ public class PublicationViewRepository {
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
                     needs_decision = :needsDecision, decision_reason = :decisionReason,
                     attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
-                    last_sequence = :sequence
+                    last_sequence = :sequence, target_ref_id = :targetRefId, target_ref_url = :targetRefUrl
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
@@ -111,7 +112,8 @@ public class PublicationViewRepository {
                     updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
                     provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
                     decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
-                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence
+                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
+                    target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
@@ -218,12 +220,16 @@ public class PublicationViewRepository {
                 .addValue("decisionReason", v.decisionReason())
                 .addValue("attempts", columns.toJson(v.attempts()))
                 .addValue("reconciliations", columns.toJson(v.reconciliations()))
-                .addValue("sequence", sequence);
+                .addValue("sequence", sequence)
+                .addValue("targetRefId", v.targetRef() == null ? null : v.targetRef().id())
+                .addValue("targetRefUrl", v.targetRef() == null ? null : v.targetRef().url());
     }
 
     private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
         String refId = rs.getString("provider_ref_id");
         String refUrl = rs.getString("provider_ref_url");
+        String targetId = rs.getString("target_ref_id");
+        String targetUrl = rs.getString("target_ref_url");
         return new PublicationView(
                 PublicationId.of(rs.getString("publication_id")),
                 WorkspaceId.of(rs.getString("workspace_id")),
@@ -241,6 +247,7 @@ public class PublicationViewRepository {
                 columns.fromJson(rs.getString("reconciliations"), RECONCILIATIONS),
                 rs.getBoolean("needs_decision"),
                 rs.getString("decision_reason"),
-                instant(rs, "updated_at"));
+                instant(rs, "updated_at"),
+                targetId == null && targetUrl == null ? null : new ProviderRef(targetId, targetUrl));
     }
 }

@@ -89,6 +89,7 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
             case OUTCOME_UNKNOWN -> WebhookEventTypes.OUTCOME_UNKNOWN;
             case NOT_EXECUTED -> WebhookEventTypes.NOT_EXECUTED;
             case ABANDONED -> WebhookEventTypes.ABANDONED;
+            case SUPERSEDED -> WebhookEventTypes.SUPERSEDED;
             default -> null;
         };
     }

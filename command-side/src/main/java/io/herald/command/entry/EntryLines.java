@@ -1,0 +1,182 @@
+package io.herald.command.entry;
+
+import io.herald.command.entry.EntryOperation.State;
+import io.herald.command.publication.EntryOrder;
+import io.herald.command.publishing.TimerRows;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNothingToChangeEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationSupersededEvent;
+import io.herald.contracts.publication.PublicationTargetedEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps each entry's line of operations ({@code entry_operation}) in step with the publications'
+ * events. It belongs to the subscribing processor of the timer rows, so every row commits or rolls
+ * back with the event that causes it, on whichever node appends it, and a crash loses nothing.
+ * When an operation settles, the same statement gives the next open one in the line a due-now
+ * timer row: an update or delete that waited for it then asks for its turn again.
+ */
+@Component
+@ProcessingGroup(TimerRows.PROCESSING_GROUP)
+public class EntryLines implements EntryOrder {
+
+    private static final String COLUMNS = "o.seq, o.publication_id, o.action, o.content_version, o.state, o.ref_id,"
+            + " o.ref_url";
+    /**
+     * Settles (or re-opens) one operation and wakes the next open update or delete, if nothing else
+     * before it is open; one statement on the hot path. {@code %s} is the new state. A created
+     * post's ref is kept for a publish or draft only: an update or delete keeps its target. The
+     * CTE's reads see the rows as they were before its update, hence {@code b.seq <> s.seq}. A row
+     * of the next one that a sweep is firing right now (claimed: {@code fires > 0}) is made due
+     * again: that firing may have found this operation still open, and its clean-up of the claimed
+     * row must not swallow the wake-up. Any other existing row (in flight, scheduled) stays.
+     */
+    private static final String SETTLE = """
+            WITH settled AS (
+                UPDATE entry_operation SET state = %s,
+                       ref_id = CASE WHEN ? AND action IN ('publish', 'draft') THEN ? ELSE ref_id END,
+                       ref_url = CASE WHEN ? AND action IN ('publish', 'draft') THEN ? ELSE ref_url END
+                 WHERE publication_id = ?
+             RETURNING workspace_id, calendar_entry_id, channel_id, seq, state),
+            next AS (
+                SELECT o.publication_id FROM entry_operation o JOIN settled s
+                    ON o.workspace_id = s.workspace_id AND o.calendar_entry_id = s.calendar_entry_id
+                   AND o.channel_id = s.channel_id AND o.seq > s.seq
+                 WHERE o.state = 'OPEN' AND s.state <> 'OPEN' AND o.action IN ('update', 'delete')
+                   AND NOT EXISTS (SELECT 1 FROM entry_operation b WHERE b.workspace_id = s.workspace_id
+                       AND b.calendar_entry_id = s.calendar_entry_id AND b.channel_id = s.channel_id
+                       AND b.seq < o.seq AND b.seq <> s.seq AND b.state = 'OPEN')
+                 ORDER BY o.seq LIMIT 1)
+            INSERT INTO publication_timer (publication_id, kind, attempt_no, trigger, read_no, due_at)
+            SELECT publication_id, 'ATTEMPT_DUE', 1, 'INITIAL', 0, now() FROM next
+            ON CONFLICT (publication_id) DO UPDATE SET due_at = now(), fires = 0
+             WHERE publication_timer.kind = 'ATTEMPT_DUE' AND publication_timer.fires > 0""";
+    private static final String SETTLE_TO = SETTLE.formatted("?");
+    /** After a NOT_FOUND read-back: a create that never happened settles; a converging step is sent again. */
+    private static final String SETTLE_CREATE_ONLY = SETTLE.formatted(
+            "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END");
+
+    private final JdbcTemplate jdbc;
+
+    public EntryLines(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public Turn turnOf(PublicationId publicationId) {
+        List<EntryOperation> line = jdbc.query("SELECT " + COLUMNS + """
+                 FROM entry_operation o JOIN entry_operation me ON me.workspace_id = o.workspace_id
+                  AND me.calendar_entry_id = o.calendar_entry_id AND me.channel_id = o.channel_id
+                WHERE me.publication_id = ? ORDER BY o.seq""", EntryLines::operation, publicationId.value());
+        return EntryTurns.turnOf(line, publicationId);
+    }
+
+    @Override
+    public boolean hasPostToChange(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
+        return EntryTurns.hasPostToChange(jdbc.query("SELECT " + COLUMNS + """
+                 FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
+                ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
+    }
+
+    @Override
+    public boolean isInLine(PublicationId publicationId) {
+        Integer n = jdbc.queryForObject("SELECT count(*) FROM entry_operation WHERE publication_id = ?",
+                Integer.class, publicationId.value());
+        return n != null && n > 0;
+    }
+
+    /** The line's row is locked until commit, so the order of {@code seq} is the order of commits. */
+    @EventHandler
+    void on(PublicationRequestedEvent event) {
+        jdbc.update("""
+                WITH line AS (
+                    INSERT INTO entry_line (workspace_id, calendar_entry_id, channel_id, next_seq) VALUES (?, ?, ?, 1)
+                    ON CONFLICT (workspace_id, calendar_entry_id, channel_id)
+                    DO UPDATE SET next_seq = entry_line.next_seq + 1 RETURNING next_seq)
+                INSERT INTO entry_operation (publication_id, workspace_id, calendar_entry_id, channel_id, seq, action,
+                                             content_version, state)
+                SELECT ?, ?, ?, ?, next_seq, ?, ?, 'OPEN' FROM line
+                ON CONFLICT (publication_id) DO NOTHING""",
+                event.workspaceId().value(), event.calendarEntryId(), event.channelId().value(),
+                event.publicationId().value(), event.workspaceId().value(), event.calendarEntryId(),
+                event.channelId().value(), event.action().wireName(), event.contentVersion());
+    }
+
+    @EventHandler
+    void on(PublicationTargetedEvent event) {
+        jdbc.update("UPDATE entry_operation SET ref_id = ?, ref_url = ? WHERE publication_id = ?",
+                event.target().id(), event.target().url(), event.publicationId().value());
+    }
+
+    @EventHandler
+    void on(PublicationSucceededEvent event) {
+        settle(event.publicationId(), State.DONE, event.providerRef());
+    }
+
+    @EventHandler
+    void on(PublicationReconciledEvent event) {
+        if (event.result() == ReconciliationResult.FOUND) {
+            settle(event.publicationId(), State.DONE, event.providerRef());
+        } else if (event.result() == ReconciliationResult.NOT_FOUND) {
+            jdbc.update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value());
+        }
+    }
+
+    @EventHandler
+    void on(PublicationFailedEvent event) {
+        if (event.retryAt() == null) {
+            settle(event.publicationId(), State.NOT_EXECUTED, null);
+        }
+    }
+
+    @EventHandler
+    void on(PublicationExecutionRequestedEvent event) {
+        settle(event.publicationId(), State.OPEN, null);
+    }
+
+    @EventHandler
+    void on(PublicationAbandonedEvent event) {
+        settle(event.publicationId(), State.NOT_EXECUTED, null);
+    }
+
+    @EventHandler
+    void on(PublicationSupersededEvent event) {
+        settle(event.publicationId(), State.NOT_EXECUTED, null);
+    }
+
+    @EventHandler
+    void on(PublicationNothingToChangeEvent event) {
+        settle(event.publicationId(), State.NOT_EXECUTED, null);
+    }
+
+    private void settle(PublicationId id, State state, ProviderRef createdPost) {
+        boolean hasRef = createdPost != null;
+        jdbc.update(SETTLE_TO, state.name(), hasRef, hasRef ? createdPost.id() : null, hasRef,
+                hasRef ? createdPost.url() : null, id.value());
+    }
+
+    private static EntryOperation operation(ResultSet rs, int n) throws SQLException {
+        String refId = rs.getString(6);
+        String refUrl = rs.getString(7);
+        return new EntryOperation(rs.getLong(1), new PublicationId(rs.getString(2)),
+                PublicationAction.fromWireName(rs.getString(3)), rs.getLong(4), State.valueOf(rs.getString(5)),
+                refId == null && refUrl == null ? null : new ProviderRef(refId, refUrl));
+    }
+}
