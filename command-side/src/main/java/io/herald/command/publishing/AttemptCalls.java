@@ -63,6 +63,8 @@ public class AttemptCalls {
         thread.setPriority(Thread.MIN_PRIORITY);
         return thread;
     });
+    /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
@@ -76,8 +78,6 @@ public class AttemptCalls {
         this.clock = clock;
         this.meters = meters;
     }
-
-    private final AtomicInteger inFlight = new AtomicInteger();
 
     @PreDestroy
     void stop() {
