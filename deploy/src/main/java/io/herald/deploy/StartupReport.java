@@ -4,12 +4,14 @@ import io.herald.deploy.embedded.DataDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.info.BuildProperties;
+import org.springframework.boot.info.GitProperties;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
-/** Tells whoever started Herald where to look. */
+/** Tells whoever started Herald which build runs and where to look: the one banner of a start. */
 @Component
 class StartupReport {
 
@@ -23,12 +25,12 @@ class StartupReport {
         String base = "http://localhost:" + port;
         String database = DataDirectory.embeddedDatabase(env)
                 ? "embedded PostgreSQL, data in " + DataDirectory.resolve(env)
-                : "PostgreSQL at " + env.getProperty("spring.datasource.url");
+                : "PostgreSQL at " + DatasourceUrls.withoutCredentials(env.getProperty("spring.datasource.url"));
         boolean sandbox = env.getProperty("herald.sandbox.enabled", Boolean.class, false);
         log.info("""
 
                 ==============================================================
-                 Herald is running
+                 Herald {} is running{}
                    API          {}/api/v1/workspaces/{ws}/publications
                    API docs     {}/swagger-ui.html  (OpenAPI: {}/v3/api-docs)
                    console      {}/console
@@ -36,7 +38,17 @@ class StartupReport {
                    database     {}
                    sandbox      {}
                 ==============================================================""",
-                base, base, base, base, base, database,
+                version(event), commit(event), base, base, base, base, base, database,
                 sandbox ? base + "/sandbox (simulated Facebook, LinkedIn, WordPress)" : "off");
+    }
+
+    private static String version(ApplicationReadyEvent event) {
+        return event.getApplicationContext().getBeanProvider(BuildProperties.class).stream().findFirst()
+                .map(BuildProperties::getVersion).orElse("(development build)");
+    }
+
+    private static String commit(ApplicationReadyEvent event) {
+        return event.getApplicationContext().getBeanProvider(GitProperties.class).stream().findFirst()
+                .map(git -> " (commit " + git.getShortCommitId() + ")").orElse("");
     }
 }

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -104,6 +105,34 @@ public class ChannelConnectionStore implements ChannelDirectory {
                 """, workspace.value(), channel.value(), type.wireName(), settingsJson, credentialVersion, sealed,
                 autoReattempt, Timestamp.from(at));
         recent.invalidate(new WorkspaceChannel(workspace, channel));
+    }
+
+    /**
+     * Re-encrypts every connection's credentials that are not yet under the encrypting key (key
+     * rotation). Row by row, each only if it is unchanged since it was read, so a connection
+     * configured meanwhile keeps its new credentials. Returns how many rows were re-encrypted.
+     */
+    public int resealAll() {
+        record Sealed(String workspace, String channel, long version, byte[] ciphertext) {
+        }
+        List<Sealed> rows = jdbc.query(
+                "SELECT workspace_id, channel_id, credential_version, secrets_ciphertext FROM channel_connection",
+                (rs, n) -> new Sealed(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getBytes(4)));
+        int resealed = 0;
+        for (Sealed row : rows) {
+            if (cipher.underPrimaryKey(row.ciphertext())) {
+                continue;
+            }
+            WorkspaceId workspace = new WorkspaceId(row.workspace());
+            ChannelId channel = new ChannelId(row.channel());
+            byte[] fresh = cipher.reseal(row.ciphertext(), associatedData(workspace, channel, row.version()));
+            resealed += jdbc.update("""
+                    UPDATE channel_connection SET secrets_ciphertext = ?
+                    WHERE workspace_id = ? AND channel_id = ? AND credential_version = ? AND secrets_ciphertext = ?""",
+                    fresh, row.workspace(), row.channel(), row.version(), row.ciphertext());
+            recent.invalidate(new WorkspaceChannel(workspace, channel));
+        }
+        return resealed;
     }
 
     private StoredConnection map(ResultSet rs, int row) throws SQLException {

@@ -30,6 +30,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +65,8 @@ public class AttemptCalls {
         thread.setPriority(Thread.MIN_PRIORITY);
         return thread;
     });
+    /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
@@ -89,7 +93,23 @@ public class AttemptCalls {
      * way, so a late call could create a second post.
      */
     public void call(AttemptDecision attempt, Instant deadline, MetaData origin) {
-        executor.execute(() -> {
+        inFlight.incrementAndGet();
+        try {
+            executor.execute(() -> place(attempt, deadline, origin));
+        } catch (RejectedExecutionException stopped) {
+            // shutting down: the attempt's expiry row turns it into an unknown outcome, as after a crash
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** Provider calls started and not yet answered (or given up): what a graceful stop waits for. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    private void place(AttemptDecision attempt, Instant deadline, MetaData origin) {
+        boolean handedOn = false;
+        try {
             try (var ignored = mdc(attempt, origin)) {
                 if (!clock.instant().isBefore(deadline)) {
                     log.warn("attempt {} of {} was not called: its deadline {} passed while it waited; it becomes an"
@@ -121,11 +141,17 @@ public class AttemptCalls {
                             log.error("attempt {} of {} broke before its answer was recorded", attempt.attemptNo(),
                                     attempt.publicationId(), failure);
                             return null;
-                        });
+                        })
+                        .whenComplete((done, failure) -> inFlight.decrementAndGet());
+                handedOn = true;
             } catch (RuntimeException e) {
                 log.error("attempt {} of {} could not be called", attempt.attemptNo(), attempt.publicationId(), e);
             }
-        });
+        } finally {
+            if (!handedOn) {
+                inFlight.decrementAndGet();
+            }
+        }
     }
 
     /** A create for publish and draft; an edit or delete of the entry's post for update and delete. */

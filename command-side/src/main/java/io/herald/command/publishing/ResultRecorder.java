@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -41,6 +42,7 @@ public class ResultRecorder {
     private final BlockingQueue<Result> pending = new LinkedBlockingQueue<>();
     private final Thread recorder;
     private volatile boolean running = true;
+    private final AtomicInteger unrecorded = new AtomicInteger();
 
     public ResultRecorder(CommandGateway commands, Batches batches, MeterRegistry meters) {
         this.commands = commands;
@@ -65,7 +67,13 @@ public class ResultRecorder {
 
     /** Queues the command; {@code then} receives the publication's answer once it is committed. */
     public void record(Object command, MetaData origin, Consumer<Object> then) {
+        unrecorded.incrementAndGet();
         pending.add(new Result(command, origin, then));
+    }
+
+    /** True when every result handed in has been recorded (or given up): what a graceful stop waits for. */
+    public boolean idle() {
+        return unrecorded.get() == 0;
     }
 
     private void recordBatches() {
@@ -81,6 +89,7 @@ public class ResultRecorder {
             } catch (RuntimeException e) {
                 log.error("results could not be recorded; their attempts' expiry rows will tell", e);
             } finally {
+                unrecorded.addAndGet(-batch.size());
                 batch.clear();
             }
         }

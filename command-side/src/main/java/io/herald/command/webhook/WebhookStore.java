@@ -133,6 +133,35 @@ public class WebhookStore {
                 WHERE workspace_id = ? AND webhook_id = ?""", Timestamp.from(at), workspace.value(), webhookId);
     }
 
+    /**
+     * Re-encrypts every current and previous webhook secret not yet under the encrypting key (key
+     * rotation), each only if its row is unchanged since it was read. Returns how many secrets.
+     */
+    public int resealAll() {
+        List<Stored> rows = jdbc.query("SELECT * FROM webhook_subscription WHERE NOT deleted", this::map);
+        int resealed = 0;
+        for (Stored row : rows) {
+            if (row.secret() != null && !cipher.underPrimaryKey(row.secret())) {
+                byte[] fresh = cipher.reseal(row.secret(),
+                        associatedData(row.workspaceId(), row.webhookId(), row.secretVersion()));
+                resealed += jdbc.update("""
+                        UPDATE webhook_subscription SET secret_ciphertext = ?
+                        WHERE workspace_id = ? AND webhook_id = ? AND secret_version = ? AND secret_ciphertext = ?""",
+                        fresh, row.workspaceId().value(), row.webhookId(), row.secretVersion(), row.secret());
+            }
+            if (row.previousSecret() != null && !cipher.underPrimaryKey(row.previousSecret())) {
+                byte[] fresh = cipher.reseal(row.previousSecret(),
+                        associatedData(row.workspaceId(), row.webhookId(), row.previousVersion()));
+                resealed += jdbc.update("""
+                        UPDATE webhook_subscription SET previous_ciphertext = ?
+                        WHERE workspace_id = ? AND webhook_id = ? AND previous_version = ? AND previous_ciphertext = ?""",
+                        fresh, row.workspaceId().value(), row.webhookId(), row.previousVersion(),
+                        row.previousSecret());
+            }
+        }
+        return resealed;
+    }
+
     private byte[] encrypt(String secret, WorkspaceId workspace, String webhookId, long version) {
         return cipher.encrypt(secret.getBytes(StandardCharsets.UTF_8), associatedData(workspace, webhookId, version));
     }

@@ -112,6 +112,9 @@ public final class EmbeddedDatabase implements Closeable {
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setDataDirectory(pgData)
                 .setCleanDataDirectory(false)
+                // stopped by the Spring context, after everything that uses it: its own JVM hook
+                // would stop it while a graceful shutdown still records attempts' answers
+                .setRegisterShutdownHook(false)
                 // PostgreSQL's default is "localhost", which is ::1 too; and no Unix socket in /tmp
                 .setServerConfig("listen_addresses", LOOPBACK)
                 .setServerConfig("unix_socket_directories", "")

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * The default run's database: an embedded PostgreSQL whose data lives in a local folder
@@ -26,11 +27,19 @@ public class EmbeddedPostgresConfiguration {
 
     @Bean(destroyMethod = "close")
     EmbeddedDatabase embeddedDatabase(Environment environment) throws IOException {
+        requireBinaries();
         Path dataFolder = DataDirectory.resolve(environment);
         int port = environment.getProperty("herald.embedded-postgres.port", Integer.class, 0);
         EmbeddedDatabase database = EmbeddedDatabase.start(dataFolder, port);
         log.info("embedded PostgreSQL on 127.0.0.1:{} with data in {}", database.port(), dataFolder.resolve("postgres"));
         return database;
+    }
+
+    /** A {@code -Pproduction} build carries no PostgreSQL binaries, and the default one only Linux amd64's. */
+    static void requireBinaries() throws IOException {
+        if (new PathMatchingResourcePatternResolver().getResources("classpath*:postgres-*.txz").length == 0) {
+            throw new NoEmbeddedDatabaseException(System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        }
     }
 
     @Bean

@@ -82,6 +82,25 @@ public class SigningSecrets {
                 ON CONFLICT DO NOTHING""", workspaceId, signature, Timestamp.from(expiresAt)) == 1;
     }
 
+    /** Re-encrypts every signing secret not yet under the encrypting key (key rotation); returns how many. */
+    public int resealAll() {
+        record Sealed(String workspace, byte[] ciphertext) {
+        }
+        int resealed = 0;
+        for (Sealed row : jdbc.query("SELECT workspace_id, secret_ciphertext FROM herald_signing_secret",
+                (rs, n) -> new Sealed(rs.getString(1), rs.getBytes(2)))) {
+            if (!cipher.underPrimaryKey(row.ciphertext())) {
+                resealed += jdbc.update("""
+                        UPDATE herald_signing_secret SET secret_ciphertext = ?
+                        WHERE workspace_id = ? AND secret_ciphertext = ?""",
+                        cipher.reseal(row.ciphertext(), associatedData(row.workspace())), row.workspace(),
+                        row.ciphertext());
+                secrets.invalidate(row.workspace());
+            }
+        }
+        return resealed;
+    }
+
     private static String associatedData(String workspaceId) {
         return "signing-secret:" + workspaceId;
     }
