@@ -49,8 +49,13 @@ final class Herald_Publisher_Capture
         $source = self::source($post);
         $fingerprint = hash('sha256', wp_json_encode($source));
         $version = (int) get_post_meta($post->ID, self::META_VERSION, true);
-        $shared = self::shared_channels($post->ID);
         $skip = get_post_meta($post->ID, self::META_SKIP, true) === '1';
+        if ($version > 0) {
+            // the block editor saves the box in a second request after the post: a channel unticked
+            // there is dropped while its publish has not been tried yet
+            Herald_Publisher_Store::cancel_untried_publishes($post->ID, $skip ? [] : self::chosen_channels($post->ID));
+        }
+        $shared = self::shared_channels($post->ID);
 
         if ($version === 0) {
             if ($skip) {

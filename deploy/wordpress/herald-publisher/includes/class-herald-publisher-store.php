@@ -82,6 +82,18 @@ final class Herald_Publisher_Store
         return $inserted === 1;
     }
 
+    /** Removes queued, never tried publishes of the post at channels outside $keep; a claimed one stays. */
+    public static function cancel_untried_publishes(int $post_id, array $keep): void
+    {
+        global $wpdb;
+        $table = self::table();
+        $sql = "DELETE FROM $table WHERE post_id = %d AND action = 'publish' AND status = 'QUEUED' AND tries = 0";
+        if ($keep) {
+            $sql .= ' AND channel_id NOT IN (' . implode(',', array_fill(0, count($keep), '%s')) . ')';
+        }
+        $wpdb->query($wpdb->prepare($sql, $post_id, ...array_values($keep)));
+    }
+
     public static function for_post(int $post_id): array
     {
         global $wpdb;
