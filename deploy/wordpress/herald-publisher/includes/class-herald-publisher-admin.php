@@ -142,6 +142,6 @@ final class Herald_Publisher_Admin
             /* translators: %d: number of failed records */
             _n('Herald: %d share failed.', 'Herald: %d shares failed.', $failed, 'herald-publisher'), $failed))
             . ' <a href="' . esc_url(admin_url('tools.php?page=herald-publisher-records')) . '">'
-            . esc_html__('See Tools → Herald to retry.', 'herald-publisher') . '</a></p></div>';
+            . esc_html__('See Tools → Herald.', 'herald-publisher') . '</a></p></div>';
     }
 }

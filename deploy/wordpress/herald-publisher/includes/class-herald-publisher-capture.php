@@ -115,12 +115,15 @@ final class Herald_Publisher_Capture
         return array_values(array_filter($chosen, [Herald_Publisher_Ids::class, 'is_channel_id']));
     }
 
-    /** Channels that have a publish record for this post (and so a Herald post to update or delete). */
+    /**
+     * Channels with a publish record for this post that Herald took or may still take (and so a
+     * Herald post to update or delete); a publish Herald never accepted has nothing to change.
+     */
     public static function shared_channels(int $post_id): array
     {
         $channels = [];
         foreach (Herald_Publisher_Store::for_post($post_id) as $record) {
-            if ($record['action'] === 'publish') {
+            if ($record['action'] === 'publish' && !($record['status'] === 'FAILED' && $record['herald_status'] === null)) {
                 $channels[] = $record['channel_id'];
             }
         }
