@@ -13,6 +13,7 @@ final class Herald_Publisher_Capture
     public const META_FINGERPRINT = '_herald_publisher_fingerprint';
     public const META_CHANNELS = '_herald_publisher_channels';
     public const META_SKIP = '_herald_publisher_skip';
+    public const META_DELETED_VERSION = '_herald_publisher_deleted_version';
 
     public static function register(): void
     {
@@ -63,7 +64,8 @@ final class Herald_Publisher_Capture
             }
             $version = 1;
         } elseif (!hash_equals((string) get_post_meta($post->ID, self::META_FINGERPRINT, true), $fingerprint)) {
-            if (get_post_meta($post->ID, '_herald_publisher_deleted', true) === '1') {
+            // after a delete Herald refuses updates: a trashed post that comes back is not shared again
+            if ((int) get_post_meta($post->ID, self::META_DELETED_VERSION, true) > 0) {
                 return;
             }
             $version++;
@@ -94,13 +96,12 @@ final class Herald_Publisher_Capture
             return;
         }
         $version = (int) get_post_meta($post->ID, self::META_VERSION, true);
-        $deleted = (int) get_post_meta($post->ID, '_herald_publisher_deleted_version', true);
+        $deleted = (int) get_post_meta($post->ID, self::META_DELETED_VERSION, true);
         $delete_version = $deleted ?: $version + 1;
         foreach ($shared as $channel) {
             self::add($post->ID, $channel, 'delete', $delete_version, ['action' => 'delete']);
         }
-        update_post_meta($post->ID, '_herald_publisher_deleted_version', $delete_version);
-        update_post_meta($post->ID, '_herald_publisher_deleted', '1');
+        update_post_meta($post->ID, self::META_DELETED_VERSION, $delete_version);
         Herald_Publisher_Dispatcher::schedule_soon();
     }
 

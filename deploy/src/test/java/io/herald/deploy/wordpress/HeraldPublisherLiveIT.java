@@ -118,4 +118,71 @@ class HeraldPublisherLiveIT extends PublisherLiveTestBase {
         assertThat(fbPosts).isEqualTo(1);
         assertThat(liPosts).isEqualTo(1);
     }
+
+    @Test
+    void aRefusalFailsAtOnceWithHeraldsCodeAndRetryNowSendsTheSameRequestAgain() throws Exception {
+        site.php("$s = get_option('herald_publisher_settings'); $s['channels'] = ['fb-later'];"
+                + " update_option('herald_publisher_settings', $s);");
+        int post = site.publishPost("Herald live refused " + page, "<p>To a channel Herald does not know yet.</p>", null);
+        site.dispatch();
+        site.dispatch();
+
+        List<JsonNode> records = site.records(post);
+        assertThat(records).hasSize(1);
+        JsonNode failed = records.get(0);
+        assertThat(failed.get("status").asText()).isEqualTo("FAILED");
+        assertThat(failed.get("tries").asInt()).as("a 4xx is not retried").isEqualTo(1);
+        JsonNode error = site.postStatus(post).get("channels").get(0).get("error");
+        assertThat(error.get("code").asText()).isEqualTo("unknown_channel");
+        assertThat(error.get("detail").asText()).isNotBlank();
+        assertThat(Integer.parseInt(site.php("echo Herald_Publisher_Store::count_failed();"))).isEqualTo(1);
+
+        // the channel is connected in Herald; "Retry now" sends the very same request, which Herald now takes
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-wp-later-" + page + "\",\"pageId\":\"7" + page
+                + "\",\"kind\":\"PAGE\"}");
+        assertThat(send("PUT", path("/channels/fb-later"), "{\"type\":\"facebook\",\"pageId\":\"7" + page
+                + "\",\"pageAccessToken\":\"EAAB-wp-later-" + page + "\"}").status()).isIn(200, 201);
+        assertThat(site.php("echo Herald_Publisher_Dispatcher::retry_now(" + failed.get("id").asInt() + ") ? 'queued' : 'no';"))
+                .isEqualTo("queued");
+        site.dispatch();
+        awaitSucceeded(post, "fb-later", "publish", 1);
+        JsonNode retried = site.records(post).get(0);
+        System.out.printf("herald-publisher refusal: %s then, after Retry now, %s; %d Facebook post(s)%n",
+                error.get("code").asText(), retried.get("status").asText(), sandboxTruth("facebook", "7" + page).size());
+        assertThat(retried.get("request").asText()).as("the same request").isEqualTo(failed.get("request").asText());
+        assertThat(sandboxTruth("facebook", "7" + page)).hasSize(1);
+    }
+
+    @Test
+    void aRecordWithoutNewsForTenMinutesIsPolledOnce() throws Exception {
+        // no webhook: only the poll can bring the news
+        Response off = send("PUT", path("/webhooks/wordpress"), "{\"url\":\"" + site.url()
+                + "/wp-json/herald/v1/events\",\"events\":[\"*\"],\"enabled\":false}");
+        assertThat(off.status()).as(off.toString()).isEqualTo(200);
+        int post = site.publishPost("Herald live polled " + page, "<p>Nobody calls back.</p>", null);
+        site.dispatch();
+        for (String channel : List.of("fb-main", "li-main")) {
+            awaitJson(path("/publications/" + publicationId(post, 1, channel, "publish")),
+                    view -> view.get("status").asText().equals("SUCCEEDED"));
+        }
+        site.dispatch();
+        assertThat(site.records(post)).as("not yet ten minutes").allSatisfy(r -> {
+            assertThat(r.get("status").asText()).isNotEqualTo("SUCCEEDED");
+            assertThat(r.get("polled").asInt()).isZero();
+        });
+
+        // ten minutes without news, passed at once
+        site.php("global $wpdb; $wpdb->query($wpdb->prepare(\"UPDATE {$wpdb->prefix}herald_dispatch"
+                + " SET updated_at = UTC_TIMESTAMP() - INTERVAL 11 MINUTE WHERE post_id = %d\", " + post + "));");
+        site.dispatch();
+        List<JsonNode> polled = site.records(post);
+        System.out.printf("herald-publisher poll after 10 minutes: %s%n",
+                polled.stream().map(r -> r.get("channel_id").asText() + "=" + r.get("status").asText()).toList());
+        assertThat(polled).allSatisfy(r -> {
+            assertThat(r.get("status").asText()).isEqualTo("SUCCEEDED");
+            assertThat(r.get("post_url").asText()).startsWith("http");
+            assertThat(r.get("polled").asInt()).isEqualTo(1);
+        });
+        assertThat(proxy.publicationPosts()).as("a poll reads, it sends nothing").isEqualTo(2);
+    }
 }
