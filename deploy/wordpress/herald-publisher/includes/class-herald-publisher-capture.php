@@ -20,6 +20,8 @@ final class Herald_Publisher_Capture
         // After meta and terms are saved (save_post runs before them); also fires when a scheduled post goes live.
         add_action('wp_after_insert_post', [self::class, 'after_insert'], 20, 4);
         add_action('trashed_post', [self::class, 'trashed'], 20, 1);
+        // deleted for good without the trash (EMPTY_TRASH_DAYS = 0, wp_delete_post(…, true)): the same delete
+        add_action('before_delete_post', [self::class, 'trashed'], 20, 1);
     }
 
     public static function post_types(): array
