@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Starts two local WordPress sites (Debian's package, PHP's built-in server, the local MariaDB) for
-# the WordPress live tests: one WITH Herald's mu-plugin, one stock site WITHOUT it.
+# Starts three local WordPress sites (Debian's package, PHP's built-in server, the local MariaDB) for
+# the WordPress live tests: one WITH Herald's mu-plugin, one stock site WITHOUT it, and one with the
+# herald-publisher plugin active (a site that shares its posts through Herald).
 # Run as root. Safe to run again: what is installed stays, stopped servers are started again, and
 # the editor gets a fresh application password each run.
 #
@@ -9,21 +10,28 @@
 #   WP_STOCK_URL,  WP_STOCK_USERNAME,  WP_STOCK_APP_PASSWORD    site without it
 #   WP_PLUGIN_CONTRIBUTOR_USERNAME, WP_PLUGIN_CONTRIBUTOR_APP_PASSWORD
 #                                    a contributor (no right to publish) on the plugin site
-# Ports: HERALD_WP_PLUGIN_PORT (default 18081), HERALD_WP_STOCK_PORT (default 18082).
+#   WP_PUBLISHER_URL, WP_PUBLISHER_USERNAME, WP_PUBLISHER_APP_PASSWORD, WP_PUBLISHER_CONFIG
+#                                    site with the herald-publisher plugin (CONFIG: its Debian config name)
+# Ports: HERALD_WP_PLUGIN_PORT (default 18081), HERALD_WP_STOCK_PORT (default 18082),
+# HERALD_WP_PUBLISHER_PORT (default 18083).
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 plugin_source="$repo_root/deploy/wordpress/herald-publication-id.php"
 install_script="$repo_root/deploy/wordpress/install-local-site.php"
 router_source="$repo_root/deploy/wordpress/local-server-router.php"
+publisher_source="$repo_root/deploy/wordpress/herald-publisher"
+activate_script="$repo_root/deploy/wordpress/activate-local-plugin.php"
 env_file="${HERALD_WORDPRESS_ENV:-/tmp/herald-wordpress.env}"
 plugin_port="${HERALD_WP_PLUGIN_PORT:-18081}"
 stock_port="${HERALD_WP_STOCK_PORT:-18082}"
+publisher_port="${HERALD_WP_PUBLISHER_PORT:-18083}"
 state_dir=/var/lib/herald-wordpress
 editor_login=herald-editor
 contributor_login=herald-contributor
 db_user=herald_wp
-packages=(wordpress php php-cli php-mysql php-xml curl)
+# phpunit: the herald-publisher plugin's unit tests, which the build runs when it is installed
+packages=(wordpress php php-cli php-mysql php-xml curl phpunit)
 
 log() { echo "wordpress.sh: $*" >&2; }
 
@@ -86,6 +94,12 @@ configure_site() {
         install -m 644 "$plugin_source" "$content/mu-plugins/herald-publication-id.php"
     else
         rm -f "$content/mu-plugins/herald-publication-id.php"
+    fi
+    if [[ $site == publisher ]]; then
+        # a fresh copy each run, so the site runs the plugin of this checkout
+        rm -rf "$content/plugins/herald-publisher"
+        cp -r "$publisher_source" "$content/plugins/herald-publisher"
+        rm -rf "$content/plugins/herald-publisher/tests" "$content/plugins/herald-publisher/phpunit.xml.dist"
     fi
     chown -R www-data:www-data "$state_dir/$site"
 
@@ -163,7 +177,8 @@ start_server() {
 rm -f "$env_file"
 install_packages
 # A syntax error would only show as a 500 from the site; say it here instead.
-for php_file in "$plugin_source" "$install_script" "$router_source"; do
+for php_file in "$plugin_source" "$install_script" "$router_source" "$activate_script" \
+        "$publisher_source"/*.php "$publisher_source"/includes/*.php; do
     php -l "$php_file" >/dev/null || { log "$php_file does not parse"; exit 1; }
 done
 ensure_mariadb
@@ -171,11 +186,15 @@ install -d -m 755 "$state_dir"
 
 configure_site plugin "$plugin_port"
 configure_site stock "$stock_port"
+configure_site publisher "$publisher_port"
 plugin_password=$(install_site plugin)
 stock_password=$(install_site stock)
 contributor_password=$(install_site plugin "$contributor_login" contributor)
+publisher_password=$(install_site publisher)
+php "$activate_script" herald-publisher herald-publisher/herald-publisher.php
 start_server plugin "$plugin_port"
 start_server stock "$stock_port"
+start_server publisher "$publisher_port"
 
 (umask 077 && cat >"$env_file.tmp" <<ENV
 WP_PLUGIN_URL=http://127.0.0.1:$plugin_port
@@ -186,8 +205,13 @@ WP_STOCK_USERNAME=$editor_login
 WP_STOCK_APP_PASSWORD=$stock_password
 WP_PLUGIN_CONTRIBUTOR_USERNAME=$contributor_login
 WP_PLUGIN_CONTRIBUTOR_APP_PASSWORD=$contributor_password
+WP_PUBLISHER_URL=http://127.0.0.1:$publisher_port
+WP_PUBLISHER_USERNAME=$editor_login
+WP_PUBLISHER_APP_PASSWORD=$publisher_password
+WP_PUBLISHER_CONFIG=herald-publisher
 ENV
 )
 mv "$env_file.tmp" "$env_file"
 log "WordPress with the Herald mu-plugin: http://127.0.0.1:$plugin_port, without: http://127.0.0.1:$stock_port"
+log "WordPress with the herald-publisher plugin: http://127.0.0.1:$publisher_port"
 log "credentials written to $env_file"
