@@ -4,7 +4,9 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What {@link StartAttemptCommand}'s sender may do. Only {@link Verdict#START} licenses a provider
@@ -13,6 +15,10 @@ import java.time.Instant;
  * @param readFirst  for {@link Verdict#READ_FIRST}: what to look for before anything is written
  * @param notBefore  for {@link Verdict#WAIT}: when the attempt may be asked for again
  * @param refusal    for {@link Verdict#REFUSED}: a stable code (an error code, or {@code stale_trigger})
+ * @param step       the provider write licensed; null where the action's post step is meant
+ * @param mediaId    for {@code upload_media}: the image to upload
+ * @param uploads    for the post: the recorded uploads it attaches, in the content's order
+ * @param postRef    for {@code first_comment}: the post the comment goes under
  */
 public record AttemptDecision(
         Verdict verdict,
@@ -28,7 +34,29 @@ public record AttemptDecision(
         ReadBackLicence readFirst,
         Instant notBefore,
         String refusal,
-        String detail) {
+        String detail,
+        PublicationStep step,
+        MediaId mediaId,
+        List<UploadedMedia> uploads,
+        ProviderRef postRef) {
+
+    public AttemptDecision {
+        uploads = uploads == null ? List.of() : List.copyOf(uploads);
+    }
+
+    /** A decision about the action's post step, with no uploads. */
+    public AttemptDecision(Verdict verdict, PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
+                           ChannelType channelType, int attemptNo, AttemptTrigger trigger, PublicationAction action,
+                           Content content, Instant scheduledAt, ReadBackLicence readFirst, Instant notBefore,
+                           String refusal, String detail) {
+        this(verdict, publicationId, workspaceId, channelId, channelType, attemptNo, trigger, action, content,
+                scheduledAt, readFirst, notBefore, refusal, detail, null, null, List.of(), null);
+    }
+
+    /** The step licensed, the action's post step where none is named. */
+    public PublicationStep stepOrPost() {
+        return PublicationStep.orPostStep(step, action);
+    }
 
     public enum Verdict {
         /** The attempt is on record: call the provider. */
