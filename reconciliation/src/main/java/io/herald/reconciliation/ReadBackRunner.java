@@ -67,7 +67,8 @@ public class ReadBackRunner {
                         "channel " + licence.channelId() + " no longer exists"));
             }
             ReadBackRequest request = new ReadBackRequest(licence.publicationId(), licence.attemptNo(),
-                    licence.action(), licence.content(), licence.attemptStartedAt(), connection.get());
+                    licence.action(), licence.content(), licence.attemptStartedAt(), connection.get(),
+                    licence.step(), licence.postRef());
             return adapters.forType(connection.get().type()).readBack(request)
                     .exceptionally(failure -> {
                         log.error("read-back of attempt {} of {} failed unexpectedly", licence.attemptNo(),

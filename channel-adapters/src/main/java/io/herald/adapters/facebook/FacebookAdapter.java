@@ -15,6 +15,11 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.CommentRequest;
+import io.herald.adapters.port.UploadRequest;
+import io.herald.adapters.port.ContentLimits;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.Content;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -52,13 +57,36 @@ public final class FacebookAdapter implements ChannelAdapter {
 
     private static final DateTimeFormatter CREATED_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ");
 
+    /** A post on Facebook has either a link or photos; the comment limit is Herald's (API.md). */
+    static final int MAX_IMAGES = 10;
+    static final int COMMENT_MAX = 1250;
+
     private final ProviderHttp http;
     private final URI graphBase;
+    private final FacebookPhotos photos;
+    private final FacebookComments comments;
 
     public FacebookAdapter(ProviderHttp http, String graphBaseUrl) {
         this.http = http;
         this.graphBase = URI.create(graphBaseUrl.endsWith("/")
                 ? graphBaseUrl.substring(0, graphBaseUrl.length() - 1) : graphBaseUrl);
+        this.photos = new FacebookPhotos(http, graphBase, this);
+        this.comments = new FacebookComments(http, graphBase, this);
+    }
+
+    @Override
+    public List<FieldViolation> validate(Content content, PublicationAction action) {
+        return ContentLimits.social(content, "Facebook", MAX_IMAGES, COMMENT_MAX);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return photos.upload(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> comment(CommentRequest request) {
+        return comments.comment(request);
     }
 
     @Override
@@ -78,6 +106,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         if (!Texts.blank(request.content().link())) {
             form.put("link", request.content().link());
         }
+        FacebookPhotos.attach(form, request.uploads());
         Instant now = http.clock().instant();
         if (request.scheduledAt() != null && request.scheduledAt().isAfter(now)) {
             form.put("published", "false");
@@ -162,6 +191,9 @@ public final class FacebookAdapter implements ChannelAdapter {
 
     @Override
     public CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {
+        if (request.ofComment()) {
+            return comments.readBack(request);
+        }
         ChannelConnection connection = request.connection();
         String pageId = connection.settings().pageId();
         String token = readToken(connection);
@@ -232,7 +264,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         });
     }
 
-    private static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body) {
+    static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body) {
         FacebookError error = FacebookError.of(answered, body);
         if (error != null && error.blocksReading()) {
             return new ReadBackOutcome.Unavailable(error.readReason());
@@ -398,7 +430,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         return Forms.enc(pageId == null ? "" : pageId).replace("+", "%20");
     }
 
-    private static String readToken(ChannelConnection connection) {
+    static String readToken(ChannelConnection connection) {
         String read = connection.secrets().readAccessToken();
         return Texts.blank(read) ? connection.secrets().pageAccessToken() : read;
     }

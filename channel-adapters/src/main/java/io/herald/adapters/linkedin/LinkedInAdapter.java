@@ -40,6 +40,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.herald.adapters.port.ContentLimits;
+import io.herald.contracts.error.FieldViolation;
 
 /**
  * LinkedIn through the versioned Posts API ({@code /rest/posts}). A shared link is appended to
@@ -67,6 +69,12 @@ public final class LinkedInAdapter implements ChannelAdapter {
     @Override
     public ChannelType type() {
         return ChannelType.LINKEDIN;
+    }
+
+    /** One image or a multi-image post (Herald allows 10); a link or images, not both. */
+    @Override
+    public List<FieldViolation> validate(Content content, PublicationAction action) {
+        return ContentLimits.social(content, "LinkedIn", 10, 1250);
     }
 
     static String commentaryOf(Content content) {

@@ -37,6 +37,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import io.herald.adapters.port.ContentLimits;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.Content;
 
 /**
  * WordPress through its REST API with an Application Password. Every call uses the
@@ -63,6 +66,17 @@ public final class WordPressAdapter implements ChannelAdapter {
     @Override
     public ChannelType type() {
         return ChannelType.WORDPRESS;
+    }
+
+    /** Images become the featured image and figures in the content; WordPress posts take no first comment. */
+    @Override
+    public List<FieldViolation> validate(Content content, PublicationAction action) {
+        List<FieldViolation> violations = new ArrayList<>(ContentLimits.images(content, 10));
+        if (content.firstComment() != null) {
+            violations.add(new FieldViolation("content.firstComment",
+                    "a first comment is only posted on Facebook and LinkedIn"));
+        }
+        return violations;
     }
 
     /** {@code {site}/?rest_route=/wp/v2/{route}} plus query parameters. */

@@ -1,6 +1,8 @@
 package io.herald.command.publication;
 
+import io.herald.adapters.port.ChannelAdapters;
 import io.herald.command.channel.ChannelConnectionStore;
+import io.herald.command.media.MediaStore;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.FieldViolation;
@@ -9,7 +11,9 @@ import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.RequestPublicationCommand;
 import java.time.Clock;
@@ -40,11 +44,33 @@ public class PublicationIntake {
     private final ChannelConnectionStore channels;
     private final CommandGateway commands;
     private final Clock clock;
+    private final ChannelAdapters adapters;
+    private final MediaStore media;
 
-    public PublicationIntake(ChannelConnectionStore channels, CommandGateway commands, Clock clock) {
+    public PublicationIntake(ChannelConnectionStore channels, CommandGateway commands, Clock clock,
+                             ChannelAdapters adapters, MediaStore media) {
         this.channels = channels;
         this.commands = commands;
         this.clock = clock;
+        this.adapters = adapters;
+        this.media = media;
+    }
+
+    private static Content content(PublicationRequest.ContentRequest request) {
+        List<ContentMedia> images = request.media() == null ? List.of() : request.media().stream()
+                .map(m -> new ContentMedia(MediaId.of(m.mediaId()), m.altText()))
+                .toList();
+        return new Content(request.title(), request.body(), request.link(), images, request.firstComment());
+    }
+
+    /** Every image must be this workspace's own: another's, or none, is "unknown" (never "forbidden"). */
+    private void checkMedia(WorkspaceId workspace, Content content) {
+        for (ContentMedia image : content.media()) {
+            if (media.find(workspace, image.mediaId()).isEmpty()) {
+                throw new HeraldRejection(ErrorCode.UNKNOWN_MEDIA,
+                        "workspace " + workspace + " has no media " + image.mediaId() + "; upload it first");
+            }
+        }
     }
 
     /** What intake did: created a publication, or found the same one already requested. */
@@ -56,9 +82,10 @@ public class PublicationIntake {
         ChannelType type = channels.typeOf(workspace, channel).orElseThrow(() -> new HeraldRejection(
                 ErrorCode.UNKNOWN_CHANNEL, "workspace " + workspace + " has no channel " + channel));
         PublicationAction action = PublicationAction.fromWireName(request.action());
-        Content content = new Content(request.content().title(), request.content().body(), request.content().link());
+        Content content = content(request.content());
         Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
         checkAgainstChannel(type, action, content);
+        checkMedia(workspace, content);
 
         PublicationId id = IdempotencyKeys.publicationId(workspace, request.calendarEntryId(),
                 request.contentVersion(), channel, action);
@@ -83,15 +110,18 @@ public class PublicationIntake {
         }
     }
 
-    private static void checkAgainstChannel(ChannelType type, PublicationAction action, Content content) {
-        List<FieldViolation> violations = new ArrayList<>();
+    private void checkAgainstChannel(ChannelType type, PublicationAction action, Content content) {
+        List<FieldViolation> violations = new ArrayList<>(adapters.forType(type).validate(content, action));
+        if (content.media().stream().map(ContentMedia::mediaId).distinct().count() < content.media().size()) {
+            violations.add(new FieldViolation("content.media", "each image may appear once"));
+        }
         if (action == PublicationAction.DRAFT && type != ChannelType.WORDPRESS) {
             violations.add(new FieldViolation("action", "draft is only available on WordPress channels"));
         }
         boolean hasBody = content.body() != null && !content.body().isBlank();
         switch (type) {
             case FACEBOOK -> {
-                if (!hasBody && content.link() == null) {
+                if (!hasBody && content.link() == null && !content.hasMedia()) {
                     violations.add(new FieldViolation("content.body", "Facebook needs a message or a link"));
                 }
                 if (hasBody && content.body().length() > FACEBOOK_MESSAGE_MAX) {

@@ -4,7 +4,6 @@ import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.PublishOutcome;
-import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.publication.AttemptDecision;
@@ -53,6 +52,7 @@ public class AttemptCalls {
     private final ConnectionThrottle throttle;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final StepCalls steps;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
     private final ExecutorService executor = Executors.newFixedThreadPool(4, runnable -> {
         Thread thread = new Thread(runnable, "herald-attempts");
@@ -64,7 +64,8 @@ public class AttemptCalls {
 
     public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
-                        MeterRegistry meters) {
+                        MeterRegistry meters, StepCalls steps) {
+        this.steps = steps;
         this.throttle = throttle;
         this.directory = directory;
         this.adapters = adapters;
@@ -105,12 +106,11 @@ public class AttemptCalls {
                     return;
                 }
                 ChannelConnection connection = found.get();
-                log.info("attempt {} of {} started ({}), calling {}", attempt.attemptNo(), attempt.publicationId(),
-                        attempt.trigger(), connection.type().wireName());
+                log.info("attempt {} of {} started ({}), calling {} for {}", attempt.attemptNo(),
+                        attempt.publicationId(), attempt.trigger(), connection.type().wireName(),
+                        attempt.stepOrPost().wireName());
                 Timer.Sample sample = Timer.start(meters);
-                adapters.forType(connection.type())
-                        .publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(), attempt.action(),
-                                attempt.content(), attempt.scheduledAt(), connection))
+                steps.send(adapters.forType(connection.type()), attempt, connection)
                         .thenAcceptAsync(outcome -> {
                             sample.stop(meters.timer("herald.attempt.duration",
                                     "channel", connection.type().wireName(), "outcome", outcomeName(outcome)));
