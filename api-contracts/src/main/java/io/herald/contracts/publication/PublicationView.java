@@ -5,10 +5,17 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import java.time.Instant;
 import java.util.List;
 
-/** A publication as clients and operators see it (API.md, "publication view"). */
+/**
+ * A publication as clients and operators see it (API.md, "publication view").
+ *
+ * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
+ *                     {@code first_comment} where asked
+ * @param decisionStep while {@code needsDecision}: the step the decision is about
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PublicationView(
         PublicationId publicationId,
@@ -27,7 +34,54 @@ public record PublicationView(
         List<Reconciliation> reconciliations,
         boolean needsDecision,
         String decisionReason,
-        Instant updatedAt) {
+        Instant updatedAt,
+        List<Step> steps,
+        PublicationStep decisionStep) {
+
+    public PublicationView {
+        steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** A view without steps (the publication's single step is derived where it is read). */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef, List<Attempt> attempts,
+                           List<Reconciliation> reconciliations, boolean needsDecision, String decisionReason,
+                           Instant updatedAt) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, List.of(), null);
+    }
+
+    /**
+     * One provider write and where it stands.
+     *
+     * @param mediaId    for {@code upload_media}: the image
+     * @param attempts   how many attempts it took so far
+     * @param attemptNos which of the publication's attempts were this step's
+     */
+    public record Step(
+            PublicationStep step,
+            MediaId mediaId,
+            StepStatus status,
+            ProviderRef providerRef,
+            int attempts,
+            String detail,
+            List<Integer> attemptNos) {
+
+        public Step {
+            attemptNos = attemptNos == null ? List.of() : List.copyOf(attemptNos);
+        }
+    }
+
+    public enum StepStatus {
+        PENDING,
+        SUCCEEDED,
+        FAILED,
+        OUTCOME_UNKNOWN,
+        SKIPPED
+    }
 
     /** One provider call and what came back, or that nothing did. */
     public record Attempt(
@@ -47,7 +101,7 @@ public record PublicationView(
             Instant retryAt) {
     }
 
-    /** One read-back or decision about an attempt's effect. */
+    /** One read-back or decision about an attempt's effect; {@code step} is the step that attempt made. */
     public record Reconciliation(
             Instant at,
             int attemptNo,
@@ -56,7 +110,13 @@ public record PublicationView(
             String detail,
             ProviderRef providerRef,
             String decidedBy,
-            String note) {
+            String note,
+            PublicationStep step) {
+
+        public Reconciliation(Instant at, int attemptNo, ReconciliationResult result, ReconciliationSource source,
+                              String detail, ProviderRef providerRef, String decidedBy, String note) {
+            this(at, attemptNo, result, source, detail, providerRef, decidedBy, note, null);
+        }
     }
 
     public enum AttemptOutcome {

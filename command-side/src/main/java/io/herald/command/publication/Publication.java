@@ -284,6 +284,10 @@ public class Publication {
         } else {
             log.warn("upload {} of {} stayed unknown {} times: an operator decides", lastMediaId, publicationId,
                     steps.uploadUnknowns());
+            apply(new PublicationFailedEvent(publicationId, workspaceId, lastAttemptNo, FailureKind.REJECTED,
+                    "upload_outcome_unknown", "the upload of " + lastMediaId + " had no clear answer "
+                            + steps.uploadUnknowns() + " times; nothing was posted. Re-attempt to upload again.",
+                    AttemptTrace.nothingCameBack(null, null), null, at));
         }
     }
 
@@ -637,11 +641,8 @@ public class Publication {
     void on(PublicationOutcomeUnknownEvent event) {
         inFlight = false;
         switch (lastStep) {
-            case UPLOAD_MEDIA -> {
-                // FAILED unless the upload is made due again (PublicationNextStepDue follows): the bound is reached
-                steps.uploadUnknown();
-                status = PublicationStatus.FAILED;
-            }
+            // still in progress: the upload is made due again, or it fails once the retry policy's bound is reached
+            case UPLOAD_MEDIA -> steps.uploadUnknown();
             case FIRST_COMMENT -> steps.commentUnknown();
             default -> {
                 status = PublicationStatus.OUTCOME_UNKNOWN;

@@ -13,6 +13,7 @@ import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationPage;
 import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.query.jdbc.JdbcColumns;
 import java.sql.ResultSet;
@@ -35,16 +36,17 @@ public class PublicationViewRepository {
     private static final TypeReference<List<PublicationView.Attempt>> ATTEMPTS = new TypeReference<>() { };
     private static final TypeReference<List<PublicationView.Reconciliation>> RECONCILIATIONS =
             new TypeReference<>() { };
+    private static final TypeReference<List<PublicationView.Step>> STEPS = new TypeReference<>() { };
 
     private static final String COLUMNS = """
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
-            needs_decision, decision_reason, attempts, reconciliations, last_sequence""";
+            needs_decision, decision_reason, attempts, reconciliations, last_sequence, steps, decision_step""";
     private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
             + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
             + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
             + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
-            + " :sequence)";
+            + " :sequence, CAST(:steps AS jsonb), :decisionStep)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -94,7 +96,7 @@ public class PublicationViewRepository {
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
                     needs_decision = :needsDecision, decision_reason = :decisionReason,
                     attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
-                    last_sequence = :sequence
+                    last_sequence = :sequence, steps = CAST(:steps AS jsonb), decision_step = :decisionStep
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
@@ -111,7 +113,8 @@ public class PublicationViewRepository {
                     updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
                     provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
                     decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
-                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence
+                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
+                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
@@ -193,13 +196,16 @@ public class PublicationViewRepository {
                 .addValue("decisionReason", v.decisionReason())
                 .addValue("attempts", columns.toJson(v.attempts()))
                 .addValue("reconciliations", columns.toJson(v.reconciliations()))
-                .addValue("sequence", sequence);
+                .addValue("sequence", sequence)
+                .addValue("steps", columns.toJson(v.steps()))
+                .addValue("decisionStep", v.decisionStep() == null ? null : v.decisionStep().wireName());
     }
 
     private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
         String refId = rs.getString("provider_ref_id");
         String refUrl = rs.getString("provider_ref_url");
-        return new PublicationView(
+        String decisionStep = rs.getString("decision_step");
+        PublicationView view = new PublicationView(
                 PublicationId.of(rs.getString("publication_id")),
                 WorkspaceId.of(rs.getString("workspace_id")),
                 rs.getString("calendar_entry_id"),
@@ -216,6 +222,18 @@ public class PublicationViewRepository {
                 columns.fromJson(rs.getString("reconciliations"), RECONCILIATIONS),
                 rs.getBoolean("needs_decision"),
                 rs.getString("decision_reason"),
-                instant(rs, "updated_at"));
+                instant(rs, "updated_at"),
+                columns.fromJson(rs.getString("steps"), STEPS),
+                decisionStep == null ? null : PublicationStep.fromWireName(decisionStep));
+        // a row written before steps existed: its single step follows the post
+        return view.steps().isEmpty() ? withSteps(view, StepViews.derived(view)) : view;
+    }
+
+    private static PublicationView withSteps(PublicationView v, List<PublicationView.Step> steps) {
+        return new PublicationView(v.publicationId(), v.workspaceId(), v.calendarEntryId(), v.contentVersion(),
+                v.channelId(), v.channelType(), v.action(), v.status(), v.contentHash(), v.scheduledAt(),
+                v.requestedAt(), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
+                v.decisionReason(), v.updatedAt(), steps,
+                v.needsDecision() ? PublicationStep.postStepOf(v.action()) : null);
     }
 }
