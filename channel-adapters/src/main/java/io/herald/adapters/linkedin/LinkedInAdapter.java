@@ -17,6 +17,8 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.CommentRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -58,12 +60,31 @@ public final class LinkedInAdapter implements ChannelAdapter {
     private final ProviderHttp http;
     private final URI apiBase;
     private final String version;
+    private final LinkedInImages images;
+    private final LinkedInComments comments;
 
     public LinkedInAdapter(ProviderHttp http, String apiBaseUrl, String version) {
         this.http = http;
         this.apiBase = URI.create(apiBaseUrl.endsWith("/") ? apiBaseUrl.substring(0, apiBaseUrl.length() - 1)
                 : apiBaseUrl);
         this.version = version;
+        this.images = new LinkedInImages(http, apiBase, this);
+        this.comments = new LinkedInComments(http, apiBase, this);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return images.upload(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> comment(CommentRequest request) {
+        return comments.comment(request);
+    }
+
+    static boolean sameOrigin(URI a, URI b) {
+        return java.util.Objects.equals(a.getScheme(), b.getScheme()) && java.util.Objects.equals(a.getHost(),
+                b.getHost()) && a.getPort() == b.getPort();
     }
 
     @Override
@@ -104,6 +125,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         distribution.putArray("thirdPartyDistributionChannels");
         body.put("lifecycleState", "PUBLISHED");
         body.put("isReshareDisabledByAuthor", false);
+        LinkedInImages.attach(body, request.uploads());
         String fingerprint = Fingerprints.ofJson("POST", "/rest/posts", body);
         if (request.action() != PublicationAction.PUBLISH) {
             return refuseLocally(fingerprint, author, "unsupported_action",
@@ -125,7 +147,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("linkedin", request, outcome));
     }
 
-    private Map<String, String> headers(String token) {
+    Map<String, String> headers(String token) {
         return Map.of("Authorization", "Bearer " + token,
                 "LinkedIn-Version", version,
                 "X-Restli-Protocol-Version", "2.0.0",
@@ -235,6 +257,9 @@ public final class LinkedInAdapter implements ChannelAdapter {
 
     @Override
     public CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {
+        if (request.ofComment()) {
+            return comments.readBack(request);
+        }
         ChannelConnection connection = request.connection();
         String token = connection.secrets().accessToken();
         if (Texts.blank(token)) {
@@ -290,7 +315,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         });
     }
 
-    private static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body, String author) {
+    static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body, String author) {
         String code = errorCode(body);
         String message = Redactor.excerpt(Json.text(body, "message"), answered.request().secrets(), 200);
         if (answered.status() == 403 || "ACCESS_DENIED".equals(code)) {
