@@ -17,6 +17,7 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -58,9 +59,16 @@ public final class WordPressAdapter implements ChannelAdapter {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
     private final ProviderHttp http;
+    private final WordPressMedia media;
 
     public WordPressAdapter(ProviderHttp http) {
         this.http = http;
+        this.media = new WordPressMedia(http, this);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return media.upload(request);
     }
 
     @Override
@@ -105,12 +113,12 @@ public final class WordPressAdapter implements ChannelAdapter {
         return password == null ? null : password.replace(" ", "");
     }
 
-    private static Map<String, String> auth(ChannelConnection connection) {
+    static Map<String, String> auth(ChannelConnection connection) {
         return Map.of("Authorization", "Basic " + Redactor.basic(connection.settings().username(), password(connection)),
                 "Accept", "application/json");
     }
 
-    private static List<String> secretsOf(ChannelConnection connection) {
+    static List<String> secretsOf(ChannelConnection connection) {
         List<String> secrets = new ArrayList<>();
         String raw = connection.secrets().applicationPassword();
         secrets.add(raw);
@@ -131,7 +139,7 @@ public final class WordPressAdapter implements ChannelAdapter {
             // A URL on its own line becomes an embed or a link in WordPress.
             text = text.isBlank() ? request.content().link() : text + "\n\n" + request.content().link();
         }
-        body.put("content", text);
+        WordPressMedia.attach(body, text, request.uploads());
         Instant now = http.clock().instant();
         if (request.action() == PublicationAction.DRAFT) {
             body.put("status", "draft");
