@@ -73,6 +73,24 @@ public record PublicationView(
         public Step {
             attemptNos = attemptNos == null ? List.of() : List.copyOf(attemptNos);
         }
+
+        /** The steps a request plans: one upload per image, the post step, the first comment where asked. */
+        public static List<Step> planned(PublicationAction action, Content content) {
+            List<Step> steps = new java.util.ArrayList<>();
+            PublicationStep post = PublicationStep.postStepOf(action);
+            if (post != PublicationStep.DELETE_POST && content != null) {
+                content.media().forEach(image -> steps.add(pending(PublicationStep.UPLOAD_MEDIA, image.mediaId())));
+            }
+            steps.add(pending(post, null));
+            if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
+                steps.add(pending(PublicationStep.FIRST_COMMENT, null));
+            }
+            return List.copyOf(steps);
+        }
+
+        private static Step pending(PublicationStep step, MediaId mediaId) {
+            return new Step(step, mediaId, StepStatus.PENDING, null, 0, null, List.of());
+        }
     }
 
     public enum StepStatus {

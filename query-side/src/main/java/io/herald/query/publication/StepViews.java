@@ -2,7 +2,6 @@ package io.herald.query.publication;
 
 import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.Content;
-import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStep;
@@ -24,18 +23,7 @@ final class StepViews {
     }
 
     static List<Step> planned(PublicationAction action, Content content) {
-        List<Step> steps = new ArrayList<>();
-        PublicationStep post = PublicationStep.postStepOf(action);
-        if (post != PublicationStep.DELETE_POST) {
-            for (ContentMedia image : content == null ? List.<ContentMedia>of() : content.media()) {
-                steps.add(pending(PublicationStep.UPLOAD_MEDIA, image.mediaId()));
-            }
-        }
-        steps.add(pending(post, null));
-        if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
-            steps.add(pending(PublicationStep.FIRST_COMMENT, null));
-        }
-        return steps;
+        return new ArrayList<>(Step.planned(action, content));
     }
 
     /** The single post step of a view stored without steps, as its status and attempts say. */
