@@ -16,16 +16,16 @@ import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.CommentRequest;
-import io.herald.adapters.port.UploadRequest;
 import io.herald.adapters.port.ContentLimits;
-import io.herald.contracts.error.FieldViolation;
-import io.herald.contracts.publication.Content;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
@@ -60,6 +60,7 @@ public final class FacebookAdapter implements ChannelAdapter {
     /** A post on Facebook has either a link or photos; the comment limit is Herald's (API.md). */
     static final int MAX_IMAGES = 10;
     static final int COMMENT_MAX = 1250;
+    static final int MESSAGE_MAX = 63206;
 
     private final ProviderHttp http;
     private final URI graphBase;
@@ -76,7 +77,17 @@ public final class FacebookAdapter implements ChannelAdapter {
 
     @Override
     public List<FieldViolation> validate(Content content, PublicationAction action) {
-        return ContentLimits.social(content, "Facebook", MAX_IMAGES, COMMENT_MAX);
+        List<FieldViolation> violations = new ArrayList<>(ContentLimits.publishOnly(action));
+        boolean hasBody = ContentLimits.hasBody(content);
+        if (!hasBody && content.link() == null && !content.hasMedia()) {
+            violations.add(new FieldViolation("content.body", "Facebook needs a message, a link or images"));
+        }
+        if (hasBody && content.body().length() > MESSAGE_MAX) {
+            violations.add(new FieldViolation("content.body",
+                    "Facebook messages are at most " + MESSAGE_MAX + " characters"));
+        }
+        violations.addAll(ContentLimits.social(content, "Facebook", MAX_IMAGES, COMMENT_MAX));
+        return violations;
     }
 
     @Override

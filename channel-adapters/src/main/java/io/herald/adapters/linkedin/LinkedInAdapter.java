@@ -18,13 +18,15 @@ import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.CommentRequest;
-import io.herald.adapters.port.UploadRequest;
+import io.herald.adapters.port.ContentLimits;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
@@ -42,8 +44,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.herald.adapters.port.ContentLimits;
-import io.herald.contracts.error.FieldViolation;
 
 /**
  * LinkedIn through the versioned Posts API ({@code /rest/posts}). A shared link is appended to
@@ -55,6 +55,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
     static final Duration READ_BACK_MARGIN = Duration.ofMinutes(5);
     static final int PAGE_SIZE = 100;
     static final int MAX_PAGES = 50;
+    static final int COMMENTARY_MAX = 3000;
     private static final Pattern POST_URN = Pattern.compile("urn:li:(?:share|ugcPost):[0-9]+");
 
     private final ProviderHttp http;
@@ -95,7 +96,15 @@ public final class LinkedInAdapter implements ChannelAdapter {
     /** One image or a multi-image post (Herald allows 10); a link or images, not both. */
     @Override
     public List<FieldViolation> validate(Content content, PublicationAction action) {
-        return ContentLimits.social(content, "LinkedIn", 10, 1250);
+        List<FieldViolation> violations = new ArrayList<>(ContentLimits.publishOnly(action));
+        if (!ContentLimits.hasBody(content)) {
+            violations.add(new FieldViolation("content.body", "LinkedIn needs the post's text"));
+        } else if (content.body().length() > COMMENTARY_MAX) {
+            violations.add(new FieldViolation("content.body",
+                    "LinkedIn commentary is at most " + COMMENTARY_MAX + " characters"));
+        }
+        violations.addAll(ContentLimits.social(content, "LinkedIn", 10, 1250));
+        return violations;
     }
 
     static String commentaryOf(Content content) {

@@ -17,14 +17,17 @@ import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.UploadRequest;
+import io.herald.adapters.port.ContentLimits;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
@@ -38,9 +41,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import io.herald.adapters.port.ContentLimits;
-import io.herald.contracts.error.FieldViolation;
-import io.herald.contracts.publication.Content;
 
 /**
  * WordPress through its REST API with an Application Password. Every call uses the
@@ -79,7 +79,11 @@ public final class WordPressAdapter implements ChannelAdapter {
     /** Images become the featured image and figures in the content; WordPress posts take no first comment. */
     @Override
     public List<FieldViolation> validate(Content content, PublicationAction action) {
-        List<FieldViolation> violations = new ArrayList<>(ContentLimits.images(content, 10));
+        List<FieldViolation> violations = new ArrayList<>();
+        if (!ContentLimits.hasBody(content) && Texts.blank(content.title())) {
+            violations.add(new FieldViolation("content", "WordPress needs a title or a body"));
+        }
+        violations.addAll(ContentLimits.images(content, 10));
         if (content.firstComment() != null) {
             violations.add(new FieldViolation("content.firstComment",
                     "a first comment is only posted on Facebook and LinkedIn"));

@@ -37,10 +37,6 @@ public class PublicationIntake {
 
     private static final Logger log = LoggerFactory.getLogger(PublicationIntake.class);
 
-    /** Provider limits checked at the door, so a post that can never be accepted is never attempted. */
-    static final int LINKEDIN_COMMENTARY_MAX = 3000;
-    static final int FACEBOOK_MESSAGE_MAX = 63206;
-
     private final ChannelConnectionStore channels;
     private final CommandGateway commands;
     private final Clock clock;
@@ -110,38 +106,11 @@ public class PublicationIntake {
         }
     }
 
+    /** The provider's limits (its adapter knows them), so a post that can never be accepted is never attempted. */
     private void checkAgainstChannel(ChannelType type, PublicationAction action, Content content) {
         List<FieldViolation> violations = new ArrayList<>(adapters.forType(type).validate(content, action));
         if (content.media().stream().map(ContentMedia::mediaId).distinct().count() < content.media().size()) {
             violations.add(new FieldViolation("content.media", "each image may appear once"));
-        }
-        if (action == PublicationAction.DRAFT && type != ChannelType.WORDPRESS) {
-            violations.add(new FieldViolation("action", "draft is only available on WordPress channels"));
-        }
-        boolean hasBody = content.body() != null && !content.body().isBlank();
-        switch (type) {
-            case FACEBOOK -> {
-                if (!hasBody && content.link() == null && !content.hasMedia()) {
-                    violations.add(new FieldViolation("content.body", "Facebook needs a message or a link"));
-                }
-                if (hasBody && content.body().length() > FACEBOOK_MESSAGE_MAX) {
-                    violations.add(new FieldViolation("content.body",
-                            "Facebook messages are at most " + FACEBOOK_MESSAGE_MAX + " characters"));
-                }
-            }
-            case LINKEDIN -> {
-                if (!hasBody) {
-                    violations.add(new FieldViolation("content.body", "LinkedIn needs the post's text"));
-                } else if (content.body().length() > LINKEDIN_COMMENTARY_MAX) {
-                    violations.add(new FieldViolation("content.body",
-                            "LinkedIn commentary is at most " + LINKEDIN_COMMENTARY_MAX + " characters"));
-                }
-            }
-            case WORDPRESS -> {
-                if (!hasBody && (content.title() == null || content.title().isBlank())) {
-                    violations.add(new FieldViolation("content", "WordPress needs a title or a body"));
-                }
-            }
         }
         if (!violations.isEmpty()) {
             throw HeraldRejection.invalid(violations);

@@ -226,6 +226,38 @@ class PublicationStepsIT extends HeraldIntegrationTest {
     }
 
     @Test
+    void aCommentThatCannotBeReadBackWaitsForTheOperatorWhoseDecisionAppliesToTheComment() {
+        ws = newWorkspace("steps-lid");
+        String author = "urn:li:person:stepsd" + TARGETS.incrementAndGet() + System.nanoTime() % 100_000;
+        String token = "li-steps-w-" + author.hashCode();
+        sandbox("POST", "/linkedin/tokens", "{\"token\":\"" + token + "\",\"author\":\"" + author
+                + "\",\"scopes\":[\"w_member_social\"]}");
+        Response put = send("PUT", "/api/v1/workspaces/" + ws + "/channels/li", "{\"type\":\"linkedin\",\"authorUrn\":\""
+                + author + "\",\"accessToken\":\"" + token + "\",\"scopes\":[\"w_member_social\"]}");
+        assertThat(put.status()).as(put.toString()).isIn(200, 201);
+        fault("linkedin", author, "DELAY_THEN_CREATE", "COMMENT", 15_000);
+        String id = publish("li", "li-comment", "{\"body\":\"Posted, comment unclear\",\"firstComment\":\"Hi\"}");
+
+        JsonNode waiting = awaitJson(publications() + "/" + id, v -> v.get("needsDecision").asBoolean());
+        assertThat(waiting.get("status").asText()).as("the post stands").isEqualTo("SUCCEEDED");
+        assertThat(waiting.get("decisionStep").asText()).isEqualTo("first_comment");
+        assertThat(waiting.get("decisionReason").asText()).contains("r_member_social");
+        JsonNode queue = send("GET", "/api/v1/workspaces/" + ws + "/decisions", null, null).json();
+        assertThat(queue.toString()).contains(id);
+
+        Response refused = send("POST", publications() + "/" + id + "/decisions", "{\"decision\":\"reattempt\"}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        Response abandoned = send("POST", publications() + "/" + id + "/decisions",
+                "{\"decision\":\"abandon\",\"note\":\"the comment is not needed\"}");
+        assertThat(abandoned.status()).as(abandoned.toString()).isBetween(200, 202);
+
+        JsonNode view = awaitJson(publications() + "/" + id, v -> !v.get("needsDecision").asBoolean());
+        assertThat(view.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(stepNames(view)).containsExactly("create_post:SUCCEEDED", "first_comment:SKIPPED");
+        assertThat(sandboxTruth("linkedin", author)).hasSize(1);
+    }
+
+    @Test
     void aWordPressPostFeaturesItsFirstImage() {
         ws = newWorkspace("steps-wp");
         String site = "steps" + TARGETS.incrementAndGet() + System.nanoTime() % 100_000;
