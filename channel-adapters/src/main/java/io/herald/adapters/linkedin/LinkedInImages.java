@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.Exchange;
 import io.herald.adapters.http.Fingerprints;
+import io.herald.adapters.http.Forms;
 import io.herald.adapters.http.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
@@ -88,12 +89,34 @@ final class LinkedInImages {
         headers.put("Authorization", "Bearer " + token);
         OutgoingRequest put = new OutgoingRequest("PUT", uploadUrl, headers, null, request.contentType(),
                 fingerprint, author, List.of(token), request.bytes());
-        return http.send(put).thenApply(exchange -> {
+        return http.send(put).thenCompose(exchange -> {
             if (exchange instanceof Exchange.Answered answered && answered.success()) {
-                return new PublishOutcome.Published(new ProviderRef(image, null), null,
+                PublishOutcome uploaded = new PublishOutcome.Published(new ProviderRef(image, null), null,
                         Traces.of(exchange, null, LinkedInAdapter.traceId(answered)));
+                return checkProcessed(image, token, author, uploaded);
             }
-            return adapter.classifyPublish(exchange);
+            return CompletableFuture.completedFuture(adapter.classifyPublish(exchange));
+        });
+    }
+
+    /**
+     * LinkedIn processes the bytes after the upload: an image it could not process would only be
+     * refused with the post, so it is refused here, with LinkedIn's status. Any other answer (or
+     * none) leaves the upload succeeded: the bytes were taken.
+     */
+    private CompletableFuture<PublishOutcome> checkProcessed(String image, String token, String author,
+                                                             PublishOutcome uploaded) {
+        OutgoingRequest status = new OutgoingRequest("GET",
+                URI.create(apiBase + "/rest/images/" + Forms.enc(image)),
+                adapter.headers(token), null, null, null, author, List.of(token));
+        return http.send(status).thenApply(exchange -> {
+            if (exchange instanceof Exchange.Answered answered && answered.status() == 200
+                    && "PROCESSING_FAILED".equals(Json.text(Json.parse(answered.body()), "status"))) {
+                return new PublishOutcome.Failed(FailureKind.REJECTED, "PROCESSING_FAILED",
+                        "LinkedIn could not process the image " + image + " (status PROCESSING_FAILED): use a JPG,"
+                                + " PNG or GIF it accepts.", null, uploaded.trace());
+            }
+            return uploaded;
         });
     }
 

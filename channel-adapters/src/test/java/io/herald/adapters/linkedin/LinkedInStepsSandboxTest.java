@@ -25,6 +25,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -98,6 +99,17 @@ class LinkedInStepsSandboxTest extends SandboxTestSupport {
         assertThat(post("Someone else's image", List.of(foreign))).isInstanceOfSatisfying(
                 PublishOutcome.Failed.class, failed -> assertThat(failed.kind()).isEqualTo(FailureKind.REJECTED));
         assertThat(sandbox.truth("linkedin", author)).isEmpty();
+    }
+
+    @Test
+    void anImageLinkedInCannotProcessIsARejectedUpload() {
+        byte[] notAnImage = "not an image".getBytes(StandardCharsets.US_ASCII);
+        PublishOutcome outcome = result(adapter.uploadMedia(new UploadRequest(publicationId("li"), 1,
+                mediaId(notAnImage), null, "image/png", notAnImage, connection)));
+        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
+            assertThat(failed.kind()).isEqualTo(FailureKind.REJECTED);
+            assertThat(failed.errorCode()).isEqualTo("PROCESSING_FAILED");
+        });
     }
 
     @Test
