@@ -92,7 +92,8 @@ public class ReadBackRunner {
                     .thenApply(reading -> PostChangeReadBack.judge(licence, reading));
         }
         return adapters.forType(connection.type()).readBack(new ReadBackRequest(licence.publicationId(),
-                licence.attemptNo(), licence.action(), licence.content(), licence.attemptStartedAt(), connection));
+                licence.attemptNo(), licence.action(), licence.content(), licence.attemptStartedAt(), connection,
+                licence.step(), licence.postRef()));
     }
 
     /** What read {@code readNo} of a reconciliation established; empty when it adds nothing. */

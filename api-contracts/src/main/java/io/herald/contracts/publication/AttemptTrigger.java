@@ -6,5 +6,7 @@ public enum AttemptTrigger {
     RETRY,
     EXECUTE_REQUESTED,
     OPERATOR_REATTEMPT,
-    AUTO_REATTEMPT_AFTER_NOT_FOUND
+    AUTO_REATTEMPT_AFTER_NOT_FOUND,
+    /** The previous step ended and the publication has another (an upload, the post, the first comment). */
+    NEXT_STEP
 }

@@ -3,6 +3,7 @@ package io.herald.contracts.publication;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import java.time.Instant;
 import org.axonframework.serialization.Revision;
 
@@ -13,8 +14,11 @@ import org.axonframework.serialization.Revision;
  * @param expiryDeadlineId the scheduler's id of the deadline at {@code expiresAt}, in events written
  *                         while expiries were scheduler deadlines; null before that and since
  *                         expiries are timer rows (kept so stored events read the same)
+ * @param step             the provider write this attempt makes; {@code create_post} in events of
+ *                         revision 1 (upcast), null where the action's post step is meant
+ * @param mediaId          for {@code upload_media}: the image uploaded; null otherwise
  */
-@Revision("1")
+@Revision("2")
 public record PublicationAttemptedEvent(
         PublicationId publicationId,
         WorkspaceId workspaceId,
@@ -25,13 +29,23 @@ public record PublicationAttemptedEvent(
         String contentHash,
         Instant startedAt,
         Instant expiresAt,
-        String expiryDeadlineId) {
+        String expiryDeadlineId,
+        PublicationStep step,
+        MediaId mediaId) {
+
+    /** An attempt at the action's post step (create, update or delete the post). */
+    public PublicationAttemptedEvent(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
+                                     int attemptNo, AttemptTrigger trigger, String idempotencyKey, String contentHash,
+                                     Instant startedAt, Instant expiresAt, String expiryDeadlineId) {
+        this(publicationId, workspaceId, channelId, attemptNo, trigger, idempotencyKey, contentHash, startedAt,
+                expiresAt, expiryDeadlineId, null, null);
+    }
 
     /** An attempt whose expiry is a timer row (no scheduler id). */
     public PublicationAttemptedEvent(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
                                      int attemptNo, AttemptTrigger trigger, String idempotencyKey, String contentHash,
                                      Instant startedAt, Instant expiresAt) {
         this(publicationId, workspaceId, channelId, attemptNo, trigger, idempotencyKey, contentHash, startedAt,
-                expiresAt, null);
+                expiresAt, null, null, null);
     }
 }

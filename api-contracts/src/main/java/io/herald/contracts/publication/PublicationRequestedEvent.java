@@ -7,7 +7,8 @@ import io.herald.contracts.id.WorkspaceId;
 import java.time.Instant;
 import org.axonframework.serialization.Revision;
 
-@Revision("1")
+/** Revision 2: the content may carry images and a first comment (revision 1 had neither). */
+@Revision("2")
 public record PublicationRequestedEvent(
         PublicationId publicationId,
         WorkspaceId workspaceId,

@@ -5,10 +5,17 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import java.time.Instant;
 import java.util.List;
 
-/** A publication as clients and operators see it (API.md, "publication view"). */
+/**
+ * A publication as clients and operators see it (API.md, "publication view").
+ *
+ * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
+ *                     {@code first_comment} where asked
+ * @param decisionStep while {@code needsDecision}: the step the decision is about
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PublicationView(
         PublicationId publicationId,
@@ -28,17 +35,94 @@ public record PublicationView(
         boolean needsDecision,
         String decisionReason,
         Instant updatedAt,
-        ProviderRef targetRef) {
+        ProviderRef targetRef,
+        List<Step> steps,
+        PublicationStep decisionStep) {
 
-    /** A view without a target: a publish or draft, or an update or delete before its turn. */
+    public PublicationView {
+        steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** A view without steps (the publication's single step is derived where it is read). */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef, List<Attempt> attempts,
+                           List<Reconciliation> reconciliations, boolean needsDecision, String decisionReason,
+                           Instant updatedAt) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, null, List.of(), null);
+    }
+
+    /** A view with a target (an update or delete) and no steps yet. */
     public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
                            long contentVersion, ChannelId channelId, ChannelType channelType, PublicationAction action,
                            PublicationStatus status, String contentHash, Instant scheduledAt, Instant requestedAt,
                            ProviderRef providerRef, List<Attempt> attempts, List<Reconciliation> reconciliations,
-                           boolean needsDecision, String decisionReason, Instant updatedAt) {
+                           boolean needsDecision, String decisionReason, Instant updatedAt, ProviderRef targetRef) {
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
-                decisionReason, updatedAt, null);
+                decisionReason, updatedAt, targetRef, List.of(), null);
+    }
+
+    /** A view with steps and no target (a publish or draft). */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType, PublicationAction action,
+                           PublicationStatus status, String contentHash, Instant scheduledAt, Instant requestedAt,
+                           ProviderRef providerRef, List<Attempt> attempts, List<Reconciliation> reconciliations,
+                           boolean needsDecision, String decisionReason, Instant updatedAt, List<Step> steps,
+                           PublicationStep decisionStep) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, null, steps, decisionStep);
+    }
+
+    /**
+     * One provider write and where it stands.
+     *
+     * @param mediaId    for {@code upload_media}: the image
+     * @param attempts   how many attempts it took so far
+     * @param attemptNos which of the publication's attempts were this step's
+     */
+    public record Step(
+            PublicationStep step,
+            MediaId mediaId,
+            StepStatus status,
+            ProviderRef providerRef,
+            int attempts,
+            String detail,
+            List<Integer> attemptNos) {
+
+        public Step {
+            attemptNos = attemptNos == null ? List.of() : List.copyOf(attemptNos);
+        }
+
+        /** The steps a request plans: one upload per image, the post step, the first comment where asked. */
+        public static List<Step> planned(PublicationAction action, Content content) {
+            List<Step> steps = new java.util.ArrayList<>();
+            PublicationStep post = PublicationStep.postStepOf(action);
+            if (post != PublicationStep.DELETE_POST && content != null) {
+                content.media().forEach(image -> steps.add(pending(PublicationStep.UPLOAD_MEDIA, image.mediaId())));
+            }
+            steps.add(pending(post, null));
+            if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
+                steps.add(pending(PublicationStep.FIRST_COMMENT, null));
+            }
+            return List.copyOf(steps);
+        }
+
+        private static Step pending(PublicationStep step, MediaId mediaId) {
+            return new Step(step, mediaId, StepStatus.PENDING, null, 0, null, List.of());
+        }
+    }
+
+    public enum StepStatus {
+        PENDING,
+        SUCCEEDED,
+        FAILED,
+        OUTCOME_UNKNOWN,
+        SKIPPED
     }
 
     /** One provider call and what came back, or that nothing did. */
@@ -59,7 +143,7 @@ public record PublicationView(
             Instant retryAt) {
     }
 
-    /** One read-back or decision about an attempt's effect. */
+    /** One read-back or decision about an attempt's effect; {@code step} is the step that attempt made. */
     public record Reconciliation(
             Instant at,
             int attemptNo,
@@ -68,7 +152,13 @@ public record PublicationView(
             String detail,
             ProviderRef providerRef,
             String decidedBy,
-            String note) {
+            String note,
+            PublicationStep step) {
+
+        public Reconciliation(Instant at, int attemptNo, ReconciliationResult result, ReconciliationSource source,
+                              String detail, ProviderRef providerRef, String decidedBy, String note) {
+            this(at, attemptNo, result, source, detail, providerRef, decidedBy, note, null);
+        }
     }
 
     public enum AttemptOutcome {

@@ -8,8 +8,11 @@ import java.time.Instant;
 /**
  * What to look for at the provider, as the publication knows it: the post attempt {@code attemptNo}
  * may have left, sent no earlier than {@code attemptStartedAt}. The same read serves reconciliation
- * after an unknown outcome and the read before a re-attempt. For {@code update} and {@code delete},
- * {@code target} is the post whose state is read.
+ * after an unknown outcome and the read before a re-attempt.
+ *
+ * @param target  for {@code update} and {@code delete}: the post whose state is read
+ * @param step    what the attempt wrote; null where the action's post step is meant
+ * @param postRef for {@code first_comment}: the post whose comments are read
  */
 public record ReadBackLicence(
         PublicationId publicationId,
@@ -19,10 +22,30 @@ public record ReadBackLicence(
         PublicationAction action,
         Content content,
         Instant attemptStartedAt,
-        ProviderRef target) {
+        ProviderRef target,
+        PublicationStep step,
+        ProviderRef postRef) {
 
+    /** A read of what the action's post step may have left. */
     public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,
                            PublicationAction action, Content content, Instant attemptStartedAt) {
-        this(publicationId, workspaceId, channelId, attemptNo, action, content, attemptStartedAt, null);
+        this(publicationId, workspaceId, channelId, attemptNo, action, content, attemptStartedAt, null, null, null);
+    }
+
+    /** A read of the entry's post that an update or delete acts on. */
+    public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,
+                           PublicationAction action, Content content, Instant attemptStartedAt, ProviderRef target) {
+        this(publicationId, workspaceId, channelId, attemptNo, action, content, attemptStartedAt, target, null, null);
+    }
+
+    /** A read of what one step of a publish may have left (the first comment under {@code postRef}). */
+    public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,
+                           PublicationAction action, Content content, Instant attemptStartedAt,
+                           PublicationStep step, ProviderRef postRef) {
+        this(publicationId, workspaceId, channelId, attemptNo, action, content, attemptStartedAt, null, step, postRef);
+    }
+
+    public PublicationStep stepOrPost() {
+        return PublicationStep.orPostStep(step, action);
     }
 }

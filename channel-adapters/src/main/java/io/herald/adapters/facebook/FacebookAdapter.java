@@ -18,12 +18,17 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PostReadRequest;
 import io.herald.adapters.port.PostReading;
+import io.herald.adapters.port.CommentRequest;
+import io.herald.adapters.port.ContentLimits;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
@@ -55,15 +60,24 @@ public final class FacebookAdapter implements ChannelAdapter {
 
     private static final DateTimeFormatter CREATED_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ");
 
+    /** A post on Facebook has either a link or photos; the comment limit is Herald's (API.md). */
+    static final int MAX_IMAGES = 10;
+    static final int COMMENT_MAX = 1250;
+    static final int MESSAGE_MAX = 63206;
+
     private final ProviderHttp http;
     private final URI graphBase;
     private final FacebookPostEdits edits;
+    private final FacebookPhotos photos;
+    private final FacebookComments comments;
 
     public FacebookAdapter(ProviderHttp http, String graphBaseUrl) {
         this.http = http;
         this.graphBase = URI.create(graphBaseUrl.endsWith("/")
                 ? graphBaseUrl.substring(0, graphBaseUrl.length() - 1) : graphBaseUrl);
         this.edits = new FacebookPostEdits(http, graphBase, this);
+        this.photos = new FacebookPhotos(http, graphBase, this);
+        this.comments = new FacebookComments(http, graphBase, this);
     }
 
     @Override
@@ -79,6 +93,31 @@ public final class FacebookAdapter implements ChannelAdapter {
     @Override
     public CompletableFuture<PostReading> readPost(PostReadRequest request) {
         return edits.read(request);
+    }
+
+    @Override
+    public List<FieldViolation> validate(Content content, PublicationAction action) {
+        List<FieldViolation> violations = new ArrayList<>(ContentLimits.publishOnly(action));
+        boolean hasBody = ContentLimits.hasBody(content);
+        if (!hasBody && content.link() == null && !content.hasMedia()) {
+            violations.add(new FieldViolation("content.body", "Facebook needs a message, a link or images"));
+        }
+        if (hasBody && content.body().length() > MESSAGE_MAX) {
+            violations.add(new FieldViolation("content.body",
+                    "Facebook messages are at most " + MESSAGE_MAX + " characters"));
+        }
+        violations.addAll(ContentLimits.social(content, "Facebook", MAX_IMAGES, COMMENT_MAX));
+        return violations;
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return photos.upload(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> comment(CommentRequest request) {
+        return comments.comment(request);
     }
 
     @Override
@@ -98,6 +137,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         if (!Texts.blank(request.content().link())) {
             form.put("link", request.content().link());
         }
+        FacebookPhotos.attach(form, request.uploads());
         Instant now = http.clock().instant();
         if (request.scheduledAt() != null && request.scheduledAt().isAfter(now)) {
             form.put("published", "false");
@@ -182,6 +222,9 @@ public final class FacebookAdapter implements ChannelAdapter {
 
     @Override
     public CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {
+        if (request.ofComment()) {
+            return comments.readBack(request);
+        }
         ChannelConnection connection = request.connection();
         String pageId = connection.settings().pageId();
         String token = readToken(connection);
@@ -252,7 +295,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         });
     }
 
-    private static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body) {
+    static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body) {
         FacebookError error = FacebookError.of(answered, body);
         if (error != null && error.blocksReading()) {
             return new ReadBackOutcome.Unavailable(error.readReason());
@@ -418,7 +461,7 @@ public final class FacebookAdapter implements ChannelAdapter {
         return Forms.enc(pageId == null ? "" : pageId).replace("+", "%20");
     }
 
-    private static String readToken(ChannelConnection connection) {
+    static String readToken(ChannelConnection connection) {
         String read = connection.secrets().readAccessToken();
         return Texts.blank(read) ? connection.secrets().pageAccessToken() : read;
     }

@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.net.http.HttpHeaders;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,8 +92,8 @@ final class GuardedClient {
     CompletableFuture<Answer> send(OutgoingRequest request) {
         AsyncRequestBuilder builder = AsyncRequestBuilder.create(request.method()).setUri(request.uri());
         request.headers().forEach(builder::addHeader);
-        if (request.body() != null) {
-            builder.setEntity(AsyncEntityProducers.create(request.body().getBytes(StandardCharsets.UTF_8),
+        if (request.hasBody()) {
+            builder.setEntity(AsyncEntityProducers.create(request.bodyBytes(),
                     ContentType.parse(request.contentType())));
         }
         AsyncRequestProducer producer = builder.build();

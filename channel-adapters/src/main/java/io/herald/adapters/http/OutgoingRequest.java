@@ -13,6 +13,7 @@ import java.util.Objects;
  *
  * @param target      the provider-side target for the trace (Page id, author URN, site URL)
  * @param contentType null when there is no body
+ * @param binaryBody  the body as bytes (an image, a multipart form), instead of {@code body}; null otherwise
  */
 public record OutgoingRequest(
         String method,
@@ -22,7 +23,22 @@ public record OutgoingRequest(
         String contentType,
         String fingerprint,
         String target,
-        List<String> secrets) {
+        List<String> secrets,
+        byte[] binaryBody) {
+
+    public OutgoingRequest(String method, URI uri, Map<String, String> headers, String body, String contentType,
+                           String fingerprint, String target, List<String> secrets) {
+        this(method, uri, headers, body, contentType, fingerprint, target, secrets, null);
+    }
+
+    public boolean hasBody() {
+        return body != null || binaryBody != null;
+    }
+
+    /** The bytes to send: the binary body, or the text body in UTF-8. */
+    public byte[] bodyBytes() {
+        return binaryBody != null ? binaryBody : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     public OutgoingRequest {
         Objects.requireNonNull(method, "method");

@@ -153,9 +153,9 @@ public final class ProviderHttp {
     private CompletableFuture<GuardedClient.Answer> sendJdk(OutgoingRequest request) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri()).timeout(readTimeout);
         request.headers().forEach(builder::header);
-        if (request.body() != null) {
+        if (request.hasBody()) {
             builder.header("Content-Type", request.contentType());
-            builder.method(request.method(), HttpRequest.BodyPublishers.ofString(request.body()));
+            builder.method(request.method(), HttpRequest.BodyPublishers.ofByteArray(request.bodyBytes()));
         } else {
             builder.method(request.method(), HttpRequest.BodyPublishers.noBody());
         }

@@ -20,12 +20,16 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PostReadRequest;
 import io.herald.adapters.port.PostReading;
+import io.herald.adapters.port.CommentRequest;
+import io.herald.adapters.port.ContentLimits;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
@@ -54,12 +58,15 @@ public final class LinkedInAdapter implements ChannelAdapter {
     static final Duration READ_BACK_MARGIN = Duration.ofMinutes(5);
     static final int PAGE_SIZE = 100;
     static final int MAX_PAGES = 50;
+    static final int COMMENTARY_MAX = 3000;
     private static final Pattern POST_URN = Pattern.compile("urn:li:(?:share|ugcPost):[0-9]+");
 
     private final ProviderHttp http;
     private final URI apiBase;
     private final String version;
     private final LinkedInPostEdits edits;
+    private final LinkedInImages images;
+    private final LinkedInComments comments;
 
     public LinkedInAdapter(ProviderHttp http, String apiBaseUrl, String version) {
         this.http = http;
@@ -67,6 +74,8 @@ public final class LinkedInAdapter implements ChannelAdapter {
                 : apiBaseUrl);
         this.version = version;
         this.edits = new LinkedInPostEdits(http, apiBase, version, this);
+        this.images = new LinkedInImages(http, apiBase, this);
+        this.comments = new LinkedInComments(http, apiBase, this);
     }
 
     @Override
@@ -85,8 +94,37 @@ public final class LinkedInAdapter implements ChannelAdapter {
     }
 
     @Override
+    public CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return images.upload(request);
+    }
+
+    @Override
+    public CompletableFuture<PublishOutcome> comment(CommentRequest request) {
+        return comments.comment(request);
+    }
+
+    static boolean sameOrigin(URI a, URI b) {
+        return java.util.Objects.equals(a.getScheme(), b.getScheme()) && java.util.Objects.equals(a.getHost(),
+                b.getHost()) && a.getPort() == b.getPort();
+    }
+
+    @Override
     public ChannelType type() {
         return ChannelType.LINKEDIN;
+    }
+
+    /** One image or a multi-image post (Herald allows 10); a link or images, not both. */
+    @Override
+    public List<FieldViolation> validate(Content content, PublicationAction action) {
+        List<FieldViolation> violations = new ArrayList<>(ContentLimits.publishOnly(action));
+        if (!ContentLimits.hasBody(content)) {
+            violations.add(new FieldViolation("content.body", "LinkedIn needs the post's text"));
+        } else if (content.body().length() > COMMENTARY_MAX) {
+            violations.add(new FieldViolation("content.body",
+                    "LinkedIn commentary is at most " + COMMENTARY_MAX + " characters"));
+        }
+        violations.addAll(ContentLimits.social(content, "LinkedIn", 10, 1250));
+        return violations;
     }
 
     static String commentaryOf(Content content) {
@@ -116,6 +154,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         distribution.putArray("thirdPartyDistributionChannels");
         body.put("lifecycleState", "PUBLISHED");
         body.put("isReshareDisabledByAuthor", false);
+        LinkedInImages.attach(body, request.uploads());
         String fingerprint = Fingerprints.ofJson("POST", "/rest/posts", body);
         if (request.action() != PublicationAction.PUBLISH) {
             return refuseLocally(fingerprint, author, "unsupported_action",
@@ -137,7 +176,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("linkedin", request, outcome));
     }
 
-    private Map<String, String> headers(String token) {
+    Map<String, String> headers(String token) {
         return Map.of("Authorization", "Bearer " + token,
                 "LinkedIn-Version", version,
                 "X-Restli-Protocol-Version", "2.0.0",
@@ -247,6 +286,9 @@ public final class LinkedInAdapter implements ChannelAdapter {
 
     @Override
     public CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {
+        if (request.ofComment()) {
+            return comments.readBack(request);
+        }
         ChannelConnection connection = request.connection();
         String token = connection.secrets().accessToken();
         if (Texts.blank(token)) {
@@ -302,7 +344,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         });
     }
 
-    private static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body, String author) {
+    static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body, String author) {
         String code = errorCode(body);
         String message = Redactor.excerpt(Json.text(body, "message"), answered.request().secrets(), 200);
         if (answered.status() == 403 || "ACCESS_DENIED".equals(code)) {

@@ -1,6 +1,12 @@
 package io.herald.adapters.port;
 
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.PublicationAction;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -29,4 +35,26 @@ public interface ChannelAdapter {
 
     /** What the connection's credentials allow: publishing, and reading back. */
     CompletableFuture<CapabilityReport> probe(ChannelConnection connection);
+
+    /**
+     * The provider's limits on a request, checked at intake so that a post that can never be
+     * accepted is never attempted: the one place they live. Empty when the request fits.
+     */
+    default List<FieldViolation> validate(Content content, PublicationAction action) {
+        return List.of();
+    }
+
+    /** Uploads one image for a later post (repeatable). Call only after the attempt was recorded. */
+    default CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED, "unsupported_step",
+                type().wireName() + " channels take no images through Herald", null,
+                AttemptTrace.nothingCameBack(null, null)));
+    }
+
+    /** Writes the first comment under the post (once only). Call only after the attempt was recorded. */
+    default CompletableFuture<PublishOutcome> comment(CommentRequest request) {
+        return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED, "unsupported_step",
+                type().wireName() + " posts take no first comment through Herald", null,
+                AttemptTrace.nothingCameBack(null, null)));
+    }
 }

@@ -3,11 +3,14 @@ package io.herald.adapters.port;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationStep;
 import java.time.Instant;
 
 /**
  * Look for what an attempt left behind. Facebook and LinkedIn match by normalised text (and link)
- * in the window [{@code attemptStartedAt} − 5 min, now]; WordPress by the meta key.
+ * in the window [{@code attemptStartedAt} − 5 min, now]; WordPress by the meta key. For a first
+ * comment ({@code step}), the post's comments ({@code postRef}) are read for the same text.
  */
 public record ReadBackRequest(
         PublicationId publicationId,
@@ -15,5 +18,17 @@ public record ReadBackRequest(
         PublicationAction action,
         Content content,
         Instant attemptStartedAt,
-        ChannelConnection connection) {
+        ChannelConnection connection,
+        PublicationStep step,
+        ProviderRef postRef) {
+
+    /** A read of what the action's post step may have left. */
+    public ReadBackRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,
+                           Instant attemptStartedAt, ChannelConnection connection) {
+        this(publicationId, attemptNo, action, content, attemptStartedAt, connection, null, null);
+    }
+
+    public boolean ofComment() {
+        return step == PublicationStep.FIRST_COMMENT;
+    }
 }

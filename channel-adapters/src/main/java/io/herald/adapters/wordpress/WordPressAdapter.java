@@ -20,13 +20,17 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PostReadRequest;
 import io.herald.adapters.port.PostReading;
+import io.herald.adapters.port.ContentLimits;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
+import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.AttemptTrace;
+import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
@@ -59,10 +63,12 @@ public final class WordPressAdapter implements ChannelAdapter {
 
     private final ProviderHttp http;
     private final WordPressPostEdits edits;
+    private final WordPressMedia media;
 
     public WordPressAdapter(ProviderHttp http) {
         this.http = http;
         this.edits = new WordPressPostEdits(http, this);
+        this.media = new WordPressMedia(http, this);
     }
 
     @Override
@@ -81,8 +87,28 @@ public final class WordPressAdapter implements ChannelAdapter {
     }
 
     @Override
+    public CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
+        return media.upload(request);
+    }
+
+    @Override
     public ChannelType type() {
         return ChannelType.WORDPRESS;
+    }
+
+    /** Images become the featured image and figures in the content; WordPress posts take no first comment. */
+    @Override
+    public List<FieldViolation> validate(Content content, PublicationAction action) {
+        List<FieldViolation> violations = new ArrayList<>();
+        if (!ContentLimits.hasBody(content) && Texts.blank(content.title())) {
+            violations.add(new FieldViolation("content", "WordPress needs a title or a body"));
+        }
+        violations.addAll(ContentLimits.images(content, 10));
+        if (content.firstComment() != null) {
+            violations.add(new FieldViolation("content.firstComment",
+                    "a first comment is only posted on Facebook and LinkedIn"));
+        }
+        return violations;
     }
 
     /** {@code {site}/?rest_route=/wp/v2/{route}} plus query parameters. */
@@ -137,7 +163,7 @@ public final class WordPressAdapter implements ChannelAdapter {
             // A URL on its own line becomes an embed or a link in WordPress.
             text = text.isBlank() ? request.content().link() : text + "\n\n" + request.content().link();
         }
-        body.put("content", text);
+        WordPressMedia.attach(body, text, request.uploads());
         Instant now = http.clock().instant();
         if (request.action() == PublicationAction.DRAFT) {
             body.put("status", "draft");

@@ -11,30 +11,35 @@ import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
-import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.AttemptDecision.Verdict;
+import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExecutePublicationCommand;
 import io.herald.contracts.publication.ExpireAttemptCommand;
 import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
-import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -49,6 +54,7 @@ import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.contracts.publication.StartReadBackCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -97,6 +103,12 @@ public class Publication {
     private ProviderRef targetRef;
     /** For update and delete: how often a read-back showed the change missing and it was sent again. */
     private int convergingResends;
+    /** The step of the latest attempt, and its image for an upload. */
+    private PublicationStep lastStep;
+    private MediaId lastMediaId;
+    /** The latest attempt has no recorded result yet (its step may be an upload or the comment). */
+    private boolean inFlight;
+    private final PublicationSteps steps = new PublicationSteps();
 
     protected Publication() {
         // required by Axon
@@ -136,8 +148,18 @@ public class Publication {
             return AttemptDecision.refused(publicationId, STALE_TRIGGER, "attempt " + command.expectedAttemptNo()
                     + " was already due before; the next attempt is " + attemptNo);
         }
+        if (status == PublicationStatus.SUCCEEDED) {
+            return startComment(command, attemptNo, throttle, autoReattempt);
+        }
         switch (status) {
             case REQUESTED, RETRY_SCHEDULED -> { }
+            // between two steps: the previous one ended and the next is due
+            case ATTEMPTING -> {
+                if (inFlight) {
+                    HeraldRejection refusal = refusalToRun();
+                    return AttemptDecision.refused(publicationId, refusal.code().code(), refusal.getMessage());
+                }
+            }
             case NOT_EXECUTED -> {
                 if (mayResendConvergingStep(command, retryPolicy)) {
                     log.info("the read-back of {} showed its {} missing: sending it again", publicationId,
@@ -167,14 +189,46 @@ public class Publication {
         if (command.startedAt().isBefore(notBefore)) {
             return decision(Verdict.WAIT, attemptNo, command.trigger(), null, notBefore);
         }
+        ContentMedia upload = PublicationStep.postStepOf(action) == PublicationStep.DELETE_POST ? null
+                : steps.nextUpload();
+        if (upload != null) {
+            // uploads are repeatable: nothing is read before one, an unknown one is simply uploaded again
+            return start(command, attemptNo, PublicationStep.UPLOAD_MEDIA, upload.mediaId());
+        }
         // a converging step is sent again only after a read-back showed its change missing: no read first
         if (earlierAttemptMayHaveLanded && !command.readBeforeCreateDone() && !action.actsOnPost()) {
             return decision(Verdict.READ_FIRST, attemptNo, command.trigger(), readBackLicence(), null);
         }
+        return start(command, attemptNo, PublicationStep.postStepOf(action), null);
+    }
+
+    /** The post exists: only its first comment may still be written, once (unless NOT_FOUND between). */
+    private AttemptDecision startComment(StartAttemptCommand command, int attemptNo, ConnectionThrottle throttle,
+                                         AutoReattemptPolicy autoReattempt) {
+        boolean autoAllowed = command.trigger() == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
+                && autoReattempt.reattemptsAfterNotFound(workspaceId, channelId);
+        if (!steps.commentStartable(command.trigger(), autoAllowed)) {
+            HeraldRejection refusal = refusalToRun();
+            return AttemptDecision.refused(publicationId, refusal.code().code(), refusal.getMessage());
+        }
+        Instant notBefore = throttle.notBefore(workspaceId, channelId);
+        if (command.startedAt().isBefore(notBefore)) {
+            return decision(Verdict.WAIT, attemptNo, command.trigger(), null, notBefore);
+        }
+        if (steps.commentMayHaveLanded() && !command.readBeforeCreateDone()) {
+            return decision(Verdict.READ_FIRST, attemptNo, command.trigger(), readBackLicence(), null);
+        }
+        return start(command, attemptNo, PublicationStep.FIRST_COMMENT, null);
+    }
+
+    private AttemptDecision start(StartAttemptCommand command, int attemptNo, PublicationStep step, MediaId mediaId) {
         Instant expiresAt = command.startedAt().plus(command.attemptTimeout());
         apply(new PublicationAttemptedEvent(publicationId, workspaceId, channelId, attemptNo, command.trigger(),
-                publicationId.value(), contentHash, command.startedAt(), expiresAt, null));
-        return decision(Verdict.START, attemptNo, command.trigger(), null, null);
+                publicationId.value(), contentHash, command.startedAt(), expiresAt, null, step, mediaId));
+        return new AttemptDecision(Verdict.START, publicationId, workspaceId, channelId, channelType, attemptNo,
+                command.trigger(), action, content, scheduledAt, null, null, null, null, targetRef, step, mediaId,
+                step == PublicationStep.postStepOf(action) ? steps.uploads() : List.of(),
+                step == PublicationStep.FIRST_COMMENT ? steps.postRef() : null);
     }
 
     /**
@@ -217,7 +271,26 @@ public class Publication {
         }
         apply(new PublicationSucceededEvent(publicationId, workspaceId, command.attemptNo(), command.providerRef(),
                 command.trace(), command.recordedAt()));
+        nextStepIfDue(command.recordedAt());
         return true;
+    }
+
+    /**
+     * After an upload, the next upload or the post; after the post, its first comment. Each is a
+     * new attempt the dispatcher asks for; the event makes it due durably (its token, not memory).
+     */
+    private void nextStepIfDue(Instant at) {
+        PublicationStep next = null;
+        if (status == PublicationStatus.SUCCEEDED) {
+            if (steps.commentDueAfterPost()) {
+                next = PublicationStep.FIRST_COMMENT;
+            }
+        } else if (lastStep == PublicationStep.UPLOAD_MEDIA) {
+            next = steps.nextUpload() != null ? PublicationStep.UPLOAD_MEDIA : PublicationStep.postStepOf(action);
+        }
+        if (next != null) {
+            apply(new PublicationNextStepDueEvent(publicationId, workspaceId, lastAttemptNo + 1, next, at));
+        }
     }
 
     /** @return when the attempt is retried, or null: the failure is final (or the result stale) */
@@ -239,13 +312,35 @@ public class Publication {
     }
 
     @CommandHandler
-    public boolean handle(RecordAttemptOutcomeUnknownCommand command) {
+    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy) {
         if (isStale(command.attemptNo(), "unknown outcome")) {
             return false;
         }
         apply(new PublicationOutcomeUnknownEvent(publicationId, workspaceId, command.attemptNo(), command.cause(),
                 command.detail(), command.trace(), command.recordedAt()));
+        uploadAgainIfAllowed(retryPolicy, command.recordedAt());
         return true;
+    }
+
+    /**
+     * An upload no post uses is invisible, so an unknown one is uploaded again, as often as the
+     * retry policy allows requests that never left; past that it is FAILED for an operator.
+     */
+    private void uploadAgainIfAllowed(RetryPolicy retryPolicy, Instant at) {
+        if (lastStep != PublicationStep.UPLOAD_MEDIA) {
+            return;
+        }
+        if (retryPolicy.retryAt(channelType, FailureKind.NOT_SENT, steps.uploadUnknowns(), null, at) != null) {
+            apply(new PublicationNextStepDueEvent(publicationId, workspaceId, lastAttemptNo + 1,
+                    PublicationStep.UPLOAD_MEDIA, at));
+        } else {
+            log.warn("upload {} of {} stayed unknown {} times: an operator decides", lastMediaId, publicationId,
+                    steps.uploadUnknowns());
+            apply(new PublicationFailedEvent(publicationId, workspaceId, lastAttemptNo, FailureKind.REJECTED,
+                    "upload_outcome_unknown", "the upload of " + lastMediaId + " had no clear answer "
+                            + steps.uploadUnknowns() + " times; nothing was posted. Re-attempt to upload again.",
+                    AttemptTrace.nothingCameBack(null, null), null, at));
+        }
     }
 
     /**
@@ -257,7 +352,7 @@ public class Publication {
         if (isStale(command.attemptNo(), "duplicate signal")) {
             return false;
         }
-        if (earlierAttemptMayHaveLanded) {
+        if (earlierAttemptMayHaveLanded && lastStep == PublicationStep.postStepOf(action)) {
             apply(new PublicationReconciledEvent(publicationId, workspaceId, command.attemptNo(),
                     ReconciliationResult.FOUND, ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL,
                     command.earlierPost(), command.detail(), null, null, command.recordedAt()));
@@ -268,6 +363,7 @@ public class Publication {
                             + " hand): " + command.detail(),
                     command.trace(), null, command.recordedAt()));
         }
+        nextStepIfDue(command.recordedAt());
         return true;
     }
 
@@ -277,6 +373,9 @@ public class Publication {
             log.info("ignoring read-back for attempt {} of {}: the latest attempt is {}",
                     command.attemptNo(), publicationId, lastAttemptNo);
             return false;
+        }
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            return reconcileComment(command);
         }
         boolean lateFind = command.result() == ReconciliationResult.FOUND
                 && (status == PublicationStatus.NOT_EXECUTED || status == PublicationStatus.RETRY_SCHEDULED)
@@ -288,13 +387,30 @@ public class Publication {
         apply(new PublicationReconciledEvent(publicationId, workspaceId, command.attemptNo(), command.result(),
                 ReconciliationSource.AUTOMATIC, command.providerRef(), command.detail(), null, null,
                 command.recordedAt()));
+        nextStepIfDue(command.recordedAt());
+        return true;
+    }
+
+    /** The same rules as the post's: only an unknown comment is read back, and a late find wins. */
+    private boolean reconcileComment(RecordReconciliationCommand command) {
+        PublicationSteps.CommentState state = steps.comment();
+        boolean lateFind = command.result() == ReconciliationResult.FOUND
+                && (state == PublicationSteps.CommentState.NOT_EXECUTED
+                || state == PublicationSteps.CommentState.RETRY_SCHEDULED) && steps.commentMayHaveLanded();
+        if (state != PublicationSteps.CommentState.OUTCOME_UNKNOWN && !lateFind) {
+            log.info("ignoring {} read-back of the comment of {}: it is {}", command.result(), publicationId, state);
+            return false;
+        }
+        apply(new PublicationReconciledEvent(publicationId, workspaceId, command.attemptNo(), command.result(),
+                ReconciliationSource.AUTOMATIC, command.providerRef(), command.detail(), null, null,
+                command.recordedAt()));
         return true;
     }
 
     /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */
     @CommandHandler
-    public boolean handle(ExpireAttemptCommand command) {
-        if (status != PublicationStatus.ATTEMPTING || command.attemptNo() != lastAttemptNo) {
+    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy) {
+        if (!inFlight || command.attemptNo() != lastAttemptNo) {
             return false;
         }
         log.warn("attempt {} of {} has no result by {}: outcome unknown", command.attemptNo(), publicationId,
@@ -303,13 +419,14 @@ public class Publication {
                 UnknownCause.INTERRUPTED, "no result was recorded before the attempt's deadline; the process may"
                         + " have died or the call hung",
                 AttemptTrace.nothingCameBack(null, null), lastAttemptExpiresAt));
+        uploadAgainIfAllowed(retryPolicy, lastAttemptExpiresAt);
         return true;
     }
 
     /** A read-back is worth making only while the attempt it is about still has an unknown outcome. */
     @CommandHandler
     public ReadBackLicence handle(StartReadBackCommand command) {
-        if (status != PublicationStatus.OUTCOME_UNKNOWN || command.attemptNo() != lastAttemptNo) {
+        if (!lastAttemptUnknown() || command.attemptNo() != lastAttemptNo) {
             log.info("no read-back of attempt {} of {}: status {}, latest attempt {}", command.attemptNo(),
                     publicationId, status, lastAttemptNo);
             return null;
@@ -335,6 +452,10 @@ public class Publication {
     @CommandHandler
     public void handle(DecidePublicationCommand command) {
         requireWorkspace(command.workspaceId());
+        if (status == PublicationStatus.SUCCEEDED && steps.commentNeedsDecision()) {
+            decideOnComment(command);
+            return;
+        }
         switch (command.decision()) {
             case CONFIRM_PUBLISHED -> {
                 requireDecidable(command, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
@@ -347,6 +468,7 @@ public class Publication {
                 apply(new PublicationReconciledEvent(publicationId, workspaceId, lastAttemptNo,
                         ReconciliationResult.FOUND, ReconciliationSource.OPERATOR, ref, "confirmed published by "
                                 + command.operator(), command.operator(), command.note(), command.decidedAt()));
+                nextStepIfDue(command.decidedAt());
             }
             case CONFIRM_NOT_PUBLISHED -> {
                 requireDecidable(command, PublicationStatus.OUTCOME_UNKNOWN);
@@ -371,10 +493,48 @@ public class Publication {
         }
     }
 
+    /** The post stands; the decision is about its first comment ({@code decisionStep: first_comment}). */
+    private void decideOnComment(DecidePublicationCommand command) {
+        PublicationSteps.CommentState state = steps.comment();
+        switch (command.decision()) {
+            case CONFIRM_PUBLISHED -> apply(new PublicationReconciledEvent(publicationId, workspaceId, lastAttemptNo,
+                    ReconciliationResult.FOUND, ReconciliationSource.OPERATOR, command.providerRef(),
+                    "comment confirmed published by " + command.operator(), command.operator(), command.note(),
+                    command.decidedAt()));
+            case CONFIRM_NOT_PUBLISHED -> {
+                if (state != PublicationSteps.CommentState.OUTCOME_UNKNOWN) {
+                    throw commentDecisionRefused(command, state);
+                }
+                apply(new PublicationReconciledEvent(publicationId, workspaceId, lastAttemptNo,
+                        ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR, null,
+                        "comment confirmed not published by " + command.operator(), command.operator(),
+                        command.note(), command.decidedAt()));
+            }
+            case REATTEMPT -> {
+                if (state == PublicationSteps.CommentState.OUTCOME_UNKNOWN) {
+                    throw commentDecisionRefused(command, state);
+                }
+                apply(new PublicationNextStepDueEvent(publicationId, workspaceId, lastAttemptNo + 1,
+                        PublicationStep.FIRST_COMMENT, command.decidedAt()));
+            }
+            case ABANDON -> apply(new PublicationStepSkippedEvent(publicationId, workspaceId, lastAttemptNo,
+                    PublicationStep.FIRST_COMMENT, command.operator(), command.note(), command.decidedAt()));
+            default -> throw new IllegalArgumentException("unknown decision " + command.decision());
+        }
+    }
+
+    private HeraldRejection commentDecisionRefused(DecidePublicationCommand command,
+                                                   PublicationSteps.CommentState state) {
+        String hint = state == PublicationSteps.CommentState.OUTCOME_UNKNOWN
+                ? ": the comment's outcome is unknown; confirm published or not published first" : "";
+        return new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED, command.decision().wireName()
+                + " is not allowed on the first comment while it is " + state + hint);
+    }
+
     @CommandHandler
     public void handle(RequestReadBackCommand command) {
         requireWorkspace(command.workspaceId());
-        if (status != PublicationStatus.OUTCOME_UNKNOWN) {
+        if (!lastAttemptUnknown()) {
             throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED,
                     "a read-back is only useful while the outcome is unknown; the publication is " + status);
         }
@@ -388,8 +548,15 @@ public class Publication {
         }
     }
 
+    /** The post's outcome is unknown, or (the post standing) its comment's. */
+    private boolean lastAttemptUnknown() {
+        return lastStep == PublicationStep.FIRST_COMMENT
+                ? steps.comment() == PublicationSteps.CommentState.OUTCOME_UNKNOWN
+                : status == PublicationStatus.OUTCOME_UNKNOWN;
+    }
+
     private boolean isStale(int attemptNo, String what) {
-        if (status == PublicationStatus.ATTEMPTING && attemptNo == lastAttemptNo) {
+        if (inFlight && attemptNo == lastAttemptNo) {
             return false;
         }
         log.info("ignoring {} for attempt {} of {}: status {}, latest attempt {}", what, attemptNo, publicationId,
@@ -438,8 +605,9 @@ public class Publication {
 
     /** What the latest attempt may have left at the provider. */
     private ReadBackLicence readBackLicence() {
+        boolean comment = lastStep == PublicationStep.FIRST_COMMENT;
         return new ReadBackLicence(publicationId, workspaceId, channelId, lastAttemptNo, action, content,
-                lastAttemptStartedAt, targetRef);
+                lastAttemptStartedAt, targetRef, comment ? lastStep : null, comment ? steps.postRef() : null);
     }
 
     private static boolean isBlank(String s) {
@@ -458,6 +626,8 @@ public class Publication {
         contentVersion = event.contentVersion();
         scheduledAt = event.scheduledAt();
         status = PublicationStatus.REQUESTED;
+        lastStep = PublicationStep.postStepOf(action);
+        steps.plan(action, content);
     }
 
     @EventSourcingHandler
@@ -483,34 +653,86 @@ public class Publication {
         lastAttemptNo = event.attemptNo();
         lastAttemptStartedAt = event.startedAt();
         lastAttemptExpiresAt = event.expiresAt();
-        status = PublicationStatus.ATTEMPTING;
+        lastStep = PublicationStep.orPostStep(event.step(), action);
+        lastMediaId = event.mediaId();
+        inFlight = true;
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            steps.commentAttempted();
+        } else {
+            status = PublicationStatus.ATTEMPTING;
+        }
     }
 
     @EventSourcingHandler
     void on(PublicationSucceededEvent event) {
-        status = PublicationStatus.SUCCEEDED;
+        inFlight = false;
+        switch (lastStep) {
+            // the publication stays ATTEMPTING between an upload and the next step
+            case UPLOAD_MEDIA -> steps.uploadSucceeded(lastMediaId, event.providerRef());
+            case FIRST_COMMENT -> steps.commentSucceeded();
+            default -> {
+                status = PublicationStatus.SUCCEEDED;
+                steps.postExists(event.providerRef());
+            }
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationNextStepDueEvent event) {
+        if (event.step() == PublicationStep.FIRST_COMMENT) {
+            steps.commentDue();
+        } else {
+            status = PublicationStatus.ATTEMPTING;
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationStepSkippedEvent event) {
+        if (event.step() == PublicationStep.FIRST_COMMENT) {
+            steps.commentSkipped();
+        }
     }
 
     @EventSourcingHandler
     void on(PublicationFailedEvent event) {
+        inFlight = false;
         if (event.kind() == FailureKind.NOT_SENT) {
             notSentFailures++;
         } else if (event.kind() == FailureKind.RATE_LIMITED) {
             rateLimitedFailures++;
+        }
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            steps.commentFailed(event.retryAt() != null);
+            return;
         }
         status = event.retryAt() != null ? PublicationStatus.RETRY_SCHEDULED : PublicationStatus.FAILED;
     }
 
     @EventSourcingHandler
     void on(PublicationOutcomeUnknownEvent event) {
-        status = PublicationStatus.OUTCOME_UNKNOWN;
-        earlierAttemptMayHaveLanded = true;
+        inFlight = false;
+        switch (lastStep) {
+            // still in progress: the upload is made due again, or it fails once the retry policy's bound is reached
+            case UPLOAD_MEDIA -> steps.uploadUnknown();
+            case FIRST_COMMENT -> steps.commentUnknown();
+            default -> {
+                status = PublicationStatus.OUTCOME_UNKNOWN;
+                earlierAttemptMayHaveLanded = true;
+            }
+        }
     }
 
     @EventSourcingHandler
     void on(PublicationReconciledEvent event) {
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            steps.commentReconciled(event.result(), event.source());
+            return;
+        }
         switch (event.result()) {
-            case FOUND -> status = PublicationStatus.SUCCEEDED;
+            case FOUND -> {
+                status = PublicationStatus.SUCCEEDED;
+                steps.postExists(event.providerRef());
+            }
             case NOT_FOUND -> {
                 status = PublicationStatus.NOT_EXECUTED;
                 lastNotFoundSource = event.source();

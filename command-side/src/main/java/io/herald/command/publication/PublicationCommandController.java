@@ -143,7 +143,8 @@ public class PublicationCommandController {
     private static PublicationView newlyRequested(RequestPublicationCommand c) {
         return new PublicationView(c.publicationId(), c.workspaceId(), c.calendarEntryId(), c.contentVersion(),
                 c.channelId(), c.channelType(), c.action(), PublicationStatus.REQUESTED, c.content().hash(),
-                c.scheduledAt(), c.requestedAt(), null, List.of(), List.of(), false, null, c.requestedAt());
+                c.scheduledAt(), c.requestedAt(), null, List.of(), List.of(), false, null, c.requestedAt(),
+                PublicationView.Step.planned(c.action(), c.content()), null);
     }
 
     static WorkspaceId workspace(String ws) {

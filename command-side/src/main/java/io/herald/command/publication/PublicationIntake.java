@@ -1,6 +1,8 @@
 package io.herald.command.publication;
 
+import io.herald.adapters.port.ChannelAdapters;
 import io.herald.command.channel.ChannelConnectionStore;
+import io.herald.command.media.MediaStore;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.FieldViolation;
@@ -9,7 +11,9 @@ import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.RequestPublicationCommand;
 import java.time.Clock;
@@ -33,21 +37,38 @@ public class PublicationIntake {
 
     private static final Logger log = LoggerFactory.getLogger(PublicationIntake.class);
 
-    /** Provider limits checked at the door, so a post that can never be accepted is never attempted. */
-    static final int LINKEDIN_COMMENTARY_MAX = 3000;
-    static final int FACEBOOK_MESSAGE_MAX = 63206;
-
     private final ChannelConnectionStore channels;
     private final EntryOrder entries;
     private final CommandGateway commands;
     private final Clock clock;
+    private final ChannelAdapters adapters;
+    private final MediaStore media;
 
     public PublicationIntake(ChannelConnectionStore channels, EntryOrder entries, CommandGateway commands,
-                             Clock clock) {
+                             Clock clock, ChannelAdapters adapters, MediaStore media) {
         this.channels = channels;
         this.entries = entries;
         this.commands = commands;
         this.clock = clock;
+        this.adapters = adapters;
+        this.media = media;
+    }
+
+    private static Content content(PublicationRequest.ContentRequest request) {
+        List<ContentMedia> images = request.media() == null ? List.of() : request.media().stream()
+                .map(m -> new ContentMedia(MediaId.of(m.mediaId()), m.altText()))
+                .toList();
+        return new Content(request.title(), request.body(), request.link(), images, request.firstComment());
+    }
+
+    /** Every image must be this workspace's own: another's, or none, is "unknown" (never "forbidden"). */
+    private void checkMedia(WorkspaceId workspace, Content content) {
+        for (ContentMedia image : content.media()) {
+            if (media.find(workspace, image.mediaId()).isEmpty()) {
+                throw new HeraldRejection(ErrorCode.UNKNOWN_MEDIA,
+                        "workspace " + workspace + " has no media " + image.mediaId() + "; upload it first");
+            }
+        }
     }
 
     /** What intake did: created a publication, or found the same one already requested. */
@@ -62,11 +83,11 @@ public class PublicationIntake {
         if (request.content() == null && action != PublicationAction.DELETE) {
             throw HeraldRejection.invalid(List.of(new FieldViolation("content", "must not be null")));
         }
-        Content content = request.content() == null ? new Content(null, null, null)
-                : new Content(request.content().title(), request.content().body(), request.content().link());
+        Content content = request.content() == null ? new Content(null, null, null) : content(request.content());
         Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
         if (action != PublicationAction.DELETE) {
             checkAgainstChannel(type, action, content);
+            checkMedia(workspace, content);
         }
 
         PublicationId id = IdempotencyKeys.publicationId(workspace, request.calendarEntryId(),
@@ -98,35 +119,11 @@ public class PublicationIntake {
         }
     }
 
-    private static void checkAgainstChannel(ChannelType type, PublicationAction action, Content content) {
-        List<FieldViolation> violations = new ArrayList<>();
-        if (action == PublicationAction.DRAFT && type != ChannelType.WORDPRESS) {
-            violations.add(new FieldViolation("action", "draft is only available on WordPress channels"));
-        }
-        boolean hasBody = content.body() != null && !content.body().isBlank();
-        switch (type) {
-            case FACEBOOK -> {
-                if (!hasBody && content.link() == null) {
-                    violations.add(new FieldViolation("content.body", "Facebook needs a message or a link"));
-                }
-                if (hasBody && content.body().length() > FACEBOOK_MESSAGE_MAX) {
-                    violations.add(new FieldViolation("content.body",
-                            "Facebook messages are at most " + FACEBOOK_MESSAGE_MAX + " characters"));
-                }
-            }
-            case LINKEDIN -> {
-                if (!hasBody) {
-                    violations.add(new FieldViolation("content.body", "LinkedIn needs the post's text"));
-                } else if (content.body().length() > LINKEDIN_COMMENTARY_MAX) {
-                    violations.add(new FieldViolation("content.body",
-                            "LinkedIn commentary is at most " + LINKEDIN_COMMENTARY_MAX + " characters"));
-                }
-            }
-            case WORDPRESS -> {
-                if (!hasBody && (content.title() == null || content.title().isBlank())) {
-                    violations.add(new FieldViolation("content", "WordPress needs a title or a body"));
-                }
-            }
+    /** The provider's limits (its adapter knows them), so a post that can never be accepted is never attempted. */
+    private void checkAgainstChannel(ChannelType type, PublicationAction action, Content content) {
+        List<FieldViolation> violations = new ArrayList<>(adapters.forType(type).validate(content, action));
+        if (content.media().stream().map(ContentMedia::mediaId).distinct().count() < content.media().size()) {
+            violations.add(new FieldViolation("content.media", "each image may appear once"));
         }
         if (!violations.isEmpty()) {
             throw HeraldRejection.invalid(violations);

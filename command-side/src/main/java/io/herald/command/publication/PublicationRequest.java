@@ -7,6 +7,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.time.OffsetDateTime;
+import java.util.List;
 
 /** Body of {@code POST /api/v1/workspaces/{ws}/publications} (API.md). */
 public record PublicationRequest(
@@ -23,10 +24,26 @@ public record PublicationRequest(
     public static final String SAFE_ID = "[A-Za-z0-9][A-Za-z0-9._:-]{0,127}";
     public static final String SAFE_ID_MESSAGE = "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'";
 
-    /** What to publish. Which fields a channel needs is checked against the channel's type. */
+    /**
+     * What to publish. Which fields a channel needs, and the provider's limits (how many images,
+     * how long a comment), are checked against the channel's type.
+     */
     public record ContentRequest(
             @Size(max = 300) String title,
             @Size(max = 100_000) String body,
-            @Size(max = 2048) @Pattern(regexp = "https?://\\S+", message = "must be an http(s) URL") String link) {
+            @Size(max = 2048) @Pattern(regexp = "https?://\\S+", message = "must be an http(s) URL") String link,
+            @Size(max = 100) List<@NotNull @Valid MediaRequest> media,
+            @Size(max = 10_000) String firstComment) {
+
+        public ContentRequest(String title, String body, String link) {
+            this(title, body, link, null, null);
+        }
+    }
+
+    /** An image uploaded before ({@code POST …/media}) and the text that describes it. */
+    public record MediaRequest(
+            @NotNull @Pattern(regexp = "med_[0-9a-f]{64}", message = "must be a media id (med_ and 64 hex digits)")
+            String mediaId,
+            @Size(max = 1000) String altText) {
     }
 }

@@ -3,15 +3,12 @@ package io.herald.command.publishing;
 import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
-import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PublishOutcome;
-import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.FailureKind;
-import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
@@ -57,6 +54,7 @@ public class AttemptCalls {
     private final ConnectionThrottle throttle;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final StepCalls steps;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
     private final ExecutorService executor = Executors.newFixedThreadPool(4, runnable -> {
         Thread thread = new Thread(runnable, "herald-attempts");
@@ -70,7 +68,8 @@ public class AttemptCalls {
 
     public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
-                        MeterRegistry meters) {
+                        MeterRegistry meters, StepCalls steps) {
+        this.steps = steps;
         this.throttle = throttle;
         this.directory = directory;
         this.adapters = adapters;
@@ -127,10 +126,11 @@ public class AttemptCalls {
                     return;
                 }
                 ChannelConnection connection = found.get();
-                log.info("attempt {} of {} started ({}), calling {}", attempt.attemptNo(), attempt.publicationId(),
-                        attempt.trigger(), connection.type().wireName());
+                log.info("attempt {} of {} started ({}), calling {} for {}", attempt.attemptNo(),
+                        attempt.publicationId(), attempt.trigger(), connection.type().wireName(),
+                        attempt.stepOrPost().wireName());
                 Timer.Sample sample = Timer.start(meters);
-                providerCall(attempt, connection)
+                steps.send(adapters.forType(connection.type()), attempt, connection)
                         .thenAcceptAsync(outcome -> {
                             sample.stop(meters.timer("herald.attempt.duration",
                                     "channel", connection.type().wireName(), "outcome", outcomeName(outcome)));
@@ -155,17 +155,6 @@ public class AttemptCalls {
     }
 
     /** A create for publish and draft; an edit or delete of the entry's post for update and delete. */
-    private CompletableFuture<PublishOutcome> providerCall(AttemptDecision attempt, ChannelConnection connection) {
-        var adapter = adapters.forType(connection.type());
-        if (attempt.action().actsOnPost()) {
-            PostChangeRequest change = new PostChangeRequest(attempt.publicationId(), attempt.attemptNo(),
-                    attempt.action(), attempt.content(), attempt.target(), connection);
-            return attempt.action() == PublicationAction.DELETE ? adapter.delete(change) : adapter.edit(change);
-        }
-        return adapter.publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(), attempt.action(),
-                attempt.content(), attempt.scheduledAt(), connection));
-    }
-
     /**
      * Rule 3: where the channel can read back, a re-attempt after an unknown outcome looks first.
      * Completes with whether to write: a post found is recorded and nothing is written; an

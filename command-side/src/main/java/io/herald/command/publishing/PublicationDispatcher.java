@@ -4,6 +4,7 @@ import io.herald.command.publishing.PublicationTimers.Kind;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -54,6 +55,12 @@ public class PublicationDispatcher {
     @EventHandler
     void on(PublicationExecutionRequestedEvent event) {
         due(event.publicationId(), event.attemptNo(), event.trigger());
+    }
+
+    /** An upload, the post after its uploads, or the first comment after the post. */
+    @EventHandler
+    void on(PublicationNextStepDueEvent event) {
+        due(event.publicationId(), event.attemptNo(), AttemptTrigger.NEXT_STEP);
     }
 
     /** The publication decides whether its connection re-attempts without an operator. */

@@ -6,6 +6,7 @@ import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
@@ -81,6 +82,12 @@ public class TimerRows {
         if (event.result() != ReconciliationResult.UNKNOWN) {
             timers.clear(event.publicationId());
         }
+    }
+
+    /** The next step starts now (the dispatcher asks for it): no read-back of an unknown upload is due. */
+    @EventHandler
+    void on(PublicationNextStepDueEvent event) {
+        timers.clear(event.publicationId());
     }
 
     @EventHandler

@@ -16,7 +16,9 @@ import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptDecision.Verdict;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExecutePublicationCommand;
 import io.herald.contracts.publication.ExpireAttemptCommand;
@@ -32,6 +34,9 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -81,9 +86,11 @@ import org.junit.jupiter.api.Test;
  * the answer is recorded (the post exists, the answer is lost). Read-backs answer truthfully or
  * inconclusively; operators decide anything, right or wrong.
  *
- * <p>After every step the history must keep rules 1–6 of DESIGN.md, a stale message must append
- * nothing, and the provider must hold at most one post and have seen at most one call that may
- * have created one since the last NOT_FOUND. A failure names the sequence's own seed and its
+ * <p>A life's content may have images and a first comment, so its steps are uploads (repeatable),
+ * the post and the comment (each once only). After every step the history must keep rules 1–6 of
+ * DESIGN.md per once-only step, a stale message must append nothing, the post must attach only
+ * uploads recorded as succeeded, and the provider must hold at most one post and one comment and
+ * have seen at most one call that may have created each since its last NOT_FOUND. A failure names the sequence's own seed and its
  * steps, so it can be rerun alone ({@code -Dherald.state-machine.only=N}).
  *
  * <p>The random driver is a few lines here, not a property-testing library: the moves and the
@@ -100,11 +107,14 @@ class PublicationStateMachineTest {
     private static final ChannelId CHANNEL = new ChannelId("fb-main");
     private static final PublicationId ID = IdempotencyKeys.publicationId(WS, "entry-42", 3, CHANNEL,
             PublicationAction.PUBLISH);
-    private static final Content CONTENT = new Content(null, "Hello from Herald", null);
+    private static final Content TEXT_ONLY = new Content(null, "Hello from Herald", null);
+    private static final MediaId RED = MediaId.of("med_" + "a".repeat(64));
+    private static final MediaId BLUE = MediaId.of("med_" + "b".repeat(64));
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final AttemptTrace TRACE = new AttemptTrace("fp", "page-1", T0, true, 200, null, "trace-1", 120);
     private static final ProviderRef POST = new ProviderRef("page-1_777", null);
+    private static final ProviderRef COMMENT = new ProviderRef("777_1", null);
     /** Reconciliation's schedule: the first read after the settle delay, then two more, then the operator. */
     private static final Duration SETTLE = Duration.ofSeconds(30);
     private static final int MAX_READS = 3;
@@ -123,7 +133,8 @@ class PublicationStateMachineTest {
             "read:FOUND", "read:NOT_FOUND", "read:UNKNOWN", "read-first:FOUND", "read-first:NOT_FOUND",
             "read-first:UNKNOWN", "operator:CONFIRM_PUBLISHED", "operator:CONFIRM_NOT_PUBLISHED",
             "operator:REATTEMPT", "operator:ABANDON", "operator:read-back", "client:execute", "client:request-again",
-            "auto-reattempt");
+            "auto-reattempt", "call:upload_media", "call:first_comment", "upload:again", "read:comment-FOUND",
+            "read:comment-NOT_FOUND", "operator:comment");
 
     @Test
     void randomLivesKeepTheRulesAndNeverCreateTwiceWithoutANotFoundBetween() {
@@ -198,6 +209,7 @@ class PublicationStateMachineTest {
         private final List<String> journal = new ArrayList<>();
         private final Map<String, Integer> happened = new TreeMap<>();
         private final boolean autoReattempt;
+        private final Content content;
         private Instant now = T0;
 
         // the dispatcher: triggers whose StartAttempt has not committed yet, and those sent before
@@ -217,6 +229,12 @@ class PublicationStateMachineTest {
         /** Calls that may have created a post since the last NOT_FOUND. */
         private final Set<Integer> mayHaveCreated = new TreeSet<>();
         private int createCalls;
+        private int comments;
+        private int photos;
+        /** Calls that may have created the comment since its last NOT_FOUND. */
+        private final Set<Integer> mayHaveCommented = new TreeSet<>();
+        /** The step of each attempt, as its Attempted event names it. */
+        private final Map<Integer, PublicationStep> stepOf = new TreeMap<>();
 
         private int steps;
         private int starts;
@@ -251,10 +269,15 @@ class PublicationStateMachineTest {
                     new PublishingProperties.Retry(3, 3, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)),
                     null)));
             Instant scheduledAt = random.nextInt(4) == 0 ? T0.plusSeconds(1 + random.nextInt(600)) : null;
+            List<ContentMedia> images = List.of(new ContentMedia(RED, "red"), new ContentMedia(BLUE, "blue"))
+                    .subList(0, random.nextInt(3));
+            String comment = random.nextBoolean() ? "First comment" : null;
+            content = images.isEmpty() && comment == null ? TEXT_ONLY
+                    : new Content(null, "Hello from Herald", null, images, comment);
             journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", auto re-attempt "
-                    + autoReattempt);
+                    + autoReattempt + ", " + images.size() + " image(s), comment " + (comment != null));
             commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
-                    PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), scheduledAt, T0, "calendar")));
+                    PublicationAction.PUBLISH, content, content.hash(), scheduledAt, T0, "calendar")));
         }
 
         void live() {
@@ -279,9 +302,9 @@ class PublicationStateMachineTest {
 
         /** Nothing more can happen: the publication is final and no node holds work for it. */
         private boolean settled() {
-            Object last = history.get(history.size() - 1);
-            boolean terminal = last instanceof PublicationSucceededEvent || last instanceof PublicationAbandonedEvent
-                    || last instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.FOUND;
+            boolean abandoned = history.stream().anyMatch(PublicationAbandonedEvent.class::isInstance);
+            boolean terminal = abandoned || done(PublicationStep.CREATE_POST)
+                    && (content.firstComment() == null || done(PublicationStep.FIRST_COMMENT));
             return terminal && timer == null && undelivered.isEmpty() && licensed.isEmpty() && answers.isEmpty()
                     && reads.isEmpty() && readsFirst.isEmpty();
         }
@@ -389,24 +412,44 @@ class PublicationStateMachineTest {
                 journal.add("     the call waited past its deadline: not made");
                 return;
             }
-            createCalls++;
+            PublicationStep step = licence.stepOrPost();
+            happened("call:" + step.wireName());
+            if (step == PublicationStep.UPLOAD_MEDIA) {
+                upload(licence);
+                return;
+            }
+            if (step == PublicationStep.CREATE_POST) {
+                // the post uses every image, each by an upload whose success is recorded
+                assertThat(licence.uploads()).as("the post attaches the recorded uploads")
+                        .hasSize(content.media().size());
+                licence.uploads().forEach(u -> assertThat(history).as("upload of %s recorded", u.mediaId())
+                        .anyMatch(e -> e instanceof PublicationSucceededEvent ok
+                                && stepOf.get(ok.attemptNo()) == PublicationStep.UPLOAD_MEDIA
+                                && ok.providerRef().equals(u.providerRef())));
+            }
+            boolean comment = step == PublicationStep.FIRST_COMMENT;
+            if (comment) {
+                assertThat(done(PublicationStep.CREATE_POST)).as("the comment comes after the post").isTrue();
+            } else {
+                createCalls++;
+            }
             int dice = random.nextInt(12);
             if (dice == 0) {
                 happened("crash:during-call");
                 journal.add("     node dies during the call");
-                mayHaveCreated(attemptNo, random.nextBoolean());
+                mayHaveCreated(attemptNo, random.nextBoolean(), comment);
                 return;
             }
             Object answer;
             if (dice <= 3) {
-                mayHaveCreated(attemptNo, true);
-                answer = new RecordAttemptSucceededCommand(ID, attemptNo, POST, TRACE, now);
+                mayHaveCreated(attemptNo, true, comment);
+                answer = new RecordAttemptSucceededCommand(ID, attemptNo, comment ? COMMENT : POST, TRACE, now);
             } else if (dice <= 6) {
                 FailureKind kind = pick(FailureKind.values());
                 answer = new RecordAttemptFailedCommand(ID, attemptNo, kind, "x", "x", TRACE,
                         kind == FailureKind.RATE_LIMITED || random.nextBoolean() ? Duration.ofSeconds(5) : null, now);
-            } else if (dice <= 9) {
-                mayHaveCreated(attemptNo, random.nextBoolean());
+            } else if (dice <= 9 || comment) {
+                mayHaveCreated(attemptNo, random.nextBoolean(), comment);
                 UnknownCause cause = pick(UnknownCause.READ_TIMEOUT, UnknownCause.CONNECTION_RESET,
                         UnknownCause.SERVER_ERROR, UnknownCause.UNPARSABLE_RESPONSE);
                 answer = new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, cause, "x", TRACE, now);
@@ -419,11 +462,41 @@ class PublicationStateMachineTest {
         }
 
         /** The call reached the provider without proving it did not execute. */
-        private void mayHaveCreated(int attemptNo, boolean created) {
-            mayHaveCreated.add(attemptNo);
-            if (created) {
+        private void mayHaveCreated(int attemptNo, boolean created, boolean comment) {
+            (comment ? mayHaveCommented : mayHaveCreated).add(attemptNo);
+            if (created && comment) {
+                comments++;
+            } else if (created) {
                 posts++;
             }
+        }
+
+        /** An upload: repeatable, so the provider may hold photos no post uses; only what is recorded counts. */
+        private void upload(AttemptDecision licence) {
+            int attemptNo = licence.attemptNo();
+            int dice = random.nextInt(8);
+            if (dice == 0) {
+                happened("crash:during-call");
+                photos += random.nextInt(2);
+                return;
+            }
+            Object answer;
+            if (dice <= 4) {
+                photos++;
+                answer = new RecordAttemptSucceededCommand(ID, attemptNo, new ProviderRef("photo-" + photos, null),
+                        TRACE, now);
+            } else if (dice == 5) {
+                FailureKind kind = pick(FailureKind.values());
+                answer = new RecordAttemptFailedCommand(ID, attemptNo, kind, "x", "x", TRACE,
+                        kind == FailureKind.RATE_LIMITED || random.nextBoolean() ? Duration.ofSeconds(5) : null, now);
+            } else {
+                photos += random.nextInt(2);
+                answer = new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, UnknownCause.READ_TIMEOUT, "x", TRACE,
+                        now);
+            }
+            journal.add("     provider answers the upload of " + licence.mediaId() + ": "
+                    + answer.getClass().getSimpleName());
+            answers.add(answer);
         }
 
         private void recordAnswer() {
@@ -489,7 +562,18 @@ class PublicationStateMachineTest {
                         undelivered.add(new Trigger(1, AttemptTrigger.INITIAL));
                     }
                 } else if (event instanceof PublicationAttemptedEvent attempted) {
+                    stepOf.put(attempted.attemptNo(), PublicationStep.orPostStep(attempted.step(),
+                            PublicationAction.PUBLISH));
                     write(Kind.ATTEMPT_EXPIRY, attempted.attemptNo(), null, 0, attempted.expiresAt());
+                } else if (event instanceof PublicationNextStepDueEvent due) {
+                    // TimerRows clears the row; the dispatcher asks for the next step
+                    timer = null;
+                    undelivered.add(new Trigger(due.attemptNo(), AttemptTrigger.NEXT_STEP));
+                    if (due.step() == PublicationStep.UPLOAD_MEDIA && stepOf.get(due.attemptNo() - 1)
+                            == PublicationStep.UPLOAD_MEDIA && history.get(history.size() - 2)
+                            instanceof PublicationOutcomeUnknownEvent) {
+                        happened("upload:again");
+                    }
                 } else if (event instanceof PublicationSucceededEvent || event instanceof PublicationAbandonedEvent) {
                     timer = null;
                 } else if (event instanceof PublicationFailedEvent failed) {
@@ -505,7 +589,8 @@ class PublicationStateMachineTest {
                         timer = null;
                     }
                     if (reconciled.result() == ReconciliationResult.NOT_FOUND) {
-                        mayHaveCreated.clear();
+                        (stepOf.get(reconciled.attemptNo()) == PublicationStep.FIRST_COMMENT ? mayHaveCommented
+                                : mayHaveCreated).clear();
                         if (reconciled.source() == ReconciliationSource.AUTOMATIC) {
                             undelivered.add(new Trigger(reconciled.attemptNo() + 1,
                                     AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND));
@@ -548,8 +633,11 @@ class PublicationStateMachineTest {
                     Decided decided = decide(new ExpireAttemptCommand(ID, fired.attemptNo()));
                     if (inFlight) {
                         assertThat(decided.events()).as("rule 2: an interrupted attempt becomes unknown, never a retry")
-                                .singleElement().isInstanceOfSatisfying(PublicationOutcomeUnknownEvent.class,
+                                .first().isInstanceOfSatisfying(PublicationOutcomeUnknownEvent.class,
                                         u -> assertThat(u.cause()).isEqualTo(UnknownCause.INTERRUPTED));
+                        if (stepOf.get(fired.attemptNo()) != PublicationStep.UPLOAD_MEDIA) {
+                            assertThat(decided.events()).as("only an upload is made due again").hasSize(1);
+                        }
                     } else {
                         assertThat(decided.events()).as("an expiry of an attempt not in flight changes nothing")
                                 .isEmpty();
@@ -604,11 +692,15 @@ class PublicationStateMachineTest {
 
         // ---- reads at the provider: truthful, or inconclusive ----
 
-        private ReconciliationResult lookAtTheProvider() {
+        private ReconciliationResult lookAtTheProvider(ReadBackLicence licence) {
             if (random.nextInt(4) == 0) {
                 return ReconciliationResult.UNKNOWN;
             }
-            return posts > 0 ? ReconciliationResult.FOUND : ReconciliationResult.NOT_FOUND;
+            boolean comment = licence.stepOrPost() == PublicationStep.FIRST_COMMENT;
+            if (comment) {
+                assertThat(licence.postRef()).as("a comment is read back under its post").isNotNull();
+            }
+            return (comment ? comments : posts) > 0 ? ReconciliationResult.FOUND : ReconciliationResult.NOT_FOUND;
         }
 
         private void readBackAnswers() {
@@ -617,11 +709,13 @@ class PublicationStateMachineTest {
                 journal.add("     node dies during read-back " + read.readNo());
                 return;
             }
-            ReconciliationResult result = lookAtTheProvider();
-            happened("read:" + result);
+            ReconciliationResult result = lookAtTheProvider(read.licence());
+            happened("read:" + (read.licence().stepOrPost() == PublicationStep.FIRST_COMMENT ? "comment-" : "")
+                    + result);
             int attemptNo = read.licence().attemptNo();
             Decided decided = decide(new RecordReconciliationCommand(ID, attemptNo, result,
-                    result == ReconciliationResult.FOUND ? POST : null, "read " + read.readNo(), now));
+                    result == ReconciliationResult.FOUND ? foundRef(read.licence()) : null, "read " + read.readNo(),
+                    now));
             journal.add("     read-back of attempt " + attemptNo + ": " + result + " -> " + decided.events());
             if (attemptNo != latestAttempt()) {
                 assertThat(decided.events()).as("rule 5: a read-back of an older attempt changes nothing").isEmpty();
@@ -635,12 +729,13 @@ class PublicationStateMachineTest {
                 journal.add("     node dies during the read before attempt " + read.decision().attemptNo());
                 return;
             }
-            ReconciliationResult result = lookAtTheProvider();
+            ReconciliationResult result = lookAtTheProvider(read.decision().readFirst());
             happened("read-first:" + result);
             journal.add("     read before attempt " + read.decision().attemptNo() + ": " + result);
             switch (result) {
                 case FOUND -> commit(decide(new RecordReconciliationCommand(ID, read.decision().readFirst().attemptNo(),
-                        ReconciliationResult.FOUND, POST, "found before re-attempting", now)).events());
+                        ReconciliationResult.FOUND, foundRef(read.decision().readFirst()), "found before re-attempting",
+                        now)).events());
                 // nothing there: ask again with the read done, in a unit of work of its own
                 case NOT_FOUND -> start(read.decision().attemptNo(), read.trigger(), true, crashAtStart());
                 // inconclusive: the attempt's row asks again later
@@ -660,6 +755,9 @@ class PublicationStateMachineTest {
             journal.add("     " + decision + " -> " + decided.events());
             if (!decided.events().isEmpty()) {
                 happened("operator:" + decision);
+                if (done(PublicationStep.CREATE_POST)) {
+                    happened("operator:comment");
+                }
             }
             commit(decided.events());
         }
@@ -682,9 +780,9 @@ class PublicationStateMachineTest {
 
         /** The same request again is a no-op; other content under the same key is refused. */
         private void clientRequestsAgain() {
-            Content content = random.nextBoolean() ? CONTENT : new Content(null, "Other text", null);
+            Content again = random.nextBoolean() ? content : new Content(null, "Other text", null);
             Decided decided = decide(new RequestPublicationCommand(ID, WS, "entry-42", 3, CHANNEL,
-                    ChannelType.FACEBOOK, PublicationAction.PUBLISH, content, scheduledAt(), now, "calendar"));
+                    ChannelType.FACEBOOK, PublicationAction.PUBLISH, again, scheduledAt(), now, "calendar"));
             happened("client:request-again");
             assertThat(decided.events()).as("a repeated request appends nothing").isEmpty();
         }
@@ -711,33 +809,65 @@ class PublicationStateMachineTest {
                     events.value.stream().<Object>map(EventMessage::getPayload).toList());
         }
 
-        /** Rules 1–6 of DESIGN.md on the whole history, and what the provider holds. */
+        /**
+         * Rules 1–6 of DESIGN.md on the whole history, per once-only step (the post, the comment),
+         * and what the provider holds.
+         */
         private void checkTheRules() {
             assertThat(posts).as("posts at the provider").isLessThanOrEqualTo(1);
+            assertThat(comments).as("comments at the provider").isLessThanOrEqualTo(1);
             assertThat(mayHaveCreated).as("calls that may have created a post since the last NOT_FOUND")
                     .hasSizeLessThanOrEqualTo(1);
+            assertThat(mayHaveCommented).as("calls that may have created the comment since its last NOT_FOUND")
+                    .hasSizeLessThanOrEqualTo(1);
             Integer inFlight = null;
+            Integer unknownUpload = null;
             int lastAttemptNo = 0;
-            boolean unknownPending = false;
-            boolean finished = false;
+            PublicationStep lastStep = null;
+            boolean postUnknown = false;
+            boolean commentUnknown = false;
+            boolean postDone = false;
+            boolean commentDone = false;
+            boolean abandoned = false;
             for (Object event : history) {
-                assertThat(finished).as("rule 4 and abandon: nothing after a final state, but %s", event).isFalse();
+                assertThat(abandoned || commentDone).as("nothing after a final state, but %s", event).isFalse();
+                if (postDone) {
+                    assertThat(content.firstComment()).as("rule 4: after the post only its comment, but %s", event)
+                            .isNotNull();
+                }
                 if (event instanceof PublicationAttemptedEvent a) {
+                    PublicationStep step = stepOf.get(a.attemptNo());
                     assertThat(inFlight).as("rule 1: one attempt in flight").isNull();
                     assertThat(a.attemptNo()).as("rule 1: consecutive attempt numbers").isEqualTo(lastAttemptNo + 1);
-                    assertThat(unknownPending).as("rule 3: no attempt after an unknown outcome without NOT_FOUND")
-                            .isFalse();
                     assertThat(a.idempotencyKey()).as("rule 6: the attempt carries its key").isEqualTo(ID.value());
-                    assertThat(a.contentHash()).as("rule 6: and its content hash").isEqualTo(CONTENT.hash());
+                    assertThat(a.contentHash()).as("rule 6: and its content hash").isEqualTo(content.hash());
+                    switch (step) {
+                        case UPLOAD_MEDIA -> assertThat(postDone).as("uploads come before the post").isFalse();
+                        case FIRST_COMMENT -> {
+                            assertThat(postDone).as("the comment comes after the post").isTrue();
+                            assertThat(commentUnknown).as("rule 3 for the comment: not again after an unknown"
+                                    + " outcome without NOT_FOUND").isFalse();
+                        }
+                        default -> assertThat(postUnknown)
+                                .as("rule 3: no attempt after an unknown outcome without NOT_FOUND").isFalse();
+                    }
                     inFlight = a.attemptNo();
                     lastAttemptNo = a.attemptNo();
-                } else if (event instanceof PublicationSucceededEvent s) {
-                    assertThat(s.attemptNo()).as("rule 5: results only for the attempt in flight").isEqualTo(inFlight);
-                    assertThat(s.trace()).as("rule 6").isNotNull();
+                    lastStep = step;
+                    unknownUpload = null;
+                } else if (event instanceof PublicationSucceededEvent ok) {
+                    assertThat(ok.attemptNo()).as("rule 5: results only for the attempt in flight").isEqualTo(inFlight);
+                    assertThat(ok.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    finished = true;
+                    if (lastStep == PublicationStep.FIRST_COMMENT) {
+                        commentDone = true;
+                    } else if (lastStep != PublicationStep.UPLOAD_MEDIA) {
+                        postDone = true;
+                    }
                 } else if (event instanceof PublicationFailedEvent f) {
-                    assertThat(f.attemptNo()).as("rule 5").isEqualTo(inFlight);
+                    // an upload whose outcome stayed unknown past the retry policy fails, as that attempt's end
+                    boolean exhaustedUpload = "upload_outcome_unknown".equals(f.errorCode());
+                    assertThat(f.attemptNo()).as("rule 5").isEqualTo(exhaustedUpload ? unknownUpload : inFlight);
                     assertThat(f.trace()).as("rule 6").isNotNull();
                     assertThat(f.retryAt() == null || f.kind().provablyNotExecuted())
                             .as("only a failure that provably did not execute is retried").isTrue();
@@ -746,7 +876,11 @@ class PublicationStateMachineTest {
                     assertThat(u.attemptNo()).as("rules 2 and 5").isEqualTo(inFlight);
                     assertThat(u.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    unknownPending = true;
+                    switch (lastStep) {
+                        case UPLOAD_MEDIA -> unknownUpload = u.attemptNo();
+                        case FIRST_COMMENT -> commentUnknown = true;
+                        default -> postUnknown = true;
+                    }
                 } else if (event instanceof PublicationReconciledEvent r) {
                     assertThat(r.attemptNo()).as("rule 5: a read-back of the latest attempt").isEqualTo(lastAttemptNo);
                     if (inFlight != null) {
@@ -754,16 +888,58 @@ class PublicationStateMachineTest {
                         assertThat(r.source()).as("rule 2").isEqualTo(ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL);
                         inFlight = null;
                     }
+                    boolean comment = postDone && lastStep == PublicationStep.FIRST_COMMENT;
                     switch (r.result()) {
-                        case FOUND -> finished = true;
-                        case NOT_FOUND -> unknownPending = false;
+                        case FOUND -> {
+                            if (comment) {
+                                commentDone = true;
+                            } else {
+                                postDone = true;
+                            }
+                        }
+                        case NOT_FOUND -> {
+                            if (comment) {
+                                commentUnknown = false;
+                            } else {
+                                postUnknown = false;
+                            }
+                        }
                         case UNKNOWN -> { }
                     }
+                } else if (event instanceof PublicationStepSkippedEvent skipped) {
+                    assertThat(inFlight).as("a step is skipped only between attempts").isNull();
+                    assertThat(skipped.step()).isEqualTo(PublicationStep.FIRST_COMMENT);
+                    commentDone = true;
                 } else if (event instanceof PublicationAbandonedEvent) {
                     assertThat(inFlight).as("rule 2: an attempt is closed only by its outcome").isNull();
-                    finished = true;
+                    abandoned = true;
                 }
             }
+        }
+
+        /** Whether the step ended as done: succeeded or found (the comment also when skipped). */
+        private boolean done(PublicationStep step) {
+            PublicationStep last = null;
+            boolean postDone = false;
+            boolean commentDone = false;
+            for (Object event : history) {
+                if (event instanceof PublicationAttemptedEvent a) {
+                    last = stepOf.get(a.attemptNo());
+                }
+                boolean found = event instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.FOUND;
+                boolean succeeded = event instanceof PublicationSucceededEvent;
+                if (event instanceof PublicationStepSkippedEvent
+                        || (found || succeeded) && last == PublicationStep.FIRST_COMMENT) {
+                    commentDone = true;
+                } else if (found || succeeded && last != PublicationStep.UPLOAD_MEDIA) {
+                    postDone = true;
+                }
+            }
+            return step == PublicationStep.FIRST_COMMENT ? commentDone : postDone;
+        }
+
+        private static ProviderRef foundRef(ReadBackLicence licence) {
+            return licence.stepOrPost() == PublicationStep.FIRST_COMMENT ? COMMENT : POST;
         }
 
         // ---- helpers ----

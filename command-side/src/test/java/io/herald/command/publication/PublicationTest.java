@@ -34,6 +34,7 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -109,7 +110,7 @@ class PublicationTest {
     private static PublicationAttemptedEvent attempted(int n, AttemptTrigger trigger, int secondsAfterT0) {
         Instant at = T0.plusSeconds(secondsAfterT0);
         return new PublicationAttemptedEvent(ID, WS, CHANNEL, n, trigger, ID.value(), CONTENT.hash(), at,
-                at.plus(TIMEOUT));
+                at.plus(TIMEOUT), null, PublicationStep.CREATE_POST, null);
     }
 
     /** A trigger that asks for whatever attempt is next. */

@@ -18,6 +18,7 @@ import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.UnknownCause;
@@ -52,7 +53,8 @@ class StoredEventsTest {
             .build();
     private final Serializer serializer = JacksonSerializer.builder().objectMapper(MAPPER).build();
     private final EventUpcasterChain upcasters =
-            new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster());
+            new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster(),
+                    new PublicationAttemptedEvent_1_to_2Upcaster(), new PublicationRequestedEvent_1_to_2Upcaster());
 
     @Test
     void anExecutionRequestOfRevision1ReadsAsAttemptZeroTheNextOne() throws IOException {
@@ -76,15 +78,35 @@ class StoredEventsTest {
     }
 
     @Test
-    void theOtherStoredEventsReadUnchanged() throws IOException {
-        PublicationRequestedEvent requested = read(PublicationRequestedEvent.class, "PublicationRequestedEvent_1.json");
+    void aRequestOfRevision1HasNoImagesAndNoCommentAndItsHashIsUnchanged() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationRequestedEvent.class, "1",
+                "PublicationRequestedEvent_1.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        PublicationRequestedEvent requested = serializer.deserialize(upcast.getData());
         assertThat(requested.content().body()).isEqualTo("Webhook crash post 0");
+        assertThat(requested.content().media()).isEmpty();
+        assertThat(requested.content().firstComment()).isNull();
         assertThat(requested.scheduledAt()).isNull();
-        // written when expiries were deadlines: the deadline's id is still read, and no longer used
-        PublicationAttemptedEvent attempted = read(PublicationAttemptedEvent.class, "PublicationAttemptedEvent_1.json");
+        // the same request sent again after the upgrade must still match the stored hash
+        assertThat(requested.content().hash()).isEqualTo(requested.contentHash());
+    }
+
+    @Test
+    void anAttemptOfRevision1CreatedThePost() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationAttemptedEvent.class, "1",
+                "PublicationAttemptedEvent_1.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        PublicationAttemptedEvent attempted = serializer.deserialize(upcast.getData());
+        assertThat(attempted.step()).isEqualTo(PublicationStep.CREATE_POST);
+        assertThat(attempted.mediaId()).isNull();
         assertThat(attempted.attemptNo()).isEqualTo(1);
         assertThat(attempted.expiresAt()).isEqualTo(Instant.parse("2026-12-01T09:31:18.045352185Z"));
+        // written when expiries were deadlines: the deadline's id is still read, and no longer used
         assertThat(attempted.expiryDeadlineId()).isEqualTo("95319f23-24f1-4261-8388-31c4eedcc82d");
+    }
+
+    @Test
+    void theOtherStoredEventsReadUnchanged() throws IOException {
         assertThat(read(PublicationSucceededEvent.class, "PublicationSucceededEvent_1.json").providerRef().id())
                 .isEqualTo("775961448_1000002");
         PublicationFailedEvent failed = read(PublicationFailedEvent.class, "PublicationFailedEvent_1.json");

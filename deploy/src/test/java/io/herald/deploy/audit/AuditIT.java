@@ -100,7 +100,8 @@ class AuditIT extends HeraldIntegrationTest {
         assertThat(events.findValuesAsText("type")).containsExactly("PublicationRequestedEvent",
                 "PublicationAttemptedEvent", "PublicationSucceededEvent");
         assertThat(events.get(0).get("sequence").asLong()).isZero();
-        assertThat(events.get(0).get("revision").asText()).isEqualTo("1");
+        assertThat(events.get(0).get("revision").asText())
+                .as("requests are written in revision 2, with images and a first comment").isEqualTo("2");
         assertThat(events.get(0).get("payload").get("calendarEntryId").asText()).isEqualTo("entry-1");
         assertThat(events.get(0).get("metadata").has("correlationId")).isTrue();
         assertThat(events.get(0).get("timestamp").asText()).isNotBlank();

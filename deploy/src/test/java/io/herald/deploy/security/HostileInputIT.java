@@ -209,6 +209,20 @@ class HostileInputIT extends SecurityIntegrationTest {
                 targets.get("POST " + base + "/publications").replace("https://example.org", "javascript:alert(1)")));
         attacks.add(json("content over the channel's limit", key, "POST", base + "/publications",
                 targets.get("POST " + base + "/publications").replace("\"b\"", "\"" + "b".repeat(100_001) + "\"")));
+        String publication = targets.get("POST " + base + "/publications");
+        for (String media : List.of("\"med_x\"", "[{\"mediaId\":\"../../etc/passwd\"}]", "[null]", "[{}]",
+                "[{\"mediaId\":\"med_" + "0".repeat(64) + "\",\"altText\":\"" + "a".repeat(1001) + "\"}]",
+                "[{\"mediaId\":\"MED_" + "A".repeat(64) + "\"}]")) {
+            attacks.add(json("bad media", key, "POST", base + "/publications",
+                    publication.replace("\"link\":\"https://example.org\"", "\"media\":" + media)));
+        }
+        attacks.add(json("media that is not the workspace's", key, "POST", base + "/publications",
+                publication.replace("\"link\":\"https://example.org\"",
+                        "\"media\":[{\"mediaId\":\"med_" + "0".repeat(64) + "\"}]")));
+        attacks.add(json("first comment over the limit", key, "POST", base + "/publications",
+                publication.replace("\"b\"", "\"b\",\"firstComment\":\"" + "c".repeat(1251) + "\"")));
+        attacks.add(json("first comment of another type", key, "POST", base + "/publications",
+                publication.replace("\"b\"", "\"b\",\"firstComment\":{\"x\":1}")));
         return attacks;
     }
 

@@ -20,6 +20,10 @@ import java.util.List;
  *   <li>nothing is attempted after success (a succeeded event or a FOUND reconciliation);</li>
  *   <li>results (succeeded, failed, outcome unknown) only for the attempt in flight.</li>
  * </ol>
+ *
+ * <p>Rules 3 and 4 hold per once-only step (DESIGN.md "Steps"): the post, and its first comment,
+ * each at most once unless a NOT_FOUND came between; uploads are repeatable but come before the
+ * post, and the comment only after it. Attempts stored without a step created the post.
  */
 public final class PublicationStreamCheck {
 
@@ -33,9 +37,14 @@ public final class PublicationStreamCheck {
     private Integer inFlight;
     private long inFlightSequence;
     private Instant inFlightExpiresAt;
-    /** The latest attempt's outcome is unknown and no NOT_FOUND has been recorded since. */
+    /** The latest post attempt's outcome is unknown and no NOT_FOUND has been recorded since. */
     private Integer unknownOutcomeOf;
     private boolean succeeded;
+    private String action = "publish";
+    private String lastStep;
+    /** The same two facts for the first comment. */
+    private Integer commentUnknownOf;
+    private boolean commentSucceeded;
 
     public PublicationStreamCheck(String publicationId) {
         this.publicationId = publicationId;
@@ -53,6 +62,7 @@ public final class PublicationStreamCheck {
     public void accept(long sequence, String type, JsonNode payload) {
         events++;
         switch (type) {
+            case "PublicationRequestedEvent" -> action = payload.path("action").asText("publish");
             case "PublicationAttemptedEvent" -> attempted(sequence, payload);
             case "PublicationSucceededEvent" -> result(sequence, payload, "success");
             case "PublicationFailedEvent" -> result(sequence, payload, "failure");
@@ -74,8 +84,23 @@ public final class PublicationStreamCheck {
 
     private void attempted(long sequence, JsonNode payload) {
         int attemptNo = payload.path("attemptNo").asInt();
-        if (succeeded) {
-            breach(4, sequence, "attempt " + attemptNo + " started after the publication had succeeded");
+        String step = stepOf(payload);
+        boolean comment = COMMENT.equals(step);
+        if (comment) {
+            if (!succeeded) {
+                breach(4, sequence, "first comment attempt " + attemptNo + " started before the post existed");
+            }
+            if (commentSucceeded) {
+                breach(4, sequence, "first comment attempt " + attemptNo + " started after the comment had"
+                        + " succeeded: a second comment");
+            }
+            if (commentUnknownOf != null) {
+                breach(3, sequence, "first comment attempt " + attemptNo + " started after the unknown outcome of"
+                        + " comment attempt " + commentUnknownOf + " without a NOT_FOUND reconciliation in between");
+            }
+            commentUnknownOf = null;
+        } else if (succeeded) {
+            breach(4, sequence, step + " attempt " + attemptNo + " started after the publication had succeeded");
         }
         if (inFlight != null) {
             breach(1, sequence, "attempt " + attemptNo + " started while attempt " + inFlight + " was in flight");
@@ -86,7 +111,7 @@ public final class PublicationStreamCheck {
             breach(1, sequence, "attempt numbers must be consecutive: expected attempt " + (lastAttemptNo + 1)
                     + ", found attempt " + attemptNo);
         }
-        if (unknownOutcomeOf != null) {
+        if (unknownOutcomeOf != null && !comment && !UPLOAD.equals(step)) {
             breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
                     + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between");
         }
@@ -94,8 +119,26 @@ public final class PublicationStreamCheck {
         inFlightSequence = sequence;
         inFlightExpiresAt = instant(payload.path("expiresAt"));
         lastAttemptNo = Math.max(lastAttemptNo, attemptNo);
-        // reported once; the new attempt is what later events refer to
-        unknownOutcomeOf = null;
+        lastStep = step;
+        if (!comment && !UPLOAD.equals(step)) {
+            // reported once; the new attempt is what later events refer to
+            unknownOutcomeOf = null;
+        }
+    }
+
+    private static final String UPLOAD = "upload_media";
+    private static final String COMMENT = "first_comment";
+
+    private String stepOf(JsonNode attempted) {
+        String step = attempted.path("step").asText(null);
+        if (step != null && !step.isEmpty() && !"null".equals(step)) {
+            return step;
+        }
+        return switch (action) {
+            case "update" -> "update_post";
+            case "delete" -> "delete_post";
+            default -> "create_post";
+        };
     }
 
     private void result(long sequence, JsonNode payload, String what) {
@@ -106,9 +149,26 @@ public final class PublicationStreamCheck {
             return;
         }
         inFlight = null;
+        if (UPLOAD.equals(lastStep)) {
+            // repeatable: an unknown upload is simply uploaded again
+            return;
+        }
+        boolean comment = COMMENT.equals(lastStep);
         switch (what) {
-            case "success" -> succeeded = true;
-            case "unknown outcome" -> unknownOutcomeOf = attemptNo;
+            case "success" -> {
+                if (comment) {
+                    commentSucceeded = true;
+                } else {
+                    succeeded = true;
+                }
+            }
+            case "unknown outcome" -> {
+                if (comment) {
+                    commentUnknownOf = attemptNo;
+                } else {
+                    unknownOutcomeOf = attemptNo;
+                }
+            }
             default -> { }
         }
     }
@@ -122,12 +182,24 @@ public final class PublicationStreamCheck {
             // a read-back about an older attempt changes nothing (rule 5 for reconciliations)
             return;
         }
+        boolean comment = COMMENT.equals(lastStep);
         switch (payload.path("result").asText()) {
             case "FOUND" -> {
-                succeeded = true;
-                unknownOutcomeOf = null;
+                if (comment) {
+                    commentSucceeded = true;
+                    commentUnknownOf = null;
+                } else {
+                    succeeded = true;
+                    unknownOutcomeOf = null;
+                }
             }
-            case "NOT_FOUND" -> unknownOutcomeOf = null;
+            case "NOT_FOUND" -> {
+                if (comment) {
+                    commentUnknownOf = null;
+                } else {
+                    unknownOutcomeOf = null;
+                }
+            }
             default -> { }
         }
     }

@@ -7,15 +7,19 @@ import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.publication.PublicationView.Attempt;
 import io.herald.contracts.publication.PublicationView.AttemptOutcome;
+import io.herald.contracts.publication.PublicationView.StepStatus;
 import io.herald.contracts.publication.ReconciliationSource;
 import java.util.List;
 
@@ -34,15 +38,21 @@ final class PublicationTransitions {
     static PublicationView requested(PublicationRequestedEvent e) {
         return new PublicationView(e.publicationId(), e.workspaceId(), e.calendarEntryId(), e.contentVersion(),
                 e.channelId(), e.channelType(), e.action(), PublicationStatus.REQUESTED, e.contentHash(),
-                e.scheduledAt(), e.requestedAt(), null, List.of(), List.of(), false, null, e.requestedAt());
+                e.scheduledAt(), e.requestedAt(), null, List.of(), List.of(), false, null, e.requestedAt(),
+                StepViews.planned(e.action(), e.content()), null);
     }
 
     static PublicationView attempted(PublicationView view, PublicationAttemptedEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
         d.putAttempt(new Attempt(e.attemptNo(), e.trigger(), e.startedAt(), AttemptOutcome.IN_FLIGHT,
                 null, null, null, null, null, null, null, null, null, null));
+        PublicationStep step = PublicationStep.orPostStep(e.step(), d.action);
+        StepViews.attempted(d, step, e.mediaId(), e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
-            d.status = PublicationStatus.ATTEMPTING;
+            // the first comment comes after the post: the publication stays SUCCEEDED
+            if (step != PublicationStep.FIRST_COMMENT) {
+                d.status = PublicationStatus.ATTEMPTING;
+            }
             d.noDecision();
         }
         d.updatedAt = e.startedAt();
@@ -57,9 +67,14 @@ final class PublicationTransitions {
                 t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
                 t == null ? null : t.providerTraceId(), null, t == null ? null : t.requestFingerprint(),
                 null, null, t == null ? Boolean.TRUE : t.responseReceived(), e.succeededAt(), null));
+        StepViews.settle(d, e.attemptNo(), StepStatus.SUCCEEDED, e.providerRef(), null);
+        PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
-            d.status = PublicationStatus.SUCCEEDED;
-            d.providerRef = e.providerRef();
+            // an upload leaves the publication ATTEMPTING; the comment leaves it SUCCEEDED
+            if (step != PublicationStep.UPLOAD_MEDIA && step != PublicationStep.FIRST_COMMENT) {
+                d.status = PublicationStatus.SUCCEEDED;
+                d.providerRef = e.providerRef();
+            }
             d.noDecision();
         }
         d.updatedAt = e.succeededAt();
@@ -75,7 +90,16 @@ final class PublicationTransitions {
                 t == null ? null : t.httpStatus(), providerCode, t == null ? null : t.providerTraceId(),
                 e.detail(), t == null ? null : t.requestFingerprint(), e.kind(), null,
                 t == null ? null : t.responseReceived(), e.failedAt(), e.retryAt()));
-        if (e.attemptNo() >= d.latestAttemptNo()) {
+        StepViews.settle(d, e.attemptNo(), e.retryAt() != null ? StepStatus.PENDING : StepStatus.FAILED, null,
+                failureReason(e));
+        boolean comment = StepViews.stepOf(d, e.attemptNo()) == PublicationStep.FIRST_COMMENT;
+        if (comment && e.attemptNo() >= d.latestAttemptNo()) {
+            if (e.retryAt() != null) {
+                d.noDecision();
+            } else {
+                d.needsDecision("the post exists; its first comment " + failureReason(e));
+            }
+        } else if (e.attemptNo() >= d.latestAttemptNo()) {
             if (e.retryAt() != null) {
                 d.status = PublicationStatus.RETRY_SCHEDULED;
                 d.noDecision();
@@ -96,6 +120,13 @@ final class PublicationTransitions {
                 t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
                 t == null ? null : t.providerTraceId(), e.detail(), t == null ? null : t.requestFingerprint(),
                 null, e.cause(), t == null ? Boolean.FALSE : t.responseReceived(), e.recordedAt(), null));
+        StepViews.settle(d, e.attemptNo(), StepStatus.OUTCOME_UNKNOWN, null, e.detail());
+        PublicationStep step = StepViews.stepOf(d, e.attemptNo());
+        if (step == PublicationStep.UPLOAD_MEDIA || step == PublicationStep.FIRST_COMMENT) {
+            // an unknown upload is uploaded again; an unknown comment is read back: the status stays
+            d.updatedAt = e.recordedAt();
+            return d.toView();
+        }
         if (e.attemptNo() >= d.latestAttemptNo()) {
             // the automatic read-back comes first; the operator is asked only once it could not tell
             d.status = PublicationStatus.OUTCOME_UNKNOWN;
@@ -107,10 +138,26 @@ final class PublicationTransitions {
 
     static PublicationView reconciled(PublicationView view, PublicationReconciledEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
+        PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         d.reconciliations.add(new PublicationView.Reconciliation(e.reconciledAt(), e.attemptNo(), e.result(),
-                e.source(), e.detail(), e.providerRef(), e.decidedBy(), e.note()));
+                e.source(), e.detail(), e.providerRef(), e.decidedBy(), e.note(), step));
         d.updatedAt = e.reconciledAt();
         if (e.attemptNo() < d.latestAttemptNo()) {
+            return d.toView();
+        }
+        StepViews.settle(d, e.attemptNo(), switch (e.result()) {
+            case FOUND -> StepStatus.SUCCEEDED;
+            case NOT_FOUND -> StepStatus.FAILED;
+            case UNKNOWN -> StepStatus.OUTCOME_UNKNOWN;
+        }, e.providerRef(), e.detail());
+        if (step == PublicationStep.FIRST_COMMENT) {
+            switch (e.result()) {
+                case FOUND -> d.noDecision();
+                case NOT_FOUND -> d.needsDecision("the post exists; its first comment " + notFoundReason(e));
+                case UNKNOWN -> d.needsDecision("the post exists; read-back could not tell whether its first comment"
+                        + " was posted" + (e.detail() != null ? " (" + e.detail() + ")" : "")
+                        + ": confirm published, confirm not published or abandon the comment");
+            }
             return d.toView();
         }
         switch (e.result()) {
@@ -153,6 +200,7 @@ final class PublicationTransitions {
 
     static PublicationView superseded(PublicationView view, PublicationSupersededEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
+        StepViews.skipUnfinished(d);
         d.status = PublicationStatus.SUPERSEDED;
         d.noDecision();
         d.updatedAt = e.supersededAt();
@@ -162,14 +210,38 @@ final class PublicationTransitions {
     /** Nothing was sent: FAILED with the reason, in the queue only as the operator's information. */
     static PublicationView nothingToChange(PublicationView view, PublicationNothingToChangeEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
+        StepViews.skipUnfinished(d);
         d.status = PublicationStatus.FAILED;
         d.needsDecision("nothing_to_change: " + e.detail());
         d.updatedAt = e.refusedAt();
         return d.toView();
     }
 
+    /** The next step is due: the publication is in progress again, or (after the post) its comment. */
+    static PublicationView nextStepDue(PublicationView view, PublicationNextStepDueEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        if (e.step() == PublicationStep.FIRST_COMMENT) {
+            StepViews.settle(d, PublicationStep.FIRST_COMMENT, StepStatus.PENDING, null);
+        } else {
+            d.status = PublicationStatus.ATTEMPTING;
+        }
+        d.noDecision();
+        d.updatedAt = e.dueAt();
+        return d.toView();
+    }
+
+    static PublicationView stepSkipped(PublicationView view, PublicationStepSkippedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        StepViews.settle(d, e.step(), StepStatus.SKIPPED, "skipped by " + e.decidedBy()
+                + (e.note() != null ? ": " + e.note() : ""));
+        d.noDecision();
+        d.updatedAt = e.skippedAt();
+        return d.toView();
+    }
+
     static PublicationView abandoned(PublicationView view, PublicationAbandonedEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
+        StepViews.skipUnfinished(d);
         d.status = PublicationStatus.ABANDONED;
         d.noDecision();
         d.updatedAt = e.abandonedAt();

@@ -7,6 +7,7 @@ import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationView;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +34,8 @@ final class PublicationViewDraft {
     String decisionReason;
     Instant updatedAt;
     ProviderRef targetRef;
+    List<PublicationView.Step> steps = new ArrayList<>();
+    PublicationStep decisionStep;
 
     static PublicationViewDraft of(PublicationView view) {
         PublicationViewDraft d = new PublicationViewDraft();
@@ -54,6 +57,8 @@ final class PublicationViewDraft {
         d.decisionReason = view.decisionReason();
         d.updatedAt = view.updatedAt();
         d.targetRef = view.targetRef();
+        d.steps = new ArrayList<>(view.steps().isEmpty() ? StepViews.derived(view) : view.steps());
+        d.decisionStep = view.decisionStep();
         return d;
     }
 
@@ -61,17 +66,20 @@ final class PublicationViewDraft {
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
                 channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef,
                 List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt,
-                targetRef);
+                targetRef, List.copyOf(steps), needsDecision ? decisionStep : null);
     }
 
     void noDecision() {
         needsDecision = false;
         decisionReason = null;
+        decisionStep = null;
     }
 
+    /** A decision about the step of the latest attempt (the post's, an upload's, or the comment's). */
     void needsDecision(String reason) {
         needsDecision = true;
         decisionReason = reason;
+        decisionStep = StepViews.stepOf(this, latestAttemptNo());
     }
 
     int latestAttemptNo() {

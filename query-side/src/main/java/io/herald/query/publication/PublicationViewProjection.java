@@ -7,8 +7,10 @@ import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
@@ -104,6 +106,16 @@ public class PublicationViewProjection {
     @EventHandler
     public void on(PublicationExecutionRequestedEvent event, @SequenceNumber long sequence) {
         apply(event.publicationId(), sequence, view -> PublicationTransitions.executionRequested(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationNextStepDueEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.nextStepDue(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationStepSkippedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.stepSkipped(view, event));
     }
 
     @EventHandler

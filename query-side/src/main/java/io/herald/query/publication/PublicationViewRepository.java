@@ -13,6 +13,7 @@ import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationPage;
 import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.query.jdbc.JdbcColumns;
 import java.sql.ResultSet;
@@ -35,17 +36,18 @@ public class PublicationViewRepository {
     private static final TypeReference<List<PublicationView.Attempt>> ATTEMPTS = new TypeReference<>() { };
     private static final TypeReference<List<PublicationView.Reconciliation>> RECONCILIATIONS =
             new TypeReference<>() { };
+    private static final TypeReference<List<PublicationView.Step>> STEPS = new TypeReference<>() { };
 
     private static final String COLUMNS = """
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
             needs_decision, decision_reason, attempts, reconciliations, last_sequence, target_ref_id,
-            target_ref_url""";
+            target_ref_url, steps, decision_step""";
     private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
             + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
             + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
             + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
-            + " :sequence, :targetRefId, :targetRefUrl)";
+            + " :sequence, :targetRefId, :targetRefUrl, CAST(:steps AS jsonb), :decisionStep)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -95,7 +97,8 @@ public class PublicationViewRepository {
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
                     needs_decision = :needsDecision, decision_reason = :decisionReason,
                     attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
-                    last_sequence = :sequence, target_ref_id = :targetRefId, target_ref_url = :targetRefUrl
+                    last_sequence = :sequence, target_ref_id = :targetRefId, target_ref_url = :targetRefUrl,
+                    steps = CAST(:steps AS jsonb), decision_step = :decisionStep
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
@@ -113,7 +116,8 @@ public class PublicationViewRepository {
                     provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
                     decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
                     reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
-                    target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url
+                    target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url,
+                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
@@ -222,7 +226,9 @@ public class PublicationViewRepository {
                 .addValue("reconciliations", columns.toJson(v.reconciliations()))
                 .addValue("sequence", sequence)
                 .addValue("targetRefId", v.targetRef() == null ? null : v.targetRef().id())
-                .addValue("targetRefUrl", v.targetRef() == null ? null : v.targetRef().url());
+                .addValue("targetRefUrl", v.targetRef() == null ? null : v.targetRef().url())
+                .addValue("steps", columns.toJson(v.steps()))
+                .addValue("decisionStep", v.decisionStep() == null ? null : v.decisionStep().wireName());
     }
 
     private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
@@ -230,7 +236,8 @@ public class PublicationViewRepository {
         String refUrl = rs.getString("provider_ref_url");
         String targetId = rs.getString("target_ref_id");
         String targetUrl = rs.getString("target_ref_url");
-        return new PublicationView(
+        String decisionStep = rs.getString("decision_step");
+        PublicationView view = new PublicationView(
                 PublicationId.of(rs.getString("publication_id")),
                 WorkspaceId.of(rs.getString("workspace_id")),
                 rs.getString("calendar_entry_id"),
@@ -248,6 +255,18 @@ public class PublicationViewRepository {
                 rs.getBoolean("needs_decision"),
                 rs.getString("decision_reason"),
                 instant(rs, "updated_at"),
-                targetId == null && targetUrl == null ? null : new ProviderRef(targetId, targetUrl));
+                targetId == null && targetUrl == null ? null : new ProviderRef(targetId, targetUrl),
+                columns.fromJson(rs.getString("steps"), STEPS),
+                decisionStep == null ? null : PublicationStep.fromWireName(decisionStep));
+        // a row written before steps existed: its single step follows the post
+        return view.steps().isEmpty() ? withSteps(view, StepViews.derived(view)) : view;
+    }
+
+    private static PublicationView withSteps(PublicationView v, List<PublicationView.Step> steps) {
+        return new PublicationView(v.publicationId(), v.workspaceId(), v.calendarEntryId(), v.contentVersion(),
+                v.channelId(), v.channelType(), v.action(), v.status(), v.contentHash(), v.scheduledAt(),
+                v.requestedAt(), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
+                v.decisionReason(), v.updatedAt(), v.targetRef(), steps,
+                v.needsDecision() ? PublicationStep.postStepOf(v.action()) : null);
     }
 }

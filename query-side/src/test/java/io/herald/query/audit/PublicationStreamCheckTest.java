@@ -9,6 +9,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.FailureKind;
@@ -18,6 +19,8 @@ import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -196,5 +199,68 @@ class PublicationStreamCheckTest {
         event(unknown(1));
 
         assertThat(finish()).extracting(Breach::rule).containsExactly(5);
+    }
+
+    private static PublicationAttemptedEvent attempted(int n, PublicationStep step) {
+        return new PublicationAttemptedEvent(ID, WS, ChannelId.of("fb-main"), n, AttemptTrigger.NEXT_STEP, ID.value(),
+                "hash", T0.plusSeconds(n * 60L), T0.plusSeconds(n * 60L + 30), null, step,
+                step == PublicationStep.UPLOAD_MEDIA ? MediaId.of("med_" + "c".repeat(64)) : null);
+    }
+
+    private void due(int n, PublicationStep step) {
+        event(new PublicationNextStepDueEvent(ID, WS, n, step, T0.plusSeconds(n * 60L - 1)));
+    }
+
+    @Test
+    void unknownUploadsUploadedAgainThenThePostThenOneCommentIsClean() {
+        event(attempted(1, PublicationStep.UPLOAD_MEDIA));
+        event(unknown(1));
+        due(2, PublicationStep.UPLOAD_MEDIA);
+        event(attempted(2, PublicationStep.UPLOAD_MEDIA));
+        event(succeeded(2));
+        due(3, PublicationStep.CREATE_POST);
+        event(attempted(3, PublicationStep.CREATE_POST));
+        event(succeeded(3));
+        due(4, PublicationStep.FIRST_COMMENT);
+        event(attempted(4, PublicationStep.FIRST_COMMENT));
+        event(unknown(4));
+        event(reconciled(4, ReconciliationResult.NOT_FOUND));
+        event(attempted(5, PublicationStep.FIRST_COMMENT));
+        event(succeeded(5));
+        assertThat(finish()).isEmpty();
+    }
+
+    @Test
+    void aSecondCommentAfterAnUnknownOneWithoutNotFoundIsABreach() {
+        event(attempted(1, PublicationStep.CREATE_POST));
+        event(succeeded(1));
+        event(attempted(2, PublicationStep.FIRST_COMMENT));
+        event(unknown(2));
+        event(attempted(3, PublicationStep.FIRST_COMMENT));
+        assertThat(finish()).extracting(Breach::rule).contains(3);
+    }
+
+    @Test
+    void aCommentAfterASucceededCommentOrBeforeThePostIsABreach() {
+        event(attempted(1, PublicationStep.FIRST_COMMENT));
+        event(succeeded(1));
+        event(attempted(2, PublicationStep.CREATE_POST));
+        event(succeeded(2));
+        event(attempted(3, PublicationStep.FIRST_COMMENT));
+        event(succeeded(3));
+        event(attempted(4, PublicationStep.FIRST_COMMENT));
+        List<Breach> breaches = finish();
+        assertThat(breaches).extracting(Breach::detail).anyMatch(d -> d.contains("before the post existed"))
+                .anyMatch(d -> d.contains("a second comment"));
+    }
+
+    @Test
+    void aSecondCreateAfterAnUnknownOneIsABreachEvenWithUploadsBetween() {
+        event(attempted(1, PublicationStep.CREATE_POST));
+        event(unknown(1));
+        event(attempted(2, PublicationStep.UPLOAD_MEDIA));
+        event(succeeded(2));
+        event(attempted(3, PublicationStep.CREATE_POST));
+        assertThat(finish()).extracting(Breach::rule).contains(3);
     }
 }

@@ -7,7 +7,12 @@ import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ContentMedia;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
@@ -64,6 +69,35 @@ public final class PublicationEvents {
         send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of(channel), ChannelType.FACEBOOK,
                 PublicationAction.PUBLISH, content, content.hash(), at.plus(Duration.ofHours(1)), at, "calendar"));
         return id;
+    }
+
+    /** A publish with images and (where not null) a first comment. */
+    public PublicationId requestedWithSteps(String workspace, String entry, List<MediaId> images, String comment,
+                                            Instant at) {
+        WorkspaceId ws = WorkspaceId.of(workspace);
+        PublicationId id = IdempotencyKeys.publicationId(ws, entry, 3, ChannelId.of("fb-main"),
+                PublicationAction.PUBLISH);
+        Content content = new Content(null, "text of the post " + entry, null,
+                images.stream().map(m -> new ContentMedia(m, "alt of " + m)).toList(), comment);
+        send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of("fb-main"), ChannelType.FACEBOOK,
+                PublicationAction.PUBLISH, content, content.hash(), null, at, "calendar"));
+        return id;
+    }
+
+    public void attempted(PublicationId id, String workspace, int attemptNo, PublicationStep step, MediaId mediaId,
+                          Instant at) {
+        send(id, new PublicationAttemptedEvent(id, WorkspaceId.of(workspace), ChannelId.of("fb-main"), attemptNo,
+                attemptNo == 1 ? AttemptTrigger.INITIAL : AttemptTrigger.NEXT_STEP, id.value(), "hash", at,
+                at.plus(Duration.ofMinutes(2)), null, step, mediaId));
+    }
+
+    public void nextStepDue(PublicationId id, String workspace, int attemptNo, PublicationStep step, Instant at) {
+        send(id, new PublicationNextStepDueEvent(id, WorkspaceId.of(workspace), attemptNo, step, at));
+    }
+
+    public void stepSkipped(PublicationId id, String workspace, int attemptNo, PublicationStep step, Instant at) {
+        send(id, new PublicationStepSkippedEvent(id, WorkspaceId.of(workspace), attemptNo, step, "olga", "no need",
+                at));
     }
 
     public void attempted(PublicationId id, String workspace, int attemptNo, AttemptTrigger trigger, Instant at) {
@@ -129,6 +163,10 @@ public final class PublicationEvents {
         } else if (event instanceof PublicationExecutionRequestedEvent e) {
             projection.on(e, sequence);
         } else if (event instanceof PublicationAbandonedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationNextStepDueEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationStepSkippedEvent e) {
             projection.on(e, sequence);
         } else {
             throw new IllegalArgumentException("not a publication event: " + event);

@@ -1,0 +1,154 @@
+package io.herald.command.publication;
+
+import io.herald.contracts.media.MediaId;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ContentMedia;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.contracts.publication.UploadedMedia;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The publication's steps besides its post (DESIGN.md "Steps"): which uploads are recorded as
+ * succeeded (the post uses only those), how often an upload's outcome was unknown (each is
+ * uploaded again, within the retry policy), and where the first comment stands. State only,
+ * changed by the aggregate's event-sourcing handlers; the aggregate decides.
+ */
+final class PublicationSteps {
+
+    /** Where the first comment stands; {@code NOT_WANTED} when the content has none. */
+    enum CommentState {
+        NOT_WANTED, PENDING, IN_FLIGHT, RETRY_SCHEDULED, SUCCEEDED, FAILED, OUTCOME_UNKNOWN, NOT_EXECUTED, SKIPPED
+    }
+
+    private List<ContentMedia> media = List.of();
+    private final Map<MediaId, ProviderRef> uploaded = new HashMap<>();
+    private int uploadUnknowns;
+    private ProviderRef postRef;
+    private CommentState comment = CommentState.NOT_WANTED;
+    /** Some comment attempt ended unknown, so a comment may exist: read before commenting again. */
+    private boolean commentMayHaveLanded;
+    private ReconciliationSource commentNotFoundSource;
+
+    void plan(PublicationAction action, Content content) {
+        media = content == null ? List.of() : content.media();
+        boolean wantsComment = content != null && content.firstComment() != null
+                && action == PublicationAction.PUBLISH;
+        comment = wantsComment ? CommentState.PENDING : CommentState.NOT_WANTED;
+    }
+
+    /** The first image without a recorded upload, in the content's order; null when all are uploaded. */
+    ContentMedia nextUpload() {
+        for (ContentMedia image : media) {
+            if (!uploaded.containsKey(image.mediaId())) {
+                return image;
+            }
+        }
+        return null;
+    }
+
+    /** What the post attaches: the recorded uploads, in the content's order. */
+    List<UploadedMedia> uploads() {
+        List<UploadedMedia> result = new ArrayList<>(media.size());
+        for (ContentMedia image : media) {
+            ProviderRef ref = uploaded.get(image.mediaId());
+            if (ref != null) {
+                result.add(new UploadedMedia(image.mediaId(), image.altText(), ref));
+            }
+        }
+        return result;
+    }
+
+    int uploadUnknowns() {
+        return uploadUnknowns;
+    }
+
+    ProviderRef postRef() {
+        return postRef;
+    }
+
+    CommentState comment() {
+        return comment;
+    }
+
+    /** The post exists and its comment was never tried: it is due now. */
+    boolean commentDueAfterPost() {
+        return comment == CommentState.PENDING;
+    }
+
+    /** Whether a comment attempt may start now, for this trigger. */
+    boolean commentStartable(AttemptTrigger trigger, boolean autoReattemptAllowed) {
+        return switch (comment) {
+            case PENDING, RETRY_SCHEDULED -> true;
+            case NOT_EXECUTED -> trigger == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
+                    && commentNotFoundSource == ReconciliationSource.AUTOMATIC && autoReattemptAllowed;
+            default -> false;
+        };
+    }
+
+    boolean commentMayHaveLanded() {
+        return commentMayHaveLanded;
+    }
+
+    /** The comment waits for an operator (the post itself is settled). */
+    boolean commentNeedsDecision() {
+        return comment == CommentState.FAILED || comment == CommentState.OUTCOME_UNKNOWN
+                || comment == CommentState.NOT_EXECUTED;
+    }
+
+    void uploadSucceeded(MediaId mediaId, ProviderRef ref) {
+        uploaded.put(mediaId, ref);
+    }
+
+    void uploadUnknown() {
+        uploadUnknowns++;
+    }
+
+    void postExists(ProviderRef ref) {
+        if (ref != null) {
+            postRef = ref;
+        }
+    }
+
+    void commentAttempted() {
+        comment = CommentState.IN_FLIGHT;
+    }
+
+    void commentDue() {
+        comment = CommentState.PENDING;
+    }
+
+    void commentSucceeded() {
+        comment = CommentState.SUCCEEDED;
+    }
+
+    void commentFailed(boolean retried) {
+        comment = retried ? CommentState.RETRY_SCHEDULED : CommentState.FAILED;
+    }
+
+    void commentUnknown() {
+        comment = CommentState.OUTCOME_UNKNOWN;
+        commentMayHaveLanded = true;
+    }
+
+    void commentReconciled(ReconciliationResult result, ReconciliationSource source) {
+        switch (result) {
+            case FOUND -> comment = CommentState.SUCCEEDED;
+            case NOT_FOUND -> {
+                comment = CommentState.NOT_EXECUTED;
+                commentNotFoundSource = source;
+            }
+            case UNKNOWN -> comment = CommentState.OUTCOME_UNKNOWN;
+        }
+    }
+
+    void commentSkipped() {
+        comment = CommentState.SKIPPED;
+    }
+}

@@ -1,0 +1,141 @@
+package io.herald.query.publication;
+
+import static io.herald.query.publication.PublicationEvents.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.media.MediaId;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.FindPublicationQuery;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationView;
+import io.herald.contracts.publication.PublicationView.Step;
+import io.herald.contracts.publication.PublicationView.StepStatus;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.query.ReadStore;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The view's {@code steps}, {@code decisionStep} and the step of each reconciliation (API.md "Publications"). */
+class PublicationStepsViewIT {
+
+    private static final String WS = "acme";
+    private static final MediaId RED = MediaId.of("med_" + "a".repeat(64));
+    private static final MediaId BLUE = MediaId.of("med_" + "b".repeat(64));
+    private static final ProviderRef POST = new ProviderRef("123_456", "https://facebook.com/123_456");
+
+    private final ReadStore store = ReadStore.shared();
+    private final PublicationViewRepository repository =
+            new PublicationViewRepository(store.jdbc(), store.objectMapper());
+    private final PublicationViewProjection projection = new PublicationViewProjection(repository);
+    private final PublicationQueryHandler queries = new PublicationQueryHandler(repository);
+    private PublicationEvents events;
+
+    @BeforeEach
+    void emptyTables() {
+        store.clear();
+        events = new PublicationEvents(projection);
+    }
+
+    private PublicationView view(PublicationId id) {
+        return queries.handle(new FindPublicationQuery(WorkspaceId.of(WS), id)).orElseThrow();
+    }
+
+    private static List<String> summary(PublicationView view) {
+        return view.steps().stream().map(s -> s.step().wireName() + ":" + s.status() + ":" + s.attempts()).toList();
+    }
+
+    @Test
+    void aRequestPlansOneUploadPerImageThenThePostThenTheComment() {
+        PublicationId id = events.requestedWithSteps(WS, "e1", List.of(RED, BLUE), "first!", T0);
+        PublicationView view = view(id);
+        assertThat(summary(view)).containsExactly("upload_media:PENDING:0", "upload_media:PENDING:0",
+                "create_post:PENDING:0", "first_comment:PENDING:0");
+        assertThat(view.steps()).extracting(Step::mediaId).containsExactly(RED, BLUE, null, null);
+    }
+
+    @Test
+    void uploadsKeepThePublicationAttemptingAndThePostMakesItSucceededWhileTheCommentRuns() {
+        PublicationId id = events.requestedWithSteps(WS, "e2", List.of(RED), "first!", T0);
+        events.attempted(id, WS, 1, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(1));
+        events.outcomeUnknown(id, WS, 1, T0.plusSeconds(2));
+        events.nextStepDue(id, WS, 2, PublicationStep.UPLOAD_MEDIA, T0.plusSeconds(2));
+        assertThat(view(id).status()).isEqualTo(PublicationStatus.ATTEMPTING);
+        assertThat(view(id).needsDecision()).isFalse();
+        events.attempted(id, WS, 2, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(3));
+        events.succeeded(id, WS, 2, new ProviderRef("photo-1", null), T0.plusSeconds(4));
+        events.nextStepDue(id, WS, 3, PublicationStep.CREATE_POST, T0.plusSeconds(4));
+        assertThat(view(id).status()).isEqualTo(PublicationStatus.ATTEMPTING);
+        events.attempted(id, WS, 3, PublicationStep.CREATE_POST, null, T0.plusSeconds(5));
+        events.succeeded(id, WS, 3, POST, T0.plusSeconds(6));
+        events.nextStepDue(id, WS, 4, PublicationStep.FIRST_COMMENT, T0.plusSeconds(6));
+        events.attempted(id, WS, 4, PublicationStep.FIRST_COMMENT, null, T0.plusSeconds(7));
+
+        PublicationView view = view(id);
+        assertThat(view.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(view.providerRef()).isEqualTo(POST);
+        assertThat(summary(view)).containsExactly("upload_media:SUCCEEDED:2", "create_post:SUCCEEDED:1",
+                "first_comment:PENDING:1");
+        assertThat(view.steps().get(0).providerRef().id()).isEqualTo("photo-1");
+        assertThat(view.steps().get(0).attemptNos()).containsExactly(1, 2);
+    }
+
+    @Test
+    void aCommentThatCannotBeReadBackNeedsADecisionAboutTheCommentWhileThePostStaysSucceeded() {
+        PublicationId id = events.requestedWithSteps(WS, "e3", List.of(), "first!", T0);
+        events.attempted(id, WS, 1, PublicationStep.CREATE_POST, null, T0.plusSeconds(1));
+        events.succeeded(id, WS, 1, POST, T0.plusSeconds(2));
+        events.nextStepDue(id, WS, 2, PublicationStep.FIRST_COMMENT, T0.plusSeconds(2));
+        events.attempted(id, WS, 2, PublicationStep.FIRST_COMMENT, null, T0.plusSeconds(3));
+        events.outcomeUnknown(id, WS, 2, T0.plusSeconds(4));
+        assertThat(view(id).status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        events.reconciled(id, WS, 2, ReconciliationResult.UNKNOWN, ReconciliationSource.AUTOMATIC, null,
+                "read-back unavailable: no read token", T0.plusSeconds(40));
+
+        PublicationView view = view(id);
+        assertThat(view.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(view.needsDecision()).isTrue();
+        assertThat(view.decisionStep()).isEqualTo(PublicationStep.FIRST_COMMENT);
+        assertThat(view.decisionReason()).contains("first comment");
+        assertThat(view.reconciliations()).singleElement()
+                .satisfies(r -> assertThat(r.step()).isEqualTo(PublicationStep.FIRST_COMMENT));
+        assertThat(summary(view)).containsExactly("create_post:SUCCEEDED:1", "first_comment:OUTCOME_UNKNOWN:1");
+
+        events.stepSkipped(id, WS, 2, PublicationStep.FIRST_COMMENT, T0.plusSeconds(90));
+        PublicationView skipped = view(id);
+        assertThat(skipped.needsDecision()).isFalse();
+        assertThat(skipped.decisionStep()).isNull();
+        assertThat(summary(skipped)).containsExactly("create_post:SUCCEEDED:1", "first_comment:SKIPPED:1");
+    }
+
+    @Test
+    void aRejectedImageFailsItsUploadStepWithTheProvidersReason() {
+        PublicationId id = events.requestedWithSteps(WS, "e4", List.of(RED), null, T0);
+        events.attempted(id, WS, 1, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(1));
+        events.failed(id, WS, 1, FailureKind.REJECTED, "324", "(#324) Missing or invalid image file", null,
+                T0.plusSeconds(2));
+
+        PublicationView view = view(id);
+        assertThat(view.status()).isEqualTo(PublicationStatus.FAILED);
+        assertThat(view.decisionStep()).isEqualTo(PublicationStep.UPLOAD_MEDIA);
+        assertThat(view.steps().get(0).status()).isEqualTo(StepStatus.FAILED);
+        assertThat(view.steps().get(0).detail()).contains("Missing or invalid image file");
+        assertThat(view.steps().get(1).status()).isEqualTo(StepStatus.PENDING);
+    }
+
+    @Test
+    void aTextPostHasTheSingleCreateStepAndARedeliveryChangesNothing() {
+        PublicationId id = events.requested(WS, "e5", "fb-main", T0);
+        events.attempted(id, WS, 1, io.herald.contracts.publication.AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.succeeded(id, WS, 1, POST, T0.plusSeconds(2));
+        PublicationView once = view(id);
+        events.redeliver(events.delivered());
+        assertThat(view(id)).isEqualTo(once);
+        assertThat(summary(once)).containsExactly("create_post:SUCCEEDED:1");
+    }
+}
