@@ -26,6 +26,7 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -83,7 +84,8 @@ class PublicationEntryOrderTest {
     private static PublicationAttemptedEvent attempted(int n, int secondsAfterT0) {
         Instant at = T0.plusSeconds(secondsAfterT0);
         return new PublicationAttemptedEvent(ID, WS, CHANNEL, n, n == 1 ? AttemptTrigger.INITIAL
-                : AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, ID.value(), CONTENT.hash(), at, at.plus(TIMEOUT));
+                : AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, ID.value(), CONTENT.hash(), at, at.plus(TIMEOUT), null,
+                PublicationStep.UPDATE_POST, null);
     }
 
     private static PublicationOutcomeUnknownEvent unknown(int n) {
@@ -147,7 +149,8 @@ class PublicationEntryOrderTest {
                 .when(start(1, AttemptTrigger.INITIAL, 1))
                 .expectEvents(new PublicationTargetedEvent(ID, WS, POST, T0.plusSeconds(1)),
                         new PublicationAttemptedEvent(ID, WS, CHANNEL, 1, AttemptTrigger.INITIAL, ID.value(),
-                                CONTENT.hash(), T0.plusSeconds(1), T0.plusSeconds(1).plus(TIMEOUT), null))
+                                CONTENT.hash(), T0.plusSeconds(1), T0.plusSeconds(1).plus(TIMEOUT), null,
+                                PublicationStep.UPDATE_POST, null))
                 .expectResultMessagePayloadMatching(predicate(r -> r instanceof AttemptDecision d
                         && d.started() && POST.equals(d.target())));
     }

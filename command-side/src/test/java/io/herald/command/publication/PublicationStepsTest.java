@@ -79,6 +79,7 @@ class PublicationStepsTest {
     void setUp() {
         fixture = new AggregateTestFixture<>(Publication.class);
         fixture.registerInjectableResource(new ConnectionThrottle());
+        fixture.registerInjectableResource(new ScriptedEntryOrder());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.FACEBOOK, null, null, false))));
         // three requests that never left may be retried: two unknown uploads are uploaded again, the third is not
