@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.port.ChannelAdapters;
-import io.herald.adapters.sandbox.FacebookSandboxController;
-import io.herald.adapters.sandbox.SandboxDemo;
-import io.herald.adapters.sandbox.SandboxState;
+import io.herald.sandbox.FacebookSandboxController;
+import io.herald.sandbox.SandboxDemo;
+import io.herald.sandbox.SandboxState;
 import io.herald.contracts.channel.ChannelType;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

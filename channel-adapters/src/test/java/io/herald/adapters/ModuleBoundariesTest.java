@@ -24,7 +24,7 @@ class ModuleBoundariesTest {
     void thePortKnowsNoProvider() {
         noClasses().that().resideInAPackage("io.herald.adapters.port..").should().dependOnClassesThat()
                 .resideInAnyPackage("io.herald.adapters.facebook..", "io.herald.adapters.linkedin..",
-                        "io.herald.adapters.wordpress..", "io.herald.adapters.sandbox..", "io.herald.adapters.http..")
+                        "io.herald.adapters.wordpress..", "io.herald.sandbox..", "io.herald.adapters.http..")
                 .check(classes);
     }
 
@@ -32,7 +32,7 @@ class ModuleBoundariesTest {
     void adaptersDoNotDependOnTheSandbox() {
         noClasses().that().resideInAnyPackage("io.herald.adapters.facebook..", "io.herald.adapters.linkedin..",
                         "io.herald.adapters.wordpress..", "io.herald.adapters.http..")
-                .should().dependOnClassesThat().resideInAPackage("io.herald.adapters.sandbox..")
+                .should().dependOnClassesThat().resideInAPackage("io.herald.sandbox..")
                 .check(classes);
     }
 }

@@ -1,6 +1,6 @@
 package io.herald.deploy;
 
-import io.herald.deploy.embedded.DataDirectory;
+import io.herald.platform.data.DataDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

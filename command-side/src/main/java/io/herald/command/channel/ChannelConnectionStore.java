@@ -1,5 +1,7 @@
 package io.herald.command.channel;
 
+import io.herald.platform.secrets.CredentialCipher;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;

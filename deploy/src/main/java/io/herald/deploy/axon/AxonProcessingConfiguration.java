@@ -1,5 +1,7 @@
 package io.herald.deploy.axon;
 
+import io.herald.platform.logging.MdcScope;
+
 import io.herald.command.publishing.DispatcherErrorHandler;
 import io.herald.command.publishing.PublicationDispatcher;
 import io.herald.command.publishing.TimerRows;
@@ -32,8 +34,8 @@ import org.springframework.context.annotation.Configuration;
 public class AxonProcessingConfiguration {
 
     /** MDC keys the HTTP layer sets; copied into every command dispatched from a request. */
-    public static final String CORRELATION_ID = "correlationId";
-    public static final String ACTOR = "actor";
+    public static final String CORRELATION_ID = MdcScope.CORRELATION_ID;
+    public static final String ACTOR = MdcScope.ACTOR;
 
     /**
      * Every processor handles up to {@code herald.processing.batch-size} events of a segment in one

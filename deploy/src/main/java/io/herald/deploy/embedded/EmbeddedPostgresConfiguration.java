@@ -1,5 +1,7 @@
 package io.herald.deploy.embedded;
 
+import io.herald.platform.data.DataDirectory;
+
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Path;

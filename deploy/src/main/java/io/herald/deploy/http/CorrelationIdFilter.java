@@ -1,6 +1,7 @@
 package io.herald.deploy.http;
 
-import io.herald.deploy.axon.AxonProcessingConfiguration;
+import io.herald.platform.logging.MdcScope;
+
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -32,11 +33,11 @@ public class CorrelationIdFilter extends OncePerRequestFilter {
         String given = request.getHeader(HEADER);
         String correlationId = given != null && USABLE.matcher(given).matches() ? given : UUID.randomUUID().toString();
         response.setHeader(HEADER, correlationId);
-        MDC.put(AxonProcessingConfiguration.CORRELATION_ID, correlationId);
+        MDC.put(MdcScope.CORRELATION_ID, correlationId);
         try {
             chain.doFilter(request, response);
         } finally {
-            MDC.remove(AxonProcessingConfiguration.CORRELATION_ID);
+            MDC.remove(MdcScope.CORRELATION_ID);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.herald.deploy.http;
 
+import io.herald.access.RequestBodyLimitFilter;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
