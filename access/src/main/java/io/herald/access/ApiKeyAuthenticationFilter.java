@@ -1,8 +1,9 @@
 package io.herald.access;
 
+import io.herald.platform.web.RequestAttributes;
+
 import io.herald.platform.logging.MdcScope;
 
-import io.herald.command.publication.PublicationCommandController;
 import io.herald.contracts.error.ErrorCode;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -60,7 +61,7 @@ public final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         SecurityContext context = SecurityContextHolder.createEmptyContext();
         context.setAuthentication(new ApiKeyAuthentication(who));
         SecurityContextHolder.setContext(context);
-        request.setAttribute(PublicationCommandController.ACTOR_ATTRIBUTE, who.actor());
+        request.setAttribute(RequestAttributes.ACTOR, who.actor());
         MDC.put(MdcScope.ACTOR, who.actor());
         try {
             chain.doFilter(request, response);

@@ -2,7 +2,6 @@ package io.herald.access;
 
 import io.herald.platform.problem.Problems;
 
-import io.herald.command.media.MediaProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.server.PathContainer;
-import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UrlPathHelper;
 import org.springframework.web.util.pattern.PathPattern;
@@ -25,8 +23,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * at once, and, for chunked bodies, as soon as the count passes the limit. A media upload, whose
  * body is the image itself, has {@code herald.media.max-bytes} as its limit instead, and so do
  * the provider sandbox's paths, where Herald sends those images on (their photo and file uploads).
+ * The application wires it with that limit (access knows no media settings).
  */
-@Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
@@ -41,8 +39,8 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
     private final long mediaMaxBytes;
     private final String mediaTooLarge;
 
-    public RequestBodyLimitFilter(MediaProperties media) {
-        this.mediaMaxBytes = media.maxBytes().toBytes();
+    public RequestBodyLimitFilter(long mediaMaxBytes) {
+        this.mediaMaxBytes = mediaMaxBytes;
         this.mediaTooLarge = "the image is larger than " + mediaMaxBytes + " bytes (herald.media.max-bytes)";
     }
 

@@ -1,6 +1,7 @@
 package io.herald.access;
 
-import io.herald.command.publication.PublicationCommandController;
+import io.herald.platform.web.RequestAttributes;
+
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
@@ -31,7 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class WorkspaceKeysController {
 
-    private static final String ACTOR = PublicationCommandController.ACTOR_ATTRIBUTE;
+    private static final String ACTOR = RequestAttributes.ACTOR;
     static final String WORKSPACE_ID = "[A-Za-z0-9][A-Za-z0-9._:-]{0,63}";
 
     private final ApiKeyStore keys;
