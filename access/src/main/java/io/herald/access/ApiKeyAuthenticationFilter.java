@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
-import org.slf4j.MDC;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -62,11 +61,8 @@ public final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         context.setAuthentication(new ApiKeyAuthentication(who));
         SecurityContextHolder.setContext(context);
         request.setAttribute(RequestAttributes.ACTOR, who.actor());
-        MDC.put(MdcScope.ACTOR, who.actor());
-        try {
+        try (MdcScope scope = MdcScope.with(MdcScope.ACTOR, who.actor())) {
             chain.doFilter(request, response);
-        } finally {
-            MDC.remove(MdcScope.ACTOR);
         }
     }
 

@@ -1,5 +1,9 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.logging.MdcScope;
+
+import io.herald.platform.threads.BackgroundThreads;
+
 import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
@@ -31,7 +35,6 @@ import java.util.concurrent.Executors;
 import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.stereotype.Component;
 
 /**
@@ -54,13 +57,7 @@ public class AttemptCalls {
     private final Clock clock;
     private final MeterRegistry meters;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
-    private final ExecutorService executor = Executors.newFixedThreadPool(4, runnable -> {
-        Thread thread = new Thread(runnable, "herald-attempts");
-        thread.setDaemon(true);
-        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
-        thread.setPriority(Thread.MIN_PRIORITY);
-        return thread;
-    });
+    private final ExecutorService executor = Executors.newFixedThreadPool(4, BackgroundThreads.named("herald-attempts"));
 
     public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
@@ -217,24 +214,5 @@ public class AttemptCalls {
             values.put("correlationId", correlationId.toString());
         }
         return new MdcScope(values);
-    }
-
-    /** Puts log context for the duration of a step and restores the previous one afterwards. */
-    static final class MdcScope implements AutoCloseable {
-        private final Map<String, String> previous;
-
-        MdcScope(Map<String, String> values) {
-            previous = MDC.getCopyOfContextMap();
-            values.forEach(MDC::put);
-        }
-
-        @Override
-        public void close() {
-            if (previous == null) {
-                MDC.clear();
-            } else {
-                MDC.setContextMap(previous);
-            }
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.herald.deploy.axon;
 
+import io.herald.platform.threads.BackgroundThreads;
+
 import io.herald.platform.logging.MdcScope;
 
 import io.herald.command.publishing.DispatcherErrorHandler;
@@ -10,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.axonframework.commandhandling.CommandMessage;
-import org.axonframework.common.AxonThreadFactory;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
@@ -85,8 +86,7 @@ public class AxonProcessingConfiguration {
      */
     private static ScheduledExecutorService background(org.axonframework.config.Configuration config, int threads,
                                                        String name) {
-        ScheduledExecutorService executor = Executors.newScheduledThreadPool(threads,
-                new AxonThreadFactory(Thread.MIN_PRIORITY, new ThreadGroup(name)));
+        ScheduledExecutorService executor = Executors.newScheduledThreadPool(threads, BackgroundThreads.named(name));
         config.onShutdown(executor::shutdown);
         return executor;
     }

@@ -9,7 +9,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.slf4j.MDC;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -33,11 +32,8 @@ public class CorrelationIdFilter extends OncePerRequestFilter {
         String given = request.getHeader(HEADER);
         String correlationId = given != null && USABLE.matcher(given).matches() ? given : UUID.randomUUID().toString();
         response.setHeader(HEADER, correlationId);
-        MDC.put(MdcScope.CORRELATION_ID, correlationId);
-        try {
+        try (MdcScope scope = MdcScope.with(MdcScope.CORRELATION_ID, correlationId)) {
             chain.doFilter(request, response);
-        } finally {
-            MDC.remove(MdcScope.CORRELATION_ID);
         }
     }
 }

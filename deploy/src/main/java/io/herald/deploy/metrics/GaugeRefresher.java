@@ -1,5 +1,7 @@
 package io.herald.deploy.metrics;
 
+import io.herald.platform.threads.BackgroundThreads;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -25,12 +27,8 @@ public class GaugeRefresher implements DisposableBean {
 
     private final List<RefreshedGauges> gauges;
     private final Duration interval;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread t = new Thread(task, "herald-gauges");
-        t.setDaemon(true);
-        t.setPriority(Thread.MIN_PRIORITY);
-        return t;
-    });
+    private final ScheduledExecutorService thread =
+            Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named("herald-gauges"));
 
     GaugeRefresher(List<RefreshedGauges> gauges, @Value("${herald.metrics.refresh-interval:15s}") Duration interval) {
         this.gauges = gauges;

@@ -1,5 +1,7 @@
 package io.herald.platform.projection;
 
+import io.herald.platform.threads.BackgroundThreads;
+
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import jakarta.annotation.PreDestroy;
@@ -97,13 +99,8 @@ public class ProjectionRebuilder {
     private final int pageSize;
     private final boolean upcasting;
     /** Two threads per projection being rebuilt (one reads, one writes); several rebuilds go on side by side. */
-    private final ExecutorService worker = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "herald-projection-rebuild");
-        thread.setDaemon(true);
-        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
-        thread.setPriority(Thread.MIN_PRIORITY);
-        return thread;
-    });
+    private final ExecutorService worker =
+            Executors.newCachedThreadPool(BackgroundThreads.named("herald-projection-rebuild"));
     /** The projections this node is rebuilding, and the cause of the last failed rebuild of each. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final Map<String, String> failed = new ConcurrentHashMap<>();
