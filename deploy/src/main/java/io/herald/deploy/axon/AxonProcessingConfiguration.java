@@ -45,14 +45,17 @@ public class AxonProcessingConfiguration {
      * A new token store splits each processor into {@code herald.processing.initial-segments}
      * segments (2: two nodes hold one each). Each segment costs Axon's coordinator work per event:
      * with 2 segments instead of 4 a publication took about a quarter less CPU. An existing store
-     * keeps its segments (Axon's split and merge change them).
+     * keeps its segments (Axon's split and merge change them). Each node holds at most its fair
+     * share of them ({@link FairSegmentShares}).
      */
     @Bean
     ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize,
-                                             @Value("${herald.processing.initial-segments:2}") int segments) {
+                                             @Value("${herald.processing.initial-segments:2}") int segments,
+                                             FairSegmentShares shares) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize)
                         .initialSegmentCount(segments)
+                        .maxSegmentProvider(shares)
                         .coordinatorExecutor(name -> background(config, 1, "Coordinator[" + name + "]"))
                         .workerExecutor(name -> background(config, 4, "WorkPackage[" + name + "]")))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
