@@ -1,15 +1,16 @@
 package io.herald.access;
 
+import java.util.List;
+
+import io.herald.platform.problem.Problems;
+
 import io.herald.contracts.error.ErrorCode;
-import io.herald.access.SecurityHeaders;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
-import org.springframework.http.HttpStatus;
 
 /**
  * Tomcat refuses some requests before Herald sees them (a NUL, an encoded slash or invalid
@@ -29,28 +30,27 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (!ioAllowed.get()) {
             return;
         }
-        HttpStatus known = HttpStatus.resolve(status);
-        String title = known == null ? "Error" : known.getReasonPhrase();
-        String body = "{\"type\":\"about:blank\",\"title\":\"" + title + "\",\"status\":" + status
-                + ",\"detail\":\"the request was refused before it reached Herald\",\"code\":\"" + code(status) + "\"}";
+        // no instance: the path is what Tomcat refused, and it is not echoed
+        byte[] body = Problems.json(Problems.of(status, code(status), "the request was refused before it reached Herald",
+                List.of()));
         try {
             response.setContentType("application/problem+json");
             response.setHeader(SecurityHeaders.CONTENT_SECURITY_POLICY_HEADER, SecurityHeaders.CONTENT_SECURITY_POLICY);
-            response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
+            response.getOutputStream().write(body);
             response.finishResponse();
         } catch (IOException | IllegalStateException e) {
             // the client is gone or the response is already on its way: nothing more to say
         }
     }
 
-    static String code(int status) {
+    static ErrorCode code(int status) {
         return switch (status) {
-            case 404 -> ErrorCode.NOT_FOUND.code();
-            case 405 -> ErrorCode.METHOD_NOT_ALLOWED.code();
-            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE.code();
-            case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE.code();
-            case 503 -> ErrorCode.UNAVAILABLE.code();
-            default -> status < 500 ? ErrorCode.VALIDATION_FAILED.code() : ErrorCode.INTERNAL_ERROR.code();
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+            case 503 -> ErrorCode.UNAVAILABLE;
+            default -> status < 500 ? ErrorCode.VALIDATION_FAILED : ErrorCode.INTERNAL_ERROR;
         };
     }
 }

@@ -1,5 +1,9 @@
 package io.herald.access;
 
+import io.herald.platform.problem.BodyTooLargeException;
+
+import io.herald.contracts.error.ErrorCode;
+
 import io.herald.platform.problem.Problems;
 
 import jakarta.servlet.FilterChain;
@@ -62,17 +66,10 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
         if (request.getContentLengthLong() > limit) {
             // refused before the security chain, which sets this header on every other answer
             response.setHeader(SecurityHeaders.CONTENT_SECURITY_POLICY_HEADER, SecurityHeaders.CONTENT_SECURITY_POLICY);
-            Problems.write(response, 413, "payload_too_large", "Payload Too Large", tooLarge);
+            Problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, tooLarge);
             return;
         }
         chain.doFilter(new LimitedRequest(request, limit, tooLarge), response);
-    }
-
-    /** Thrown by the counting stream; the problem handler answers 413 with its message. */
-    public static class BodyTooLargeException extends IOException {
-        BodyTooLargeException(String detail) {
-            super(detail);
-        }
     }
 
     private static final class LimitedRequest extends HttpServletRequestWrapper {

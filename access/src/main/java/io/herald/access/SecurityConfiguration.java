@@ -2,7 +2,6 @@ package io.herald.access;
 
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.herald.contracts.error.ErrorCode;
-import io.herald.access.SecurityHeaders;
 import java.io.IOException;
 import java.time.Clock;
 import org.springframework.beans.factory.annotation.Value;

@@ -1,7 +1,8 @@
 package io.herald.access;
 
+import io.herald.platform.problem.BodyTooLargeException;
+
 import io.herald.contracts.error.ErrorCode;
-import io.herald.access.RequestBodyLimitFilter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -72,7 +73,7 @@ public final class SignatureVerificationFilter extends OncePerRequestFilter {
         byte[] body;
         try {
             body = request.getInputStream().readAllBytes();
-        } catch (RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
+        } catch (BodyTooLargeException tooLarge) {
             problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, tooLarge.getMessage());
             return;
         }

@@ -1,7 +1,8 @@
 package io.herald.access;
 
+import io.herald.platform.problem.BodyTooLargeException;
+
 import io.herald.contracts.error.ErrorCode;
-import io.herald.access.RequestBodyLimitFilter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -62,7 +63,7 @@ public final class Utf8BodyFilter extends OncePerRequestFilter {
         byte[] body;
         try {
             body = request.getInputStream().readAllBytes();
-        } catch (RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
+        } catch (BodyTooLargeException tooLarge) {
             problems.write(request, response, ErrorCode.PAYLOAD_TOO_LARGE, RequestBodyLimitFilter.TOO_LARGE);
             return;
         }

@@ -1,6 +1,5 @@
-package io.herald.deploy.http;
+package io.herald.platform.problem;
 
-import io.herald.access.RequestBodyLimitFilter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -20,7 +19,6 @@ import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -73,8 +71,8 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     }
 
     /** A body read by a handler itself (a media upload) that ran past its limit. */
-    @ExceptionHandler(RequestBodyLimitFilter.BodyTooLargeException.class)
-    ResponseEntity<ProblemDetail> tooLarge(RequestBodyLimitFilter.BodyTooLargeException e) {
+    @ExceptionHandler(BodyTooLargeException.class)
+    ResponseEntity<ProblemDetail> tooLarge(BodyTooLargeException e) {
         return problem(ErrorCode.PAYLOAD_TOO_LARGE, e.getMessage(), List.of());
     }
 
@@ -123,8 +121,9 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
                                                                   HttpHeaders headers, HttpStatusCode status,
                                                                   WebRequest request) {
-        if (causedByOversizeBody(ex)) {
-            return asObject(problem(ErrorCode.PAYLOAD_TOO_LARGE, RequestBodyLimitFilter.TOO_LARGE, List.of()));
+        BodyTooLargeException tooLarge = oversizeBody(ex);
+        if (tooLarge != null) {
+            return asObject(problem(ErrorCode.PAYLOAD_TOO_LARGE, tooLarge.getMessage(), List.of()));
         }
         return asObject(problem(ErrorCode.VALIDATION_FAILED, "the request body is not valid",
                 List.of(describe(ex.getCause()))));
@@ -136,7 +135,10 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
         if (response != null && response.getBody() instanceof ProblemDetail problem
                 && problem.getProperties() == null) {
-            problem.setProperty("code", BY_STATUS.getOrDefault(statusCode.value(), ErrorCode.INTERNAL_ERROR).code());
+            // Spring's own refusal (e.g. 405): its status and detail, Herald's shape
+            ErrorCode code = BY_STATUS.getOrDefault(statusCode.value(), ErrorCode.INTERNAL_ERROR);
+            return ResponseEntity.status(statusCode).headers(response.getHeaders())
+                    .body(Problems.of(statusCode.value(), code, problem.getDetail(), List.of()));
         }
         return response;
     }
@@ -196,24 +198,18 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return "JSON object";
     }
 
-    private static boolean causedByOversizeBody(Throwable e) {
+    private static BodyTooLargeException oversizeBody(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof RequestBodyLimitFilter.BodyTooLargeException) {
-                return true;
+            if (t instanceof BodyTooLargeException tooLarge) {
+                return tooLarge;
             }
         }
-        return false;
+        return null;
     }
 
     private static ResponseEntity<ProblemDetail> problem(ErrorCode code, String detail,
                                                          List<FieldViolation> violations) {
-        HttpStatus status = HttpStatus.valueOf(code.httpStatus());
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        problem.setProperty("code", code.code());
-        if (!violations.isEmpty()) {
-            problem.setProperty("errors", violations);
-        }
-        return ResponseEntity.status(status).body(problem);
+        return ResponseEntity.status(code.httpStatus()).body(Problems.of(code.httpStatus(), code, detail, violations));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
