@@ -1,10 +1,11 @@
 package io.herald.access;
 
+import io.herald.platform.config.SandboxProperties;
+
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.herald.contracts.error.ErrorCode;
 import java.io.IOException;
 import java.time.Clock;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -28,7 +29,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * every answer. Every refusal is problem+json.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(SecurityProperties.class)
+@EnableConfigurationProperties({SecurityProperties.class, SandboxProperties.class})
 public class SecurityConfiguration {
 
     @Bean
@@ -45,8 +46,8 @@ public class SecurityConfiguration {
     SecurityFilterChain api(HttpSecurity http, SystemKey systemKey, ApiKeyStore keys,
                             RateLimiterRegistry apiKeyRateLimiters, SigningSecrets signingSecrets,
                             ProblemResponses problems, SecurityProperties properties, Clock clock,
-                            @Value("${herald.sandbox.enabled:false}") boolean sandboxEnabled) throws Exception {
-        AccessRules rules = new AccessRules(sandboxEnabled);
+                            SandboxProperties sandbox) throws Exception {
+        AccessRules rules = new AccessRules(sandbox.enabled());
         return http
                 .csrf(csrf -> csrf.disable())
                 .httpBasic(basic -> basic.disable())

@@ -1,5 +1,7 @@
 package io.herald.deploy;
 
+import io.herald.platform.config.SandboxProperties;
+
 import io.herald.platform.data.DataDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +26,7 @@ class StartupReport {
         String database = DataDirectory.embeddedDatabase(env)
                 ? "embedded PostgreSQL, data in " + DataDirectory.resolve(env)
                 : "PostgreSQL at " + env.getProperty("spring.datasource.url");
-        boolean sandbox = env.getProperty("herald.sandbox.enabled", Boolean.class, false);
+        boolean sandbox = event.getApplicationContext().getBean(SandboxProperties.class).enabled();
         log.info("""
 
                 ==============================================================

@@ -1,5 +1,9 @@
 package io.herald.sandbox;
 
+import org.springframework.boot.context.properties.bind.Binder;
+
+import io.herald.platform.config.SandboxProperties;
+
 import io.herald.platform.data.DataDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,11 +32,12 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (!environment.getProperty("herald.sandbox.enabled", Boolean.class, false)) {
+        // bound here, not injected: this runs before any bean exists
+        SandboxProperties sandbox = Binder.get(environment).bindOrCreate("herald.sandbox", SandboxProperties.class);
+        if (!sandbox.enabled()) {
             return;
         }
-        if (!DataDirectory.embeddedDatabase(environment)
-                && !environment.getProperty(ALLOW_EXTERNAL_DATABASE, Boolean.class, false)) {
+        if (!DataDirectory.embeddedDatabase(environment) && !sandbox.allowExternalDatabase()) {
             throw new SandboxOnExternalDatabaseException();
         }
         if ("0".equals(environment.getProperty("server.port"))) {

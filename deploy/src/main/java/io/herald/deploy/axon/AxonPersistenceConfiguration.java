@@ -1,5 +1,7 @@
 package io.herald.deploy.axon;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -25,7 +27,6 @@ import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -37,6 +38,7 @@ import org.springframework.http.converter.json.Jackson2ObjectMapperBuilder;
  * per borrow.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AggregateCacheProperties.class)
 public class AxonPersistenceConfiguration {
 
     /**
@@ -110,10 +112,9 @@ public class AxonPersistenceConfiguration {
      * few hundred bytes each), dropped after {@code herald.command.aggregate-cache-idle} unused.
      */
     @Bean
-    Cache publicationCache(EventStorageEngine eventStorageEngine,
-                           @Value("${herald.command.aggregate-cache-size:20000}") long size,
-                           @Value("${herald.command.aggregate-cache-idle:10m}") Duration idle) {
-        return new StoreCheckedAggregateCache(eventStorageEngine, size, idle);
+    Cache publicationCache(EventStorageEngine eventStorageEngine, AggregateCacheProperties properties) {
+        return new StoreCheckedAggregateCache(eventStorageEngine, properties.aggregateCacheSize(),
+                properties.aggregateCacheIdle());
     }
 
     @Bean

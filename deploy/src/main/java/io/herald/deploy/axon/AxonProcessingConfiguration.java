@@ -1,5 +1,7 @@
 package io.herald.deploy.axon;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import io.herald.platform.threads.BackgroundThreads;
 
 import io.herald.platform.logging.MdcScope;
@@ -22,7 +24,6 @@ import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.slf4j.MDC;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -32,6 +33,7 @@ import org.springframework.context.annotation.Configuration;
  * rolls back and is retried instead of Axon's default of logging and skipping the event.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ProcessingProperties.class)
 public class AxonProcessingConfiguration {
 
     /** MDC keys the HTTP layer sets; copied into every command dispatched from a request. */
@@ -49,9 +51,9 @@ public class AxonProcessingConfiguration {
      * share of them ({@link FairSegmentShares}).
      */
     @Bean
-    ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize,
-                                             @Value("${herald.processing.initial-segments:2}") int segments,
-                                             FairSegmentShares shares) {
+    ConfigurerModule eventProcessingDefaults(ProcessingProperties properties, FairSegmentShares shares) {
+        int batchSize = properties.batchSize();
+        int segments = properties.initialSegments();
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize)
                         .initialSegmentCount(segments)

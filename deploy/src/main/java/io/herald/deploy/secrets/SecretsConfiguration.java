@@ -1,5 +1,7 @@
 package io.herald.deploy.secrets;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import io.herald.platform.secrets.CredentialCipher;
 import io.herald.platform.data.DataDirectory;
 import java.io.IOException;
@@ -20,14 +22,15 @@ import org.springframework.core.env.Environment;
  * the key, so that every node decrypts what the others stored.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecretsProperties.class)
 public class SecretsConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecretsConfiguration.class);
     private static final String KEY_FILE = "encryption.key";
 
     @Bean
-    CredentialCipher credentialCipher(Environment environment) throws IOException {
-        String configured = environment.getProperty("herald.secrets.encryption-key");
+    CredentialCipher credentialCipher(SecretsProperties properties, Environment environment) throws IOException {
+        String configured = properties.encryptionKey();
         if (configured != null && !configured.isBlank()) {
             return new CredentialCipher(decode(configured));
         }

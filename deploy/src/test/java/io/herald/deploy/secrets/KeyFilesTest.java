@@ -1,5 +1,6 @@
 package io.herald.deploy.secrets;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,7 +38,7 @@ class KeyFilesTest {
     void theGeneratedSystemKeyHashAndCredentialKeyAreOwnerOnly() throws Exception {
         Path folder = tmp.resolve("herald-data");
         SystemKey.fromDataDirectory(folder, false);
-        new SecretsConfiguration().credentialCipher(new MockEnvironment().withProperty("herald.data-dir", folder.toString()));
+        new SecretsConfiguration().credentialCipher(new SecretsProperties(null), new MockEnvironment().withProperty("herald.data-dir", folder.toString()));
 
         assertThat(mode(folder.resolve("system-key.sha256"))).isEqualTo("rw-------");
         assertThat(mode(folder.resolve("encryption.key"))).isEqualTo("rw-------");
@@ -54,7 +55,7 @@ class KeyFilesTest {
         Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-rw-r--"));
 
         SystemKey.fromDataDirectory(folder, false);
-        new SecretsConfiguration().credentialCipher(new MockEnvironment().withProperty("herald.data-dir", folder.toString()));
+        new SecretsConfiguration().credentialCipher(new SecretsProperties(null), new MockEnvironment().withProperty("herald.data-dir", folder.toString()));
 
         assertThat(mode(hash)).isEqualTo("rw-------");
         assertThat(mode(key)).isEqualTo("rw-------");

@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /** Herald's local data folder ({@code herald.data-dir}, default {@code ./herald-data}). */
@@ -25,7 +26,9 @@ public final class DataDirectory {
     }
 
     public static Path resolve(Environment environment) {
-        return Path.of(environment.getProperty("herald.data-dir", "herald-data")).toAbsolutePath().normalize();
+        // bound here, not injected: environment post-processors need the folder before any bean exists
+        return Binder.get(environment).bindOrCreate("herald", DataDirectoryProperties.class).dataDir()
+                .toAbsolutePath().normalize();
     }
 
     public static boolean embeddedDatabase(Environment environment) {

@@ -1,5 +1,7 @@
 package io.herald.platform.projection;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import io.herald.platform.threads.BackgroundThreads;
 
 import io.herald.contracts.error.ErrorCode;
@@ -41,7 +43,6 @@ import org.axonframework.serialization.upcasting.event.EventUpcaster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -71,6 +72,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * sequencing policy is rebuilt by Axon's token reset instead, which replays in store order.
  */
 @Component
+@EnableConfigurationProperties(RebuildProperties.class)
 public class ProjectionRebuilder {
 
     private static final Logger log = LoggerFactory.getLogger(ProjectionRebuilder.class);
@@ -108,7 +110,7 @@ public class ProjectionRebuilder {
     public ProjectionRebuilder(EventProcessingConfiguration processing, TokenStore tokenStore,
                                NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactions,
                                org.axonframework.config.Configuration axon, ObjectProvider<EventUpcaster> upcasters,
-                               @Value("${herald.rebuild.page-size:2000}") int pageSize) {
+                               RebuildProperties properties) {
         this.processing = processing;
         this.tokenStore = tokenStore;
         this.jdbc = jdbc;
@@ -116,7 +118,7 @@ public class ProjectionRebuilder {
         this.serializer = axon.eventSerializer();
         this.upcasters = axon.upcasterChain();
         this.upcasting = upcasters.stream().findAny().isPresent();
-        this.pageSize = pageSize;
+        this.pageSize = properties.pageSize();
     }
 
     /**
