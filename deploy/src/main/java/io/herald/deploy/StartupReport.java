@@ -1,5 +1,7 @@
 package io.herald.deploy;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import io.herald.platform.config.SandboxProperties;
 
 import io.herald.platform.data.DataDirectory;
@@ -13,6 +15,7 @@ import org.springframework.stereotype.Component;
 
 /** Tells whoever started Herald where to look. */
 @Component
+@EnableConfigurationProperties(SandboxProperties.class)
 class StartupReport {
 
     private static final Logger log = LoggerFactory.getLogger(StartupReport.class);

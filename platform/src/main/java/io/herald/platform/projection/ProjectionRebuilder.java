@@ -7,7 +7,6 @@ import io.herald.platform.threads.BackgroundThreads;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import jakarta.annotation.PreDestroy;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,12 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.AbstractEventProcessor;
 import org.axonframework.eventhandling.EventHandlerInvoker;
-import org.axonframework.eventhandling.EventUtils;
-import org.axonframework.eventhandling.GenericDomainEventEntry;
-import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.Segment;
 import org.axonframework.eventhandling.StreamingEventProcessor;
-import org.axonframework.eventhandling.TrackedDomainEventData;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
@@ -36,15 +31,10 @@ import org.axonframework.eventhandling.tokenstore.UnableToClaimTokenException;
 import org.axonframework.messaging.ResultMessage;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
-import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.SimpleSerializedType;
-import org.axonframework.serialization.UnknownSerializedType;
 import org.axonframework.serialization.upcasting.event.EventUpcaster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.jdbc.core.RowCallbackHandler;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -82,24 +72,13 @@ public class ProjectionRebuilder {
      */
     public static final String REBUILDING = ProjectionRebuilder.class.getName() + ".rebuilding";
 
-    private static final String PAGE = """
-            SELECT global_index, type, aggregate_identifier, sequence_number, event_identifier, time_stamp,
-                payload_type, payload_revision, payload, meta_data
-            FROM domain_event_entry
-            WHERE (aggregate_identifier, sequence_number) > (:aggregate, :sequence) AND payload_type IN (:types)
-            ORDER BY aggregate_identifier, sequence_number LIMIT :page""";
-
     /** Pages read ahead of the one being handled. */
     private static final int READ_AHEAD = 2;
 
     private final EventProcessingConfiguration processing;
     private final TokenStore tokenStore;
-    private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
-    private final Serializer serializer;
-    private final EventUpcaster upcasters;
-    private final int pageSize;
-    private final boolean upcasting;
+    private final StoredEventPages store;
     /** Two threads per projection being rebuilt (one reads, one writes); several rebuilds go on side by side. */
     private final ExecutorService worker =
             Executors.newCachedThreadPool(BackgroundThreads.named("herald-projection-rebuild"));
@@ -113,12 +92,9 @@ public class ProjectionRebuilder {
                                RebuildProperties properties) {
         this.processing = processing;
         this.tokenStore = tokenStore;
-        this.jdbc = jdbc;
         this.transaction = new TransactionTemplate(transactions);
-        this.serializer = axon.eventSerializer();
-        this.upcasters = axon.upcasterChain();
-        this.upcasting = upcasters.stream().findAny().isPresent();
-        this.pageSize = properties.pageSize();
+        this.store = new StoredEventPages(jdbc, axon.eventSerializer(), axon.upcasterChain(),
+                upcasters.stream().findAny().isPresent(), properties.pageSize());
     }
 
     /**
@@ -212,13 +188,13 @@ public class ProjectionRebuilder {
      * rebuild's transaction) while this one handles the current page and writes its rows.
      */
     private long foldEveryStream(EventHandlerInvoker handlers) {
-        List<String> types = storedTypes(handlers);
+        List<String> types = store.storedTypes(handlers);
         if (types.isEmpty()) {
             return 0;
         }
         BlockingQueue<List<TrackedEventMessage<?>>> pages = new ArrayBlockingQueue<>(READ_AHEAD);
         Future<?> reading = worker.submit(() -> {
-            readEveryStream(types, pages);
+            store.readEveryStream(types, pages);
             return null;
         });
         long handled = 0;
@@ -245,55 +221,6 @@ public class ProjectionRebuilder {
         } finally {
             reading.cancel(true);
         }
-    }
-
-    /** Puts every page of events in {@code pages}, then an empty page; payloads deserialized already. */
-    private void readEveryStream(List<String> types, BlockingQueue<List<TrackedEventMessage<?>>> pages)
-            throws InterruptedException {
-        String aggregate = "";
-        long sequence = -1;
-        while (true) {
-            MapSqlParameterSource after = new MapSqlParameterSource("aggregate", aggregate)
-                    .addValue("sequence", sequence).addValue("types", types).addValue("page", pageSize);
-            List<TrackedDomainEventData<byte[]>> page = jdbc.query(PAGE, after,
-                    (rs, n) -> new TrackedDomainEventData<>(new GlobalSequenceTrackingToken(rs.getLong(1)),
-                            new GenericDomainEventEntry<>(rs.getString(2), rs.getString(3), rs.getLong(4),
-                                    rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                                    rs.getBytes(9), rs.getBytes(10))));
-            if (page.isEmpty()) {
-                pages.put(List.of());
-                return;
-            }
-            TrackedDomainEventData<byte[]> last = page.get(page.size() - 1);
-            aggregate = last.getAggregateIdentifier();
-            sequence = last.getSequenceNumber();
-            List<TrackedEventMessage<?>> messages =
-                    EventUtils.upcastAndDeserializeTrackedEvents(page.stream(), serializer, upcasters).toList();
-            messages.forEach(message -> {
-                message.getPayload();
-                message.getMetaData();
-            });
-            pages.put(messages);
-        }
-    }
-
-    /**
-     * The stored payload types the projection may handle, so the others are never read: a type
-     * no class on this node matches, or any type at all once upcasters are configured (an upcaster
-     * may turn a stored type into one the projection handles), is read and offered to it.
-     */
-    private List<String> storedTypes(EventHandlerInvoker handlers) {
-        List<String> types = new ArrayList<>();
-        String sql = "SELECT DISTINCT payload_type, payload_revision FROM domain_event_entry";
-        jdbc.query(sql, (RowCallbackHandler) rs -> {
-            String type = rs.getString(1);
-            Class<?> payload = serializer.classForType(new SimpleSerializedType(type, rs.getString(2)));
-            if ((upcasting || UnknownSerializedType.class.equals(payload) || handlers.canHandleType(payload))
-                    && !types.contains(type)) {
-                types.add(type);
-            }
-        });
-        return types;
     }
 
     /** One batch: the handlers see it as a processor's batch, so their per-batch writes apply. */

@@ -1,5 +1,7 @@
 package io.herald.query.audit;
 
+import org.springframework.beans.factory.annotation.Autowired;
+
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -27,6 +29,7 @@ public class AuditScanLimiter {
     /** A bulkhead per workspace that refuses at once when full: a scan never waits for a slot. */
     private final BulkheadRegistry bulkheads;
 
+    @Autowired
     public AuditScanLimiter(AuditProperties properties) {
         this(properties.maxConcurrentScans());
     }
