@@ -1,7 +1,14 @@
 package io.herald.adapters;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code herald.channels.*}: where each provider lives and how long to wait for it. The connect
@@ -9,42 +16,29 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * for an answer to a request that left (outcome unknown when it passes).
  */
 @ConfigurationProperties("herald.channels")
-public record ChannelAdaptersProperties(Facebook facebook, LinkedIn linkedin, WordPress wordpress) {
+@Validated
+public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook facebook,
+                                        @DefaultValue @NotNull @Valid LinkedIn linkedin,
+                                        @DefaultValue @NotNull @Valid WordPress wordpress) {
 
-    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
-
-    public ChannelAdaptersProperties {
-        facebook = facebook != null ? facebook : new Facebook(null, null, null);
-        linkedin = linkedin != null ? linkedin : new LinkedIn(null, null, null, null);
-        wordpress = wordpress != null ? wordpress : new WordPress(null, null);
-    }
-
+    /** The defaults, as binding an empty configuration gives them. */
     public static ChannelAdaptersProperties defaults() {
-        return new ChannelAdaptersProperties(null, null, null);
+        return new Binder(new MapConfigurationPropertySource())
+                .bindOrCreate("herald.channels", ChannelAdaptersProperties.class);
     }
 
-    public record Facebook(String graphBaseUrl, Duration connectTimeout, Duration readTimeout) {
-        public Facebook {
-            graphBaseUrl = graphBaseUrl != null ? graphBaseUrl : "https://graph.facebook.com/v25.0";
-            connectTimeout = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
-            readTimeout = readTimeout != null ? readTimeout : DEFAULT_READ_TIMEOUT;
-        }
+    public record Facebook(@DefaultValue("https://graph.facebook.com/v25.0") @NotBlank String graphBaseUrl,
+                           @DefaultValue("5s") @NotNull Duration connectTimeout,
+                           @DefaultValue("30s") @NotNull Duration readTimeout) {
     }
 
-    public record LinkedIn(String apiBaseUrl, String version, Duration connectTimeout, Duration readTimeout) {
-        public LinkedIn {
-            apiBaseUrl = apiBaseUrl != null ? apiBaseUrl : "https://api.linkedin.com";
-            version = version != null ? version : "202611";
-            connectTimeout = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
-            readTimeout = readTimeout != null ? readTimeout : DEFAULT_READ_TIMEOUT;
-        }
+    public record LinkedIn(@DefaultValue("https://api.linkedin.com") @NotBlank String apiBaseUrl,
+                           @DefaultValue("202611") @NotBlank String version,
+                           @DefaultValue("5s") @NotNull Duration connectTimeout,
+                           @DefaultValue("30s") @NotNull Duration readTimeout) {
     }
 
-    public record WordPress(Duration connectTimeout, Duration readTimeout) {
-        public WordPress {
-            connectTimeout = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
-            readTimeout = readTimeout != null ? readTimeout : DEFAULT_READ_TIMEOUT;
-        }
+    public record WordPress(@DefaultValue("5s") @NotNull Duration connectTimeout,
+                            @DefaultValue("30s") @NotNull Duration readTimeout) {
     }
 }

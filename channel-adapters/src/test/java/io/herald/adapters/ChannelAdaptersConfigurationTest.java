@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.port.ChannelAdapters;
-import io.herald.adapters.sandbox.FacebookSandboxController;
-import io.herald.adapters.sandbox.SandboxDemo;
-import io.herald.adapters.sandbox.SandboxState;
 import io.herald.contracts.channel.ChannelType;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -43,8 +40,6 @@ class ChannelAdaptersConfigurationTest {
                     assertThat(adapters.forType(ChannelType.FACEBOOK)).isInstanceOf(FacebookAdapter.class);
                     assertThat(adapters.forType(ChannelType.LINKEDIN).type()).isEqualTo(ChannelType.LINKEDIN);
                     assertThat(adapters.forType(ChannelType.WORDPRESS).type()).isEqualTo(ChannelType.WORDPRESS);
-                    assertThat(context).doesNotHaveBean(SandboxState.class);
-                    assertThat(context).doesNotHaveBean(FacebookSandboxController.class);
                 });
     }
 
@@ -53,24 +48,5 @@ class ChannelAdaptersConfigurationTest {
         ChannelAdaptersProperties defaults = ChannelAdaptersProperties.defaults();
         assertThat(defaults.facebook().graphBaseUrl()).isEqualTo("https://graph.facebook.com/v25.0");
         assertThat(defaults.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
-    }
-
-    @Test
-    void sandboxIsRegisteredOnlyWhenEnabled() {
-        runner.withPropertyValues("herald.sandbox.enabled=true").run(context -> {
-            assertThat(context).hasSingleBean(SandboxState.class);
-            assertThat(context).hasSingleBean(FacebookSandboxController.class);
-            SandboxDemo demo = context.getBean(SandboxDemo.class);
-            var connections = demo.register("http://localhost:8080/");
-            assertThat(connections).extracting(SandboxDemo.DemoConnection::channelId).containsExactly(
-                    "fb-demo", "fb-demo-user-token-reader", "li-demo", "li-demo-write-only", "wp-demo",
-                    "wp-demo-without-plugin");
-            assertThat(connections.get(4).settings().siteUrl()).isEqualTo("http://localhost:8080/sandbox/wordpress/blog");
-            SandboxState state = context.getBean(SandboxState.class);
-            assertThat(state.facebookToken("demo-fb-user-token")).get()
-                    .extracting(SandboxState.FacebookToken::kind).isEqualTo(SandboxState.FacebookTokenKind.USER);
-            assertThat(state.wordPressSite("stock-blog")).get().extracting(SandboxState.WordPressSite::plugin)
-                    .isEqualTo(false);
-        });
     }
 }

@@ -350,7 +350,7 @@ class ProviderErrorClassificationTest {
         assertThat(fb.method()).isEqualTo("POST");
         assertThat(fb.uri()).isEqualTo("/v25.0/123456/feed");
         assertThat(fb.headers().get("Authorization")).containsExactly("Bearer " + FB_TOKEN);
-        assertThat(io.herald.adapters.http.Forms.decode(fb.body())).containsExactlyInAnyOrderEntriesOf(Map.of(
+        assertThat(io.herald.platform.wire.Forms.decode(fb.body())).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "message", "Hello & welcome", "link", "https://example.org/?a=1&b=2", "published", "false",
                 "scheduled_publish_time", Long.toString(CLOCK.instant().plus(Duration.ofDays(1)).getEpochSecond())));
 
@@ -361,7 +361,7 @@ class ProviderErrorClassificationTest {
         assertThat(li.headers().get("Linkedin-version")).containsExactly("202611");
         assertThat(li.headers().get("X-restli-protocol-version")).containsExactly("2.0.0");
         assertThat(li.headers().get("Authorization")).containsExactly("Bearer " + LI_TOKEN);
-        var liBody = io.herald.adapters.http.Json.parse(li.body());
+        var liBody = io.herald.platform.wire.Json.parse(li.body());
         assertThat(liBody.path("author").asText()).isEqualTo("urn:li:person:abc");
         assertThat(liBody.path("visibility").asText()).isEqualTo("PUBLIC");
         assertThat(liBody.path("lifecycleState").asText()).isEqualTo("PUBLISHED");
@@ -373,7 +373,7 @@ class ProviderErrorClassificationTest {
         assertThat(wp.uri()).isEqualTo("/?rest_route=/wp/v2/posts");
         assertThat(wp.headers().get("Authorization")).containsExactly("Basic "
                 + java.util.Base64.getEncoder().encodeToString("editor:abcdefghijklmnop".getBytes()));
-        var wpBody = io.herald.adapters.http.Json.parse(wp.body());
+        var wpBody = io.herald.platform.wire.Json.parse(wp.body());
         assertThat(wpBody.path("status").asText()).isEqualTo("publish");
         assertThat(wpBody.path("title").asText()).isEqualTo("Title");
         assertThat(wpBody.path("meta").path("herald_publication_id").asText()).isEqualTo(PUB);

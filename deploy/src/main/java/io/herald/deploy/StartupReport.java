@@ -1,6 +1,10 @@
 package io.herald.deploy;
 
-import io.herald.deploy.embedded.DataDirectory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.config.SandboxProperties;
+
+import io.herald.platform.data.DataDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -13,6 +17,7 @@ import org.springframework.stereotype.Component;
 
 /** Tells whoever started Herald which build runs and where to look: the one banner of a start. */
 @Component
+@EnableConfigurationProperties(SandboxProperties.class)
 class StartupReport {
 
     private static final Logger log = LoggerFactory.getLogger(StartupReport.class);
@@ -26,7 +31,7 @@ class StartupReport {
         String database = DataDirectory.embeddedDatabase(env)
                 ? "embedded PostgreSQL, data in " + DataDirectory.resolve(env)
                 : "PostgreSQL at " + DatasourceUrls.withoutCredentials(env.getProperty("spring.datasource.url"));
-        boolean sandbox = env.getProperty("herald.sandbox.enabled", Boolean.class, false);
+        boolean sandbox = event.getApplicationContext().getBean(SandboxProperties.class).enabled();
         log.info("""
 
                 ==============================================================

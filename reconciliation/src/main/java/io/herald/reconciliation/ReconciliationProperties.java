@@ -1,8 +1,11 @@
 package io.herald.reconciliation;
 
+import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code herald.reconciliation.*}: the first read waits {@code settle-delay} (a post can appear
@@ -10,11 +13,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code retry-schedule}, then the operator decides.
  */
 @ConfigurationProperties("herald.reconciliation")
-public record ReconciliationProperties(Duration settleDelay, List<Duration> retrySchedule) {
+@Validated
+public record ReconciliationProperties(@DefaultValue("30s") @NotNull Duration settleDelay,
+                                       @DefaultValue("2m,10m,1h") @NotNull List<Duration> retrySchedule) {
 
     public ReconciliationProperties {
-        settleDelay = settleDelay != null ? settleDelay : Duration.ofSeconds(30);
-        retrySchedule = retrySchedule != null ? List.copyOf(retrySchedule)
-                : List.of(Duration.ofMinutes(2), Duration.ofMinutes(10), Duration.ofHours(1));
+        retrySchedule = List.copyOf(retrySchedule);
     }
 }

@@ -2,7 +2,7 @@ package io.herald.adapters.facebook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.adapters.http.Exchange;
-import io.herald.adapters.http.Json;
+import io.herald.platform.wire.Json;
 import io.herald.adapters.http.Redactor;
 import io.herald.adapters.http.RetryAfter;
 import io.herald.adapters.port.PublishOutcome;

@@ -1,7 +1,7 @@
 package io.herald.adapters.facebook;
 
 import io.herald.adapters.http.Fingerprints;
-import io.herald.adapters.http.Json;
+import io.herald.platform.wire.Json;
 import io.herald.adapters.http.Multipart;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;

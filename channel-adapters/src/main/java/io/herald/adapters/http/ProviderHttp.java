@@ -1,5 +1,7 @@
 package io.herald.adapters.http;
 
+import io.herald.platform.threads.BackgroundThreads;
+
 import io.herald.adapters.outbound.DestinationNotAllowedException;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.contracts.publication.UnknownCause;
@@ -103,12 +105,7 @@ public final class ProviderHttp {
     }
 
     private static ThreadFactory threads(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, "herald-" + name);
-            thread.setDaemon(true);
-            thread.setPriority(Thread.MIN_PRIORITY);
-            return thread;
-        };
+        return BackgroundThreads.named("herald-" + name);
     }
 
     public Clock clock() {

@@ -3,6 +3,7 @@ package io.herald.adapters.outbound;
 import java.util.List;
 import java.util.Locale;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * {@code herald.outbound.*}: where URLs that workspace users type in may lead.
@@ -11,7 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param allowedHosts         host names an operator trusts: they skip the address check
  */
 @ConfigurationProperties("herald.outbound")
-public record OutboundProperties(boolean allowPrivateNetworks, List<String> allowedHosts) {
+public record OutboundProperties(@DefaultValue("false") boolean allowPrivateNetworks,
+                                 @DefaultValue List<String> allowedHosts) {
 
     public OutboundProperties {
         allowedHosts = allowedHosts == null ? List.of()

@@ -1,5 +1,7 @@
 package io.herald.command.channel;
 
+import io.herald.platform.problem.Problems;
+
 import io.herald.command.publication.PublicationCommandController;
 import io.herald.command.publication.PublicationRequest;
 import io.herald.contracts.channel.Capability;
@@ -81,11 +83,9 @@ public class ChannelConnectionController {
 
     @ExceptionHandler(ProbeSlots.TooManyProbes.class)
     ResponseEntity<ProblemDetail> tooManyProbes(ProbeSlots.TooManyProbes refusal) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, refusal.getMessage());
-        problem.setProperty("code", ErrorCode.RATE_LIMITED.code());
         return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(CapabilityProbes.TIME_LIMIT.toSeconds()))
-                .body(problem);
+                .body(Problems.of(ErrorCode.RATE_LIMITED, refusal.getMessage()));
     }
 
     private ChannelConnectionView.Capabilities probeNow(WorkspaceId workspace, ChannelId channel) {

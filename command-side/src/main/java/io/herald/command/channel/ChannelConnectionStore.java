@@ -1,5 +1,9 @@
 package io.herald.command.channel;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.secrets.CredentialCipher;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -13,11 +17,9 @@ import io.herald.contracts.id.WorkspaceId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -29,6 +31,7 @@ import org.springframework.stereotype.Repository;
  * time (on this node at once). Configuring a connection always reads the table itself.
  */
 @Repository
+@EnableConfigurationProperties(ChannelCacheProperties.class)
 public class ChannelConnectionStore implements ChannelDirectory {
 
     private final JdbcTemplate jdbc;
@@ -37,11 +40,11 @@ public class ChannelConnectionStore implements ChannelDirectory {
     private final Cache<WorkspaceChannel, Optional<StoredConnection>> recent;
 
     public ChannelConnectionStore(JdbcTemplate jdbc, CredentialCipher cipher, ObjectMapper json,
-                                  @Value("${herald.channels.cache-ttl:2s}") Duration cacheTtl) {
+                                  ChannelCacheProperties cache) {
         this.jdbc = jdbc;
         this.cipher = cipher;
         this.json = json;
-        this.recent = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cacheTtl).build();
+        this.recent = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cache.cacheTtl()).build();
     }
 
     private record WorkspaceChannel(WorkspaceId workspace, ChannelId channel) {

@@ -1,5 +1,7 @@
 package io.herald.command.publication;
 
+import io.herald.platform.web.RequestAttributes;
+
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
@@ -37,7 +39,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class PublicationCommandController {
 
     /** Set by the deploy module's authentication: who is calling. */
-    public static final String ACTOR_ATTRIBUTE = "herald.actor";
+    public static final String ACTOR_ATTRIBUTE = RequestAttributes.ACTOR;
 
     private static final String PUBLICATION_ID = "pub_[0-9a-f]{64}";
     private static final Logger log = LoggerFactory.getLogger(PublicationCommandController.class);

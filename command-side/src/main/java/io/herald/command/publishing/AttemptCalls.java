@@ -1,5 +1,9 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.logging.MdcScope;
+
+import io.herald.platform.threads.BackgroundThreads;
+
 import io.herald.adapters.port.ChannelAdapters;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
@@ -32,7 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.stereotype.Component;
 
 /**
@@ -56,13 +59,7 @@ public class AttemptCalls {
     private final MeterRegistry meters;
     private final StepCalls steps;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
-    private final ExecutorService executor = Executors.newFixedThreadPool(4, runnable -> {
-        Thread thread = new Thread(runnable, "herald-attempts");
-        thread.setDaemon(true);
-        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
-        thread.setPriority(Thread.MIN_PRIORITY);
-        return thread;
-    });
+    private final ExecutorService executor = Executors.newFixedThreadPool(4, BackgroundThreads.named("herald-attempts"));
     /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
     private final AtomicInteger inFlight = new AtomicInteger();
 
@@ -244,24 +241,5 @@ public class AttemptCalls {
             values.put("correlationId", correlationId.toString());
         }
         return new MdcScope(values);
-    }
-
-    /** Puts log context for the duration of a step and restores the previous one afterwards. */
-    static final class MdcScope implements AutoCloseable {
-        private final Map<String, String> previous;
-
-        MdcScope(Map<String, String> values) {
-            previous = MDC.getCopyOfContextMap();
-            values.forEach(MDC::put);
-        }
-
-        @Override
-        public void close() {
-            if (previous == null) {
-                MDC.clear();
-            } else {
-                MDC.setContextMap(previous);
-            }
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.threads.BackgroundThreads;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
@@ -48,10 +50,7 @@ public class ResultRecorder {
         this.commands = commands;
         this.batches = batches;
         this.meters = meters;
-        recorder = new Thread(this::recordBatches, "herald-results");
-        recorder.setDaemon(true);
-        // background work: where the JVM maps priorities to the OS, requests are answered first (README)
-        recorder.setPriority(Thread.MIN_PRIORITY);
+        recorder = BackgroundThreads.named("herald-results").newThread(this::recordBatches);
         recorder.start();
     }
 

@@ -1,6 +1,6 @@
 package io.herald.command.webhook;
 
-import io.herald.command.channel.CredentialCipher;
+import io.herald.platform.secrets.CredentialCipher;
 import io.herald.contracts.id.WorkspaceId;
 import java.nio.charset.StandardCharsets;
 import java.sql.Array;

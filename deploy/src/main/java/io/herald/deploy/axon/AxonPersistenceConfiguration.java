@@ -1,5 +1,7 @@
 package io.herald.deploy.axon;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -8,7 +10,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
-import java.time.Duration;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.axonframework.common.caching.Cache;
@@ -25,7 +26,6 @@ import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -37,6 +37,7 @@ import org.springframework.http.converter.json.Jackson2ObjectMapperBuilder;
  * per borrow.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AggregateCacheProperties.class)
 public class AxonPersistenceConfiguration {
 
     /**
@@ -110,10 +111,9 @@ public class AxonPersistenceConfiguration {
      * few hundred bytes each), dropped after {@code herald.command.aggregate-cache-idle} unused.
      */
     @Bean
-    Cache publicationCache(EventStorageEngine eventStorageEngine,
-                           @Value("${herald.command.aggregate-cache-size:20000}") long size,
-                           @Value("${herald.command.aggregate-cache-idle:10m}") Duration idle) {
-        return new StoreCheckedAggregateCache(eventStorageEngine, size, idle);
+    Cache publicationCache(EventStorageEngine eventStorageEngine, AggregateCacheProperties properties) {
+        return new StoreCheckedAggregateCache(eventStorageEngine, properties.aggregateCacheSize(),
+                properties.aggregateCacheIdle());
     }
 
     @Bean

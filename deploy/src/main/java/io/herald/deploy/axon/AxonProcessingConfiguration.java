@@ -1,5 +1,11 @@
 package io.herald.deploy.axon;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.threads.BackgroundThreads;
+
+import io.herald.platform.logging.MdcScope;
+
 import io.herald.command.publishing.DispatcherErrorHandler;
 import io.herald.command.publishing.PublicationDispatcher;
 import io.herald.command.publishing.TimerRows;
@@ -8,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.axonframework.commandhandling.CommandMessage;
-import org.axonframework.common.AxonThreadFactory;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
@@ -19,7 +24,6 @@ import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.slf4j.MDC;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -29,11 +33,12 @@ import org.springframework.context.annotation.Configuration;
  * rolls back and is retried instead of Axon's default of logging and skipping the event.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ProcessingProperties.class)
 public class AxonProcessingConfiguration {
 
     /** MDC keys the HTTP layer sets; copied into every command dispatched from a request. */
-    public static final String CORRELATION_ID = "correlationId";
-    public static final String ACTOR = "actor";
+    public static final String CORRELATION_ID = MdcScope.CORRELATION_ID;
+    public static final String ACTOR = MdcScope.ACTOR;
 
     /**
      * Every processor handles up to {@code herald.processing.batch-size} events of a segment in one
@@ -42,14 +47,17 @@ public class AxonProcessingConfiguration {
      * A new token store splits each processor into {@code herald.processing.initial-segments}
      * segments (2: two nodes hold one each). Each segment costs Axon's coordinator work per event:
      * with 2 segments instead of 4 a publication took about a quarter less CPU. An existing store
-     * keeps its segments (Axon's split and merge change them).
+     * keeps its segments (Axon's split and merge change them). Each node holds at most its fair
+     * share of them ({@link FairSegmentShares}).
      */
     @Bean
-    ConfigurerModule eventProcessingDefaults(@Value("${herald.processing.batch-size:100}") int batchSize,
-                                             @Value("${herald.processing.initial-segments:2}") int segments) {
+    ConfigurerModule eventProcessingDefaults(ProcessingProperties properties, FairSegmentShares shares) {
+        int batchSize = properties.batchSize();
+        int segments = properties.initialSegments();
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder.batchSize(batchSize)
                         .initialSegmentCount(segments)
+                        .maxSegmentProvider(shares)
                         .coordinatorExecutor(name -> background(config, 1, "Coordinator[" + name + "]"))
                         .workerExecutor(name -> background(config, 4, "WorkPackage[" + name + "]")))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
@@ -83,8 +91,7 @@ public class AxonProcessingConfiguration {
      */
     private static ScheduledExecutorService background(org.axonframework.config.Configuration config, int threads,
                                                        String name) {
-        ScheduledExecutorService executor = Executors.newScheduledThreadPool(threads,
-                new AxonThreadFactory(Thread.MIN_PRIORITY, new ThreadGroup(name)));
+        ScheduledExecutorService executor = Executors.newScheduledThreadPool(threads, BackgroundThreads.named(name));
         config.onShutdown(executor::shutdown);
         return executor;
     }

@@ -1,5 +1,7 @@
 package io.herald.deploy.embedded;
 
+import io.herald.platform.data.DataDirectory;
+
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.Closeable;
 import java.io.IOException;

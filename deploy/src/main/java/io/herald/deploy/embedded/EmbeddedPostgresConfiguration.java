@@ -1,5 +1,9 @@
 package io.herald.deploy.embedded;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.data.DataDirectory;
+
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,16 +25,17 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(NoDatasourceUrlCondition.class)
+@EnableConfigurationProperties(EmbeddedPostgresProperties.class)
 public class EmbeddedPostgresConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedDatabase embeddedDatabase(Environment environment) throws IOException {
+    EmbeddedDatabase embeddedDatabase(Environment environment, EmbeddedPostgresProperties properties)
+            throws IOException {
         requireBinaries();
         Path dataFolder = DataDirectory.resolve(environment);
-        int port = environment.getProperty("herald.embedded-postgres.port", Integer.class, 0);
-        EmbeddedDatabase database = EmbeddedDatabase.start(dataFolder, port);
+        EmbeddedDatabase database = EmbeddedDatabase.start(dataFolder, properties.port());
         log.info("embedded PostgreSQL on 127.0.0.1:{} with data in {}", database.port(), dataFolder.resolve("postgres"));
         return database;
     }

@@ -1,6 +1,7 @@
 package io.herald.deploy.http;
 
-import io.herald.deploy.axon.AxonProcessingConfiguration;
+import io.herald.platform.logging.MdcScope;
+
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -8,7 +9,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.slf4j.MDC;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -32,11 +32,8 @@ public class CorrelationIdFilter extends OncePerRequestFilter {
         String given = request.getHeader(HEADER);
         String correlationId = given != null && USABLE.matcher(given).matches() ? given : UUID.randomUUID().toString();
         response.setHeader(HEADER, correlationId);
-        MDC.put(AxonProcessingConfiguration.CORRELATION_ID, correlationId);
-        try {
+        try (MdcScope scope = MdcScope.with(MdcScope.CORRELATION_ID, correlationId)) {
             chain.doFilter(request, response);
-        } finally {
-            MDC.remove(AxonProcessingConfiguration.CORRELATION_ID);
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.herald.deploy.metrics;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.threads.BackgroundThreads;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -8,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -19,22 +22,19 @@ import org.springframework.stereotype.Component;
  * ready (the database is migrated by then).
  */
 @Component
+@EnableConfigurationProperties(MetricsProperties.class)
 public class GaugeRefresher implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(GaugeRefresher.class);
 
     private final List<RefreshedGauges> gauges;
     private final Duration interval;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread t = new Thread(task, "herald-gauges");
-        t.setDaemon(true);
-        t.setPriority(Thread.MIN_PRIORITY);
-        return t;
-    });
+    private final ScheduledExecutorService thread =
+            Executors.newSingleThreadScheduledExecutor(BackgroundThreads.named("herald-gauges"));
 
-    GaugeRefresher(List<RefreshedGauges> gauges, @Value("${herald.metrics.refresh-interval:15s}") Duration interval) {
+    GaugeRefresher(List<RefreshedGauges> gauges, MetricsProperties properties) {
         this.gauges = gauges;
-        this.interval = interval;
+        this.interval = properties.refreshInterval();
     }
 
     @EventListener(ApplicationReadyEvent.class)

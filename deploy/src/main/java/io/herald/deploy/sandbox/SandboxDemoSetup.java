@@ -1,14 +1,14 @@
 package io.herald.deploy.sandbox;
 
-import io.herald.adapters.sandbox.SandboxDemo;
+import io.herald.sandbox.SandboxDemo;
 import io.herald.command.channel.ChannelConnectionRequest;
 import io.herald.command.channel.ChannelConnectionService;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
-import io.herald.deploy.embedded.DataDirectory;
-import io.herald.deploy.security.ApiKeyStore;
-import io.herald.deploy.security.Role;
+import io.herald.platform.data.DataDirectory;
+import io.herald.access.ApiKeyStore;
+import io.herald.access.Role;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

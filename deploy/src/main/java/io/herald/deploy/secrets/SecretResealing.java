@@ -1,9 +1,9 @@
 package io.herald.deploy.secrets;
 
 import io.herald.command.channel.ChannelConnectionStore;
-import io.herald.command.channel.CredentialCipher;
+import io.herald.platform.secrets.CredentialCipher;
 import io.herald.command.webhook.WebhookStore;
-import io.herald.deploy.security.SigningSecrets;
+import io.herald.access.SigningSecrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;

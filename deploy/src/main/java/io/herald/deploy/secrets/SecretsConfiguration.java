@@ -1,7 +1,9 @@
 package io.herald.deploy.secrets;
 
-import io.herald.command.channel.CredentialCipher;
-import io.herald.deploy.embedded.DataDirectory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.secrets.CredentialCipher;
+import io.herald.platform.data.DataDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -23,4 +23,11 @@ public record SecretsProperties(String encryptionKey, @DefaultValue List<String>
         return java.util.stream.Stream.concat(listed.stream(), java.util.stream.Stream.of(encryptionKey.trim()))
                 .toList();
     }
+
+    /** Never a key itself: a properties bean may be printed. */
+    @Override
+    public String toString() {
+        return "SecretsProperties[encryptionKey=" + (encryptionKey == null || encryptionKey.isBlank() ? "unset" : "set")
+                + ", encryptionKeys=" + encryptionKeys.size() + " set]";
+    }
 }

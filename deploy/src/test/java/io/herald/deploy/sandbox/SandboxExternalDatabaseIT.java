@@ -1,5 +1,7 @@
 package io.herald.deploy.sandbox;
 
+import io.herald.sandbox.SandboxOnExternalDatabaseException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,10 +1,11 @@
 package io.herald.deploy.secrets;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.herald.deploy.embedded.DataDirectory;
-import io.herald.deploy.security.SystemKey;
+import io.herald.platform.data.DataDirectory;
+import io.herald.access.SystemKey;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;

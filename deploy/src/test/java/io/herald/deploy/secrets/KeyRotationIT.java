@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.herald.command.channel.CredentialCipher;
+import io.herald.platform.secrets.CredentialCipher;
 import io.herald.command.webhook.WebhookStore;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.deploy.HeraldApplication;
-import io.herald.deploy.security.SigningSecrets;
+import io.herald.access.SigningSecrets;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,5 +1,7 @@
 package io.herald.deploy.security;
 
+import io.herald.access.SignatureVerificationFilter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.deploy.SandboxLoopback;

@@ -1,5 +1,7 @@
 package io.herald.query.admin;
 
+import io.herald.platform.projection.ProjectionRebuilder;
+
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.herald.query.audit;
 
+import io.herald.platform.problem.Problems;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.herald.contracts.error.ErrorCode;
@@ -15,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -101,8 +102,7 @@ public class AuditController {
     }
 
     private static ResponseEntity<ProblemDetail> problem(ErrorCode code, String detail, String retryAfter) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(code.httpStatus()), detail);
-        problem.setProperty("code", code.code());
+        ProblemDetail problem = Problems.of(code, detail);
         ResponseEntity.BodyBuilder answer = ResponseEntity.status(code.httpStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (retryAfter != null) {

@@ -1,11 +1,14 @@
 package io.herald.query.audit;
 
+import org.springframework.beans.factory.annotation.Autowired;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,6 +19,7 @@ import org.springframework.stereotype.Component;
  * scan, which pages precisely so that it holds none.
  */
 @Component
+@EnableConfigurationProperties(AuditProperties.class)
 public class AuditScanLimiter {
 
     /** The whole store (the system's export and verification) counts as one more "workspace". */
@@ -25,7 +29,12 @@ public class AuditScanLimiter {
     /** A bulkhead per workspace that refuses at once when full: a scan never waits for a slot. */
     private final BulkheadRegistry bulkheads;
 
-    public AuditScanLimiter(@Value("${herald.audit.max-concurrent-scans:2}") int maxPerWorkspace) {
+    @Autowired
+    public AuditScanLimiter(AuditProperties properties) {
+        this(properties.maxConcurrentScans());
+    }
+
+    AuditScanLimiter(int maxPerWorkspace) {
         this.maxPerWorkspace = Math.max(1, maxPerWorkspace);
         this.bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
                 .maxConcurrentCalls(this.maxPerWorkspace).maxWaitDuration(Duration.ZERO).build());

@@ -1,5 +1,9 @@
 package io.herald.query.audit;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -9,7 +13,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -31,6 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * longer than that per page.
  */
 @Repository
+@EnableConfigurationProperties(AuditProperties.class)
 public class EventStoreReader {
 
     static final int PAGE = 500;
@@ -56,8 +60,12 @@ public class EventStoreReader {
     private final TransactionTemplate readOnly;
     private final long statementTimeoutMillis;
 
-    public EventStoreReader(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper,
-                            @Value("${herald.audit.statement-timeout:30s}") Duration statementTimeout) {
+    @Autowired
+    public EventStoreReader(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper, AuditProperties properties) {
+        this(jdbc, objectMapper, properties.statementTimeout());
+    }
+
+    public EventStoreReader(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper, Duration statementTimeout) {
         this.jdbc = jdbc;
         this.json = objectMapper;
         // its own manager on the same pool: the command-line verifier has no application one

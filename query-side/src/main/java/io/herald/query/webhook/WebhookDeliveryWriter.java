@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.webhook.WebhookEventTypes;
-import io.herald.query.admin.ProjectionRebuilder;
+import io.herald.platform.projection.ProjectionRebuilder;
 import io.herald.query.publication.PublicationTransitionListener;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

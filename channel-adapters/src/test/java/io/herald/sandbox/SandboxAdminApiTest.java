@@ -1,0 +1,72 @@
+package io.herald.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.herald.adapters.SandboxTestSupport;
+import io.herald.platform.wire.Json;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/** The admin API as a non-Java client would use it: minimal JSON, defaults filled in. */
+class SandboxAdminApiTest extends SandboxTestSupport {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> call(String method, String path, String json, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(sandbox.baseUrl() + path))
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void minimalFaultJsonAppliesOnceToTheNextPublish() throws Exception {
+        String page = numericId();
+        String token = unique("EAAAdmin");
+        assertThat(call("POST", "/sandbox/_admin/facebook/tokens",
+                "{\"token\":\"" + token + "\",\"pageId\":\"" + page + "\"}").statusCode()).isEqualTo(204);
+        assertThat(call("POST", "/sandbox/_admin/faults",
+                "{\"provider\":\"facebook\",\"target\":\"" + page + "\",\"type\":\"ERROR_5XX_NO_EFFECT\"}").statusCode())
+                .isEqualTo(204);
+
+        String form = "message=hello&published=true";
+        HttpResponse<String> first = call("POST", "/sandbox/facebook/v25.0/" + page + "/feed", null,
+                "Authorization", "Bearer " + token);
+        HttpResponse<String> failed = call("POST", "/sandbox/facebook/v25.0/" + page + "/feed", null,
+                "Authorization", "Bearer " + token);
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(sandbox.facebookGraphUrl() + "/" + page + "/feed"))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(first.statusCode()).isEqualTo(500);
+        assertThat(Json.parse(first.body()).path("error").path("code").asInt()).isEqualTo(2);
+        assertThat(failed.statusCode()).isEqualTo(400);
+        assertThat(Json.parse(failed.body()).path("error").path("code").asInt()).isEqualTo(197);
+        assertThat(created.statusCode()).isEqualTo(200);
+        assertThat(created.headers().firstValue("x-fb-trace-id")).isPresent();
+        assertThat(created.headers().firstValue("x-business-use-case-usage")).isPresent();
+        assertThat(Json.parse(call("GET", "/sandbox/_truth/facebook/" + page, null).body())).hasSize(1);
+    }
+
+    @Test
+    void wordPressAnswersOnBothRouteForms() throws Exception {
+        String site = unique("routes");
+        sandbox.wordPressSite(site, "editor", "pass word", true);
+
+        HttpResponse<String> pretty = call("GET", "/sandbox/wordpress/" + site + "/wp-json/wp/v2/users/me", null);
+        HttpResponse<String> plain = call("GET", "/sandbox/wordpress/" + site + "/?rest_route=/wp/v2/users/me", null,
+                "Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString("editor:password".getBytes()));
+
+        assertThat(pretty.statusCode()).isEqualTo(401);
+        assertThat(Json.parse(pretty.body()).path("code").asText()).isEqualTo("rest_not_logged_in");
+        assertThat(plain.statusCode()).isEqualTo(200);
+    }
+}

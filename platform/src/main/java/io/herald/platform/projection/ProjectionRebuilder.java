@@ -1,0 +1,273 @@
+package io.herald.platform.projection;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import io.herald.platform.threads.BackgroundThreads;
+
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import jakarta.annotation.PreDestroy;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.AbstractEventProcessor;
+import org.axonframework.eventhandling.EventHandlerInvoker;
+import org.axonframework.eventhandling.Segment;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
+import org.axonframework.eventhandling.tokenstore.TokenStore;
+import org.axonframework.eventhandling.tokenstore.UnableToClaimTokenException;
+import org.axonframework.messaging.ResultMessage;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
+import org.axonframework.serialization.upcasting.event.EventUpcaster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Rebuilds a projection from the history in one pass over the store, in one transaction.
+ *
+ * <p>The processor stops on this node and its segments are claimed here, so no node writes the
+ * projection meanwhile (another node that still holds a segment makes the rebuild refuse). Then,
+ * in one transaction: the projection's {@code @ResetHandler}s empty its tables, and every stored
+ * event is handed to its own {@code @EventHandler}s, aggregate after aggregate, each aggregate's
+ * events in sequence order, a page of {@code herald.rebuild.page-size} events per batch; the
+ * claims are released and the transaction commits. Readers see the old rows until the commit and
+ * the new ones after; a rebuild that fails or a node that dies mid-way leaves the old rows.
+ *
+ * <p>The processor's tokens are not moved: started again, it handles the events since it stopped
+ * a second time, and the projections ignore an event at or below a row's last applied sequence
+ * number, so nothing appended during the rebuild is lost or applied twice.
+ *
+ * <p>Aggregate order rather than store order is what makes it fast (a publication's events arrive
+ * together and its row is written once, instead of once per event), and it is the order the live
+ * processor guarantees too: its segments handle different aggregates in parallel, so a projection
+ * may only rely on the order of each aggregate's own events. A processor configured with any other
+ * sequencing policy is rebuilt by Axon's token reset instead, which replays in store order.
+ */
+@Component
+@EnableConfigurationProperties(RebuildProperties.class)
+public class ProjectionRebuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(ProjectionRebuilder.class);
+    /**
+     * A resource of every rebuild batch's unit of work: handlers that report what happens (the
+     * webhook outbox) do nothing in a rebuild, which replays what was reported long ago.
+     */
+    public static final String REBUILDING = ProjectionRebuilder.class.getName() + ".rebuilding";
+
+    /** Pages read ahead of the one being handled. */
+    private static final int READ_AHEAD = 2;
+
+    private final EventProcessingConfiguration processing;
+    private final TokenStore tokenStore;
+    private final TransactionTemplate transaction;
+    private final StoredEventPages store;
+    /** Two threads per projection being rebuilt (one reads, one writes); several rebuilds go on side by side. */
+    private final ExecutorService worker =
+            Executors.newCachedThreadPool(BackgroundThreads.named("herald-projection-rebuild"));
+    /** The projections this node is rebuilding, and the cause of the last failed rebuild of each. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> failed = new ConcurrentHashMap<>();
+
+    public ProjectionRebuilder(EventProcessingConfiguration processing, TokenStore tokenStore,
+                               NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactions,
+                               org.axonframework.config.Configuration axon, ObjectProvider<EventUpcaster> upcasters,
+                               RebuildProperties properties) {
+        this.processing = processing;
+        this.tokenStore = tokenStore;
+        this.transaction = new TransactionTemplate(transactions);
+        this.store = new StoredEventPages(jdbc, axon.eventSerializer(), axon.upcasterChain(),
+                upcasters.stream().findAny().isPresent(), properties.pageSize());
+    }
+
+    /**
+     * Starts a rebuild of projection {@code name}; it goes on in the background.
+     *
+     * @throws HeraldRejection {@code not_found} for the dispatcher or an unknown name;
+     *                         {@code concurrent_modification} while another node runs the
+     *                         projection or this node is already rebuilding it
+     */
+    public void rebuild(String name) {
+        StreamingEventProcessor processor = processing.eventProcessor(name, StreamingEventProcessor.class)
+                .filter(StreamingEventProcessor::supportsReset)
+                // the dispatcher is a processor too, but replaying it would start attempts again
+                .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no projection named " + name));
+        if (!running.add(name)) {
+            throw new HeraldRejection(ErrorCode.CONCURRENT_MODIFICATION, "projection " + name + " is being rebuilt");
+        }
+        try {
+            log.info("rebuilding projection {} from the history", name);
+            stop(processor);
+            if (!(processor instanceof AbstractEventProcessor handlers) || !perAggregate(name)) {
+                // store order, through Axon: the segments start again from the beginning of the store
+                processor.resetTokens();
+                processor.start();
+                running.remove(name);
+                return;
+            }
+            // fails fast, before anything is deleted, while another node holds a segment
+            transaction.executeWithoutResult(status -> claimAndRelease(name));
+            failed.remove(name);
+            worker.execute(() -> fold(processor, handlers.eventHandlerInvoker()));
+        } catch (UnableToClaimTokenException e) {
+            processor.start();
+            running.remove(name);
+            throw new HeraldRejection(ErrorCode.CONCURRENT_MODIFICATION, "projection " + name
+                    + " is running on another node; stop it there (or on every other node) and ask again");
+        } catch (RuntimeException e) {
+            processor.start();
+            running.remove(name);
+            throw e;
+        }
+    }
+
+    /** True while this node rebuilds the projection. */
+    public boolean isRebuilding(String name) {
+        return running.contains(name);
+    }
+
+    /** Why this node's last rebuild of the projection failed; empty if it did not. */
+    public Optional<String> failure(String name) {
+        return Optional.ofNullable(failed.get(name));
+    }
+
+    /** Herald names each processor after its one processing group. */
+    private boolean perAggregate(String name) {
+        return processing.sequencingPolicy(name) instanceof SequentialPerAggregatePolicy;
+    }
+
+    private void fold(StreamingEventProcessor processor, EventHandlerInvoker handlers) {
+        String name = processor.getName();
+        long started = System.nanoTime();
+        try {
+            Long events = transaction.execute(status -> {
+                int[] segments = claimAll(name);
+                handlers.performReset();
+                long handled = foldEveryStream(handlers);
+                for (int segment : segments) {
+                    tokenStore.releaseClaim(name, segment);
+                }
+                return handled;
+            });
+            double seconds = (System.nanoTime() - started) / 1e9;
+            log.info("projection {} rebuilt from {} stored events in {} s ({} events/s)", name, events,
+                    String.format("%.1f", seconds), Math.round(events / Math.max(seconds, 1e-3)));
+        } catch (RuntimeException e) {
+            log.error("rebuild of projection {} failed; its rows are as they were before", name, e);
+            failed.put(name, "rebuild failed: " + e.getClass().getSimpleName());
+        } finally {
+            // started before it may be asked again, so a second rebuild finds it running and stops it
+            try {
+                processor.start();
+            } finally {
+                running.remove(name);
+            }
+        }
+    }
+
+    /**
+     * Hands every stored event the projection may handle to its handlers, a page at a time. A
+     * second thread reads and deserializes the next pages (on connections of its own, outside the
+     * rebuild's transaction) while this one handles the current page and writes its rows.
+     */
+    private long foldEveryStream(EventHandlerInvoker handlers) {
+        List<String> types = store.storedTypes(handlers);
+        if (types.isEmpty()) {
+            return 0;
+        }
+        BlockingQueue<List<TrackedEventMessage<?>>> pages = new ArrayBlockingQueue<>(READ_AHEAD);
+        Future<?> reading = worker.submit(() -> {
+            store.readEveryStream(types, pages);
+            return null;
+        });
+        long handled = 0;
+        try {
+            while (true) {
+                List<TrackedEventMessage<?>> page = pages.poll(1, TimeUnit.SECONDS);
+                if (page == null) {
+                    if (reading.isDone()) {
+                        reading.get();
+                        throw new IllegalStateException("the store's reader stopped before the last page");
+                    }
+                } else if (page.isEmpty()) {
+                    return handled;
+                } else {
+                    handle(handlers, page);
+                    handled += page.size();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rebuilding", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } finally {
+            reading.cancel(true);
+        }
+    }
+
+    /** One batch: the handlers see it as a processor's batch, so their per-batch writes apply. */
+    private static void handle(EventHandlerInvoker handlers, List<TrackedEventMessage<?>> messages) {
+        BatchingUnitOfWork<TrackedEventMessage<?>> batch = new BatchingUnitOfWork<>(messages);
+        batch.resources().put(REBUILDING, Boolean.TRUE);
+        ResultMessage<?> result = batch.executeWithResult(() -> {
+            TrackedEventMessage<?> event = batch.getMessage();
+            if (handlers.canHandle(event, Segment.ROOT_SEGMENT)) {
+                handlers.handle(event, Segment.ROOT_SEGMENT);
+            }
+            return null;
+        }, RollbackConfigurationType.ANY_THROWABLE);
+        if (result.isExceptional()) {
+            Throwable cause = result.exceptionResult();
+            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
+        }
+    }
+
+    private void claimAndRelease(String name) {
+        for (int segment : claimAll(name)) {
+            tokenStore.releaseClaim(name, segment);
+        }
+    }
+
+    /** Claims every segment of the processor for this node; the claims hold until the transaction ends. */
+    private int[] claimAll(String name) {
+        int[] segments = tokenStore.fetchSegments(name);
+        for (int segment : segments) {
+            tokenStore.fetchToken(name, segment);
+        }
+        return segments;
+    }
+
+    private static void stop(StreamingEventProcessor processor) {
+        try {
+            processor.shutdownAsync().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping " + processor.getName(), e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not stop " + processor.getName(), e.getCause());
+        }
+    }
+
+    @PreDestroy
+    void stopWorker() {
+        worker.shutdownNow();
+    }
+}

@@ -1,0 +1,21 @@
+package io.herald.query.audit;
+
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * {@code herald.audit.*}: limits of audit exports and verifications.
+ *
+ * @param statementTimeout   the longest one page query of an export or verification may run
+ * @param maxConcurrentScans such scans per workspace at once on each node
+ */
+@ConfigurationProperties("herald.audit")
+@Validated
+public record AuditProperties(
+        @DefaultValue("30s") @NotNull Duration statementTimeout,
+        @DefaultValue("2") @Positive int maxConcurrentScans) {
+}
