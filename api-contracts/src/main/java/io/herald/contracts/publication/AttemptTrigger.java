@@ -6,5 +6,7 @@ public enum AttemptTrigger {
     RETRY,
     EXECUTE_REQUESTED,
     OPERATOR_REATTEMPT,
-    AUTO_REATTEMPT_AFTER_NOT_FOUND
+    AUTO_REATTEMPT_AFTER_NOT_FOUND,
+    /** A held publication resumed after its connection was re-authorised. */
+    RESUMED_AFTER_REAUTH
 }

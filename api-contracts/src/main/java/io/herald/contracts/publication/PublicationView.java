@@ -27,7 +27,20 @@ public record PublicationView(
         List<Reconciliation> reconciliations,
         boolean needsDecision,
         String decisionReason,
-        Instant updatedAt) {
+        Instant updatedAt,
+        String heldReason) {
+
+    /** A view of a publication that is not HELD. */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef,
+                           List<Attempt> attempts, List<Reconciliation> reconciliations, boolean needsDecision,
+                           String decisionReason, Instant updatedAt) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, null);
+    }
 
     /** One provider call and what came back, or that nothing did. */
     public record Attempt(

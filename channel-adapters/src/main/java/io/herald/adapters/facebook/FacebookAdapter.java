@@ -385,11 +385,14 @@ public final class FacebookAdapter implements ChannelAdapter {
                             ? "code " + error.code() + ": " + error.message()
                             : "HTTP " + answered.status());
             Capability publishNow = publish;
-            if (readsWithPageToken && error != null && error.code() == 190 && !error.needsPageToken()) {
+            String authLost = null;
+            if (readsWithPageToken && error != null && error.authLost()) {
                 publishNow = Capability.unavailable("Facebook rejected the Page access token: " + error.message()
                         + " Fix: store a fresh Page access token.");
+                authLost = "Facebook rejected the Page access token (code " + error.providerCode() + "): "
+                        + error.message() + " Fix: store a fresh Page access token.";
             }
-            return new CapabilityReport(publishNow, Capability.unavailable(reason));
+            return new CapabilityReport(publishNow, Capability.unavailable(reason), authLost);
         }), pageId, secretsOf(connection));
     }
 

@@ -176,8 +176,18 @@ public final class LinkedInAdapter implements ChannelAdapter {
                     "LinkedIn refused the text as a duplicate" + (earlier != null ? " of " + earlier.id() : "")
                             + ": " + excerpt, trace);
         }
+        if (isAuthLost(status, code)) {
+            return new PublishOutcome.AuthLost(code, rejection(status, code, excerpt, answered.request().target()),
+                    trace);
+        }
         return new PublishOutcome.Failed(FailureKind.REJECTED, code != null ? code : "http_" + status,
                 rejection(status, code, excerpt, answered.request().target()), null, trace);
+    }
+
+    /** LinkedIn's answers for a token that no longer works (PROVIDERS.md): all three ask for a new token. */
+    static boolean isAuthLost(int status, String code) {
+        return status == 401 && ("EXPIRED_ACCESS_TOKEN".equals(code) || "REVOKED_ACCESS_TOKEN".equals(code)
+                || "INVALID_ACCESS_TOKEN".equals(code));
     }
 
     private String rejection(int status, String code, String excerpt, String author) {
@@ -384,7 +394,10 @@ public final class LinkedInAdapter implements ChannelAdapter {
             JsonNode body = Json.parse(answered.body());
             if (answered.status() == 401) {
                 Capability rejected = Capability.unavailable("LinkedIn rejected the access token: reconnect LinkedIn.");
-                return new CapabilityReport(rejected, rejected);
+                String code = errorCode(body);
+                return new CapabilityReport(rejected, rejected, isAuthLost(401, code)
+                        ? "LinkedIn rejected the access token (" + code + "): reconnect LinkedIn and store a new token."
+                        : null);
             }
             ReadBackOutcome failure = readFailure(answered, body, author);
             String reason = failure instanceof ReadBackOutcome.Unavailable u ? u.reason()

@@ -4,6 +4,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
+import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.RetryPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
@@ -25,6 +26,8 @@ import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationHeldEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
@@ -35,6 +38,8 @@ import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
+import io.herald.contracts.publication.ReleasePublicationCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
@@ -47,6 +52,7 @@ import io.herald.contracts.publication.StartReadBackCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateCreationPolicy;
@@ -69,6 +75,7 @@ public class Publication {
 
     private static final Logger log = LoggerFactory.getLogger(Publication.class);
     static final String STALE_TRIGGER = "stale_trigger";
+    static final String HELD = "connection_needs_reauth";
 
     @AggregateIdentifier
     private PublicationId publicationId;
@@ -79,6 +86,7 @@ public class Publication {
     private Content content;
     private String contentHash;
     private Instant scheduledAt;
+    private Instant requestedAt;
     private PublicationStatus status;
     private int lastAttemptNo;
     private Instant lastAttemptStartedAt;
@@ -119,7 +127,7 @@ public class Publication {
      */
     @CommandHandler
     public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
-                                  AutoReattemptPolicy autoReattempt) {
+                                  AutoReattemptPolicy autoReattempt, ConnectionHealth health) {
         int attemptNo = lastAttemptNo + 1;
         if (command.expectedAttemptNo() != 0 && command.expectedAttemptNo() != attemptNo) {
             log.info("ignoring a trigger for attempt {} of {}: the next attempt is {}", command.expectedAttemptNo(),
@@ -144,6 +152,10 @@ public class Publication {
                 return AttemptDecision.refused(publicationId, refusal.code().code(), refusal.getMessage());
             }
         }
+        Optional<AttemptDecision> held = holdIfAuthLost(command, health);
+        if (held.isPresent()) {
+            return held.get();
+        }
         // a start at scheduledAt waits on a timer row; a request to execute earlier is the client's right
         Instant notBefore = throttle.notBefore(workspaceId, channelId);
         if (command.startedAt().isBefore(notBefore)) {
@@ -156,6 +168,41 @@ public class Publication {
         apply(new PublicationAttemptedEvent(publicationId, workspaceId, channelId, attemptNo, command.trigger(),
                 publicationId.value(), contentHash, command.startedAt(), expiresAt, null));
         return decision(Verdict.START, attemptNo, command.trigger(), null, null);
+    }
+
+    /** Connection health: a connection that needs new credentials gets no call; the publication waits. */
+    private Optional<AttemptDecision> holdIfAuthLost(StartAttemptCommand command, ConnectionHealth health) {
+        Optional<String> lost = health.authLost(workspaceId, channelId);
+        if (lost.isEmpty()) {
+            return Optional.empty();
+        }
+        apply(new PublicationHeldEvent(publicationId, workspaceId, channelId, 0,
+                ConnectionHealth.heldReason(lost.get()), null, null, requestedAt, command.startedAt()));
+        return Optional.of(AttemptDecision.refused(publicationId, HELD, "channel " + channelId
+                + " needs new credentials; the publication is held"));
+    }
+
+    /** The provider refused the attempt for its credentials: it did not execute, and it waits. */
+    @CommandHandler
+    public boolean handle(RecordAttemptAuthLostCommand command) {
+        if (isStale(command.attemptNo(), "credentials refusal")) {
+            return false;
+        }
+        apply(new PublicationHeldEvent(publicationId, workspaceId, channelId, command.attemptNo(),
+                ConnectionHealth.heldReason(command.reason()), command.providerCode(), command.trace(), requestedAt,
+                command.recordedAt()));
+        return true;
+    }
+
+    /** @return whether the publication was held and is now due again */
+    @CommandHandler
+    public boolean handle(ReleasePublicationCommand command) {
+        if (status != PublicationStatus.HELD) {
+            return false;
+        }
+        apply(new PublicationReleasedEvent(publicationId, workspaceId, channelId, lastAttemptNo + 1,
+                command.releasedAt()));
+        return true;
     }
 
     @CommandHandler
@@ -311,7 +358,8 @@ public class Publication {
             }
             case ABANDON -> {
                 requireDecidable(command, PublicationStatus.REQUESTED, PublicationStatus.RETRY_SCHEDULED,
-                        PublicationStatus.FAILED, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED);
+                        PublicationStatus.FAILED, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
+                        PublicationStatus.HELD);
                 apply(new PublicationAbandonedEvent(publicationId, workspaceId, command.operator(), command.note(),
                         command.decidedAt()));
             }
@@ -404,6 +452,7 @@ public class Publication {
         content = event.content();
         contentHash = event.contentHash();
         scheduledAt = event.scheduledAt();
+        requestedAt = event.requestedAt();
         status = PublicationStatus.REQUESTED;
     }
 
@@ -450,6 +499,16 @@ public class Publication {
 
     @EventSourcingHandler
     void on(PublicationExecutionRequestedEvent event) {
+        status = PublicationStatus.RETRY_SCHEDULED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationHeldEvent event) {
+        status = PublicationStatus.HELD;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationReleasedEvent event) {
         status = PublicationStatus.RETRY_SCHEDULED;
     }
 

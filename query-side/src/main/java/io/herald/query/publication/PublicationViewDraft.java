@@ -32,6 +32,8 @@ final class PublicationViewDraft {
     boolean needsDecision;
     String decisionReason;
     Instant updatedAt;
+    /** Kept only while HELD. */
+    String heldReason;
 
     static PublicationViewDraft of(PublicationView view) {
         PublicationViewDraft d = new PublicationViewDraft();
@@ -52,13 +54,15 @@ final class PublicationViewDraft {
         d.needsDecision = view.needsDecision();
         d.decisionReason = view.decisionReason();
         d.updatedAt = view.updatedAt();
+        d.heldReason = view.heldReason();
         return d;
     }
 
     PublicationView toView() {
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
                 channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef,
-                List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt);
+                List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt,
+                status == PublicationStatus.HELD ? heldReason : null);
     }
 
     void noDecision() {

@@ -39,12 +39,12 @@ public class PublicationViewRepository {
     private static final String COLUMNS = """
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
-            needs_decision, decision_reason, attempts, reconciliations, last_sequence""";
+            needs_decision, decision_reason, attempts, reconciliations, last_sequence, held_reason""";
     private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
             + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
             + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
             + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
-            + " :sequence)";
+            + " :sequence, :heldReason)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -94,7 +94,7 @@ public class PublicationViewRepository {
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
                     needs_decision = :needsDecision, decision_reason = :decisionReason,
                     attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
-                    last_sequence = :sequence
+                    last_sequence = :sequence, held_reason = :heldReason
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
@@ -111,7 +111,8 @@ public class PublicationViewRepository {
                     updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
                     provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
                     decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
-                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence
+                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
+                    held_reason = EXCLUDED.held_reason
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
@@ -193,7 +194,8 @@ public class PublicationViewRepository {
                 .addValue("decisionReason", v.decisionReason())
                 .addValue("attempts", columns.toJson(v.attempts()))
                 .addValue("reconciliations", columns.toJson(v.reconciliations()))
-                .addValue("sequence", sequence);
+                .addValue("sequence", sequence)
+                .addValue("heldReason", v.heldReason());
     }
 
     private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
@@ -216,6 +218,7 @@ public class PublicationViewRepository {
                 columns.fromJson(rs.getString("reconciliations"), RECONCILIATIONS),
                 rs.getBoolean("needs_decision"),
                 rs.getString("decision_reason"),
-                instant(rs, "updated_at"));
+                instant(rs, "updated_at"),
+                rs.getString("held_reason"));
     }
 }
