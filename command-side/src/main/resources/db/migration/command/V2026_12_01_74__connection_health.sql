@@ -19,3 +19,11 @@ CREATE TABLE publication_held (
     held_at        TIMESTAMPTZ  NOT NULL
 );
 CREATE INDEX publication_held_channel_idx ON publication_held (workspace_id, channel_id, requested_at);
+
+-- Known token expiries (accessTokenExpiresAt), swept for the warning before they lapse.
+CREATE TABLE channel_token_expiry (
+    connection_id VARCHAR(400) PRIMARY KEY,
+    expires_at    TIMESTAMPTZ  NOT NULL,
+    warned        BOOLEAN      NOT NULL
+);
+CREATE INDEX channel_token_expiry_due_idx ON channel_token_expiry (expires_at) WHERE NOT warned;

@@ -9,14 +9,19 @@ import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.ConfigureChannelConnectionCommand;
 import io.herald.contracts.channel.RecordChannelAuthLostCommand;
 import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
+import io.herald.contracts.channel.RecordTokenExpiryCommand;
+import io.herald.contracts.channel.WarnTokenExpiringCommand;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
+import java.time.Instant;
 import java.util.Objects;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -44,6 +49,9 @@ public class ChannelConnection {
     private Capability reconcile;
     /** Null while the credentials work; the provider's reason once they stopped (NEEDS_REAUTH). */
     private String authLostReason;
+    private Instant tokenExpiresAt;
+    /** The expiry already warned of: one warning per connection and expiry. */
+    private Instant warnedExpiry;
 
     protected ChannelConnection() {
         // required by Axon
@@ -100,6 +108,37 @@ public class ChannelConnection {
         apply(new ChannelAuthLostEvent(connectionId, workspaceId, channelId, credentialVersion, command.providerCode(),
                 command.reason(), command.detectedAt()));
         return true;
+    }
+
+    @CommandHandler
+    public void handle(RecordTokenExpiryCommand command) {
+        if (command.credentialVersion() != credentialVersion || Objects.equals(tokenExpiresAt, command.expiresAt())) {
+            return;
+        }
+        apply(new ChannelTokenExpiryRecordedEvent(connectionId, workspaceId, channelId, credentialVersion,
+                command.expiresAt(), command.recordedAt()));
+    }
+
+    /** @return whether this is the first warning of that expiry */
+    @CommandHandler
+    public boolean handle(WarnTokenExpiringCommand command) {
+        if (tokenExpiresAt == null || !tokenExpiresAt.equals(command.expiresAt())
+                || tokenExpiresAt.equals(warnedExpiry)) {
+            return false;
+        }
+        apply(new ChannelTokenExpiringEvent(connectionId, workspaceId, channelId, tokenExpiresAt,
+                command.warnedAt()));
+        return true;
+    }
+
+    @EventSourcingHandler
+    void on(ChannelTokenExpiryRecordedEvent event) {
+        tokenExpiresAt = event.expiresAt();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelTokenExpiringEvent event) {
+        warnedExpiry = event.expiresAt();
     }
 
     @EventSourcingHandler

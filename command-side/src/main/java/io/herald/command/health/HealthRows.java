@@ -4,6 +4,8 @@ import io.herald.command.publishing.PublicationTimers;
 import io.herald.command.publishing.TimerRows;
 import io.herald.contracts.channel.ChannelAuthLostEvent;
 import io.herald.contracts.channel.ChannelAuthRegainedEvent;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationHeldEvent;
 import io.herald.contracts.publication.PublicationReleasedEvent;
@@ -45,6 +47,24 @@ public class HealthRows {
     void on(ChannelAuthRegainedEvent event) {
         jdbc.update("DELETE FROM channel_auth_lost WHERE workspace_id = ? AND channel_id = ?",
                 event.workspaceId().value(), event.channelId().value());
+    }
+
+    @EventHandler
+    void on(ChannelTokenExpiryRecordedEvent event) {
+        if (event.expiresAt() == null) {
+            jdbc.update("DELETE FROM channel_token_expiry WHERE connection_id = ?", event.connectionId().value());
+            return;
+        }
+        jdbc.update("""
+                INSERT INTO channel_token_expiry (connection_id, expires_at, warned) VALUES (?, ?, FALSE)
+                ON CONFLICT (connection_id) DO UPDATE SET expires_at = excluded.expires_at, warned = FALSE""",
+                event.connectionId().value(), Timestamp.from(event.expiresAt()));
+    }
+
+    @EventHandler
+    void on(ChannelTokenExpiringEvent event) {
+        jdbc.update("UPDATE channel_token_expiry SET warned = TRUE WHERE connection_id = ? AND expires_at = ?",
+                event.connectionId().value(), Timestamp.from(event.expiresAt()));
     }
 
     @EventHandler

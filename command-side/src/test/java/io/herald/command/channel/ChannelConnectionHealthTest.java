@@ -10,6 +10,10 @@ import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RecordChannelAuthLostCommand;
 import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
+import io.herald.contracts.channel.RecordTokenExpiryCommand;
+import io.herald.contracts.channel.WarnTokenExpiringCommand;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import java.time.Instant;
@@ -122,5 +126,60 @@ class ChannelConnectionHealthTest {
                         new ChannelAuthRegainedEvent(ID, WS, CHANNEL, 2, T0.plusSeconds(120)))
                 .when(new RecordChannelAuthLostCommand(ID, 2, "190/460", REASON, T0.plusSeconds(600)))
                 .expectEvents(new ChannelAuthLostEvent(ID, WS, CHANNEL, 2, "190/460", REASON, T0.plusSeconds(600)));
+    }
+
+    private static final Instant EXPIRY = T0.plus(java.time.Duration.ofDays(3));
+
+    private static ChannelTokenExpiryRecordedEvent expiry(long version, Instant at) {
+        return new ChannelTokenExpiryRecordedEvent(ID, WS, CHANNEL, version, at, T0);
+    }
+
+    @Test
+    void aKnownExpiryIsRecordedOnce() {
+        fixture.given(configured(1))
+                .when(new RecordTokenExpiryCommand(ID, 1, EXPIRY, T0))
+                .expectEvents(expiry(1, EXPIRY));
+        fixture.given(configured(1), expiry(1, EXPIRY))
+                .when(new RecordTokenExpiryCommand(ID, 1, EXPIRY, T0))
+                .expectNoEvents();
+    }
+
+    @Test
+    void anExpiryIsWarnedOfOncePerExpiry() {
+        fixture.given(configured(1), expiry(1, EXPIRY))
+                .when(new WarnTokenExpiringCommand(ID, EXPIRY, T0.plusSeconds(5)))
+                .expectEvents(new ChannelTokenExpiringEvent(ID, WS, CHANNEL, EXPIRY, T0.plusSeconds(5)))
+                .expectResultMessagePayload(true);
+        fixture.given(configured(1), expiry(1, EXPIRY),
+                        new ChannelTokenExpiringEvent(ID, WS, CHANNEL, EXPIRY, T0.plusSeconds(5)))
+                .when(new WarnTokenExpiringCommand(ID, EXPIRY, T0.plusSeconds(600)))
+                .expectNoEvents()
+                .expectResultMessagePayload(false);
+    }
+
+    @Test
+    void aNewTokensExpiryIsWarnedOfAgain() {
+        Instant later = EXPIRY.plus(java.time.Duration.ofDays(60));
+        fixture.given(configured(1), expiry(1, EXPIRY),
+                        new ChannelTokenExpiringEvent(ID, WS, CHANNEL, EXPIRY, T0.plusSeconds(5)), configured(2),
+                        expiry(2, later))
+                .when(new WarnTokenExpiringCommand(ID, later, T0.plus(java.time.Duration.ofDays(55))))
+                .expectEvents(new ChannelTokenExpiringEvent(ID, WS, CHANNEL, later,
+                        T0.plus(java.time.Duration.ofDays(55))));
+    }
+
+    @Test
+    void aWarningAboutAnExpiryThatIsNoLongerTheTokensChangesNothing() {
+        fixture.given(configured(1), expiry(1, EXPIRY), configured(2), expiry(2, null))
+                .when(new WarnTokenExpiringCommand(ID, EXPIRY, T0.plusSeconds(5)))
+                .expectNoEvents()
+                .expectResultMessagePayload(false);
+    }
+
+    @Test
+    void anExpiryOfOlderCredentialsIsNotRecorded() {
+        fixture.given(configured(1), configured(2))
+                .when(new RecordTokenExpiryCommand(ID, 1, EXPIRY, T0))
+                .expectNoEvents();
     }
 }

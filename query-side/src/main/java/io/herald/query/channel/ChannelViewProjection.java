@@ -6,6 +6,8 @@ import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.ChannelStatus;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.webhook.WebhookEventTypes;
@@ -62,14 +64,37 @@ public class ChannelViewProjection {
                 event.regainedAt(), sequence, WebhookEventTypes.CHANNEL_REAUTHORIZED);
     }
 
+    @EventHandler
+    public void on(ChannelTokenExpiryRecordedEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence, null,
+                () -> repository.saveExpiry(event.workspaceId(), event.channelId(), event.expiresAt(), sequence));
+    }
+
+    @EventHandler
+    public void on(ChannelTokenExpiringEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence,
+                WebhookEventTypes.CHANNEL_TOKEN_EXPIRING,
+                () -> repository.saveExpiry(event.workspaceId(), event.channelId(), event.expiresAt(), sequence));
+    }
+
     private void health(WorkspaceId workspace, ChannelId channel, String connectionId, ChannelStatus status,
                         String reason, Instant at, long sequence, String type) {
+        change(workspace, channel, connectionId, sequence, type,
+                () -> repository.saveStatus(workspace, channel, status, reason, at, sequence));
+    }
+
+    /** Applies a health change once; listeners hear of it with the view as it is afterwards. */
+    private void change(WorkspaceId workspace, ChannelId channel, String connectionId, long sequence, String type,
+                        Runnable save) {
         Optional<ChannelViewRepository.Row> stored = repository.find(workspace, channel);
         if (stored.isEmpty() || sequence <= stored.get().lastSequence()) {
-            log.debug("channel {}: event at sequence {} already applied or no row", connectionId, sequence);
+            log.debug("channel {}: event at sequence {} already applied, or no row", connectionId, sequence);
             return;
         }
-        repository.saveStatus(workspace, channel, status, reason, at, sequence);
+        save.run();
+        if (type == null) {
+            return;
+        }
         Optional<ChannelConnectionView> view = repository.findView(workspace, channel);
         for (ChannelStatusListener listener : listeners) {
             view.ifPresent(v -> listener.changed(type, v, connectionId, sequence));

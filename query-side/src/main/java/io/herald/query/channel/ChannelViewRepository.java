@@ -124,6 +124,15 @@ public class ChannelViewRepository {
                         .addValue("at", timestamp(at)).addValue("sequence", sequence));
     }
 
+    /** The token's known expiry as of the event at {@code sequence} (null: none known). */
+    void saveExpiry(WorkspaceId workspace, ChannelId channel, Instant expiresAt, long sequence) {
+        jdbc.update("""
+                UPDATE channel_connection_view SET token_expires_at = :expiresAt, last_sequence = :sequence
+                WHERE workspace_id = :workspace AND channel_id = :channel AND last_sequence < :sequence""",
+                new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value())
+                        .addValue("expiresAt", timestamp(expiresAt)).addValue("sequence", sequence));
+    }
+
     private static ChannelConnectionView withHealth(ChannelConnectionView v, ResultSet rs) throws SQLException {
         return new ChannelConnectionView(v.workspaceId(), v.channelId(), v.type(), v.settings(),
                 v.autoReattemptAfterNotFound(), v.capabilities(), v.probedAt(), v.updatedAt(),
