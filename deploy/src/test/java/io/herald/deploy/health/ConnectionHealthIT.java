@@ -82,6 +82,55 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
                         + "\"applicationPassword\":\"" + fresh + "\",\"plugin\":true}")), "REVOKED", "401");
     }
 
+    /**
+     * A token whose known expiry is within the warning window (7 days) is warned of once per
+     * connection and expiry; one further out is not; a new token's expiry is warned of again.
+     */
+    @Test
+    void aTokenThatExpiresSoonIsWarnedOfOncePerExpiry() throws Exception {
+        String ws = newWorkspace("health-expiry");
+        String channels = "/api/v1/workspaces/" + ws + "/channels";
+        String author = "urn:li:person:expiry" + TARGETS.incrementAndGet();
+        WebhookReceiver receiver = new WebhookReceiver();
+        receiver.start();
+        try {
+            Response hook = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/calendar",
+                    "{\"url\":\"" + receiver.url("/hooks") + "\",\"events\":[\"channel.token_expiring\"]}");
+            assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
+            await("the subscription reaches the projection", () -> jdbc.queryForObject(
+                    "SELECT count(*) FROM webhook_subscription_view WHERE workspace_id = ?", Long.class, ws) == 1);
+            java.time.Instant far = java.time.Instant.now().plus(Duration.ofDays(30)).truncatedTo(
+                    java.time.temporal.ChronoUnit.SECONDS);
+            java.time.Instant soon = java.time.Instant.now().plus(Duration.ofDays(2)).truncatedTo(
+                    java.time.temporal.ChronoUnit.SECONDS);
+            String body = "{\"type\":\"linkedin\",\"authorUrn\":\"" + author + "\",\"accessToken\":\"%s\","
+                    + "\"scopes\":[\"w_member_social\"],\"accessTokenExpiresAt\":\"%s\"}";
+            assertThat(send("PUT", channels + "/li", body.formatted("tok-a", far)).status()).isEqualTo(201);
+            awaitJson(channels, list -> list.size() == 1 && far.toString().equals(
+                    list.get(0).path("tokenExpiresAt").asText()));
+            assertThat(send("PUT", channels + "/li", body.formatted("tok-b", soon)).status()).isEqualTo(200);
+            await("the warning", () -> receiver.received().size() == 1);
+            // the same expiry again, and a sweep, warn no more
+            assertThat(send("PUT", channels + "/li", body.formatted("tok-b", soon)).status()).isEqualTo(200);
+            assertThat(send("PUT", channels + "/li", body.formatted("tok-b", soon)).status()).isEqualTo(200);
+            java.time.Instant sooner = soon.minus(Duration.ofHours(1));
+            assertThat(send("PUT", channels + "/li", body.formatted("tok-c", sooner)).status()).isEqualTo(200);
+            await("the new token's warning", () -> receiver.received().size() == 2);
+            Thread.sleep(1_000);
+            assertThat(receiver.received()).hasSize(2);
+            JsonNode first = json.readTree(receiver.received().get(0).body());
+            assertThat(first.get("type").asText()).isEqualTo("channel.token_expiring");
+            assertThat(first.at("/data/channelId").asText()).isEqualTo("li");
+            assertThat(first.at("/data/tokenExpiresAt").asText()).isEqualTo(soon.toString());
+            assertThat(json.readTree(receiver.received().get(1).body()).at("/data/tokenExpiresAt").asText())
+                    .isEqualTo(sooner.toString());
+            assertThat(receiver.received()).allSatisfy(r -> assertThat(r.body()).doesNotContain("tok-"));
+            assertThat(eventTypes("chn_" + ws + "/li")).filteredOn("ChannelTokenExpiringEvent"::equals).hasSize(2);
+        } finally {
+            receiver.stop();
+        }
+    }
+
     private void run(Provider provider, String lapseKind, String reasonMentions) throws Exception {
         String ws = newWorkspace("health-" + provider.name());
         String channels = "/api/v1/workspaces/" + ws + "/channels";
