@@ -271,7 +271,7 @@ class ProviderErrorClassificationTest {
                         fbError(190, null, "(#190) This method must be called with a Page Access Token")),
                         "UNAVAILABLE", "must be called with a Page Access Token"),
                 Arguments.of("fb expired", ChannelType.FACEBOOK, new Answer(400, Map.of(),
-                        fbError(190, 463, "Error validating access token: Session has expired")), "UNAVAILABLE", "fresh Page access token"),
+                        fbError(190, 463, "Error validating access token: Session has expired")), "AUTH_LOST", "fresh Page access token"),
                 Arguments.of("fb rate limited", ChannelType.FACEBOOK, new Answer(400, Map.of(),
                         fbError(32, null, "(#32) Page request limit reached")), "UNKNOWN", "32"),
                 Arguments.of("fb 500", ChannelType.FACEBOOK, new Answer(500, Map.of(),
@@ -283,7 +283,7 @@ class ProviderErrorClassificationTest {
                         "UNAVAILABLE", "missing r_member_social"),
                 Arguments.of("li 401", ChannelType.LINKEDIN, new Answer(401, Map.of(),
                         "{\"status\":401,\"serviceErrorCode\":65600,\"code\":\"INVALID_ACCESS_TOKEN\",\"message\":\"Invalid access token\"}"),
-                        "UNAVAILABLE", "rejected the access token"),
+                        "AUTH_LOST", "rejected the access token"),
                 Arguments.of("li 429", ChannelType.LINKEDIN, new Answer(429, Map.of(),
                         "{\"status\":429,\"serviceErrorCode\":101,\"code\":\"TOO_MANY_REQUESTS\",\"message\":\"limit\"}"),
                         "UNKNOWN", "TOO_MANY_REQUESTS"),
@@ -324,6 +324,9 @@ class ProviderErrorClassificationTest {
         }
         if (outcome instanceof ReadBackOutcome.Unknown u) {
             return "UNKNOWN " + u.reason();
+        }
+        if (outcome instanceof ReadBackOutcome.AuthLost lost) {
+            return "AUTH_LOST " + lost.reason();
         }
         return "UNAVAILABLE " + ((ReadBackOutcome.Unavailable) outcome).reason();
     }

@@ -200,7 +200,7 @@ public final class FacebookAdapter implements ChannelAdapter {
             }
             JsonNode body = Json.parse(answered.body());
             if (answered.status() != 200) {
-                return done(readFailure(answered, body));
+                return done(readFailure(answered, body, Texts.blank(search.connection.secrets().readAccessToken())));
             }
             JsonNode data = body.path("data");
             if (!data.isArray()) {
@@ -232,8 +232,12 @@ public final class FacebookAdapter implements ChannelAdapter {
         });
     }
 
-    private static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body) {
+    /** @param withPageToken the read used the Page token: its refusal is the connection's, not only the reader's */
+    private static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body, boolean withPageToken) {
         FacebookError error = FacebookError.of(answered, body);
+        if (error != null && error.authLost() && withPageToken) {
+            return new ReadBackOutcome.AuthLost(error.providerCode(), error.readReason());
+        }
         if (error != null && error.blocksReading()) {
             return new ReadBackOutcome.Unavailable(error.readReason());
         }

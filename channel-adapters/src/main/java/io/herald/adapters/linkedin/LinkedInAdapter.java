@@ -299,8 +299,10 @@ public final class LinkedInAdapter implements ChannelAdapter {
             return new ReadBackOutcome.Unavailable(missingReadScope(author, message));
         }
         if (answered.status() == 401) {
-            return new ReadBackOutcome.Unavailable("LinkedIn rejected the access token (" + message
-                    + "). Reconnect LinkedIn and store a new token.");
+            String reason = "LinkedIn rejected the access token (" + message + "). Reconnect LinkedIn and store a new"
+                    + " token.";
+            return isAuthLost(401, code) ? new ReadBackOutcome.AuthLost(code, reason)
+                    : new ReadBackOutcome.Unavailable(reason);
         }
         return new ReadBackOutcome.Unknown("LinkedIn did not return the author's posts (HTTP " + answered.status()
                 + (code != null ? ", " + code : "") + "): " + message);
@@ -401,6 +403,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
             }
             ReadBackOutcome failure = readFailure(answered, body, author);
             String reason = failure instanceof ReadBackOutcome.Unavailable u ? u.reason()
+                    : failure instanceof ReadBackOutcome.AuthLost lost ? lost.reason()
                     : ((ReadBackOutcome.Unknown) failure).reason();
             return new CapabilityReport(publish, Capability.unavailable(reason));
         }), author, List.of(token));

@@ -279,8 +279,10 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         JsonNode body = Json.parse(answered.body());
         if (answered.status() == 401) {
-            return User.because(new ReadBackOutcome.Unavailable("WordPress rejected the application password ("
-                    + errorMessage(answered, body, 200) + ")."));
+            String code = Json.text(body, "code");
+            return User.because(new ReadBackOutcome.AuthLost(code != null ? code : "http_401",
+                    "WordPress rejected the application password (" + errorMessage(answered, body, 200)
+                            + "). Fix: create a new application password for the user and store it."));
         }
         JsonNode id = body.path("id");
         if (answered.status() != 200 || !id.canConvertToLong() || id.asLong() <= 0) {
