@@ -53,12 +53,15 @@ record FacebookError(int code, Integer subcode, String message, String userMessa
         return code == 190 && message != null && message.contains("Page Access Token");
     }
 
+    static final Set<Integer> LAPSED_SUBCODES = Set.of(458, 460, 463, 467);
+
     /**
-     * Expired or revoked credentials (subcodes 458, 460, 463, 467, or none given): the connection
-     * needs a new token. A User token where a Page token belongs is a wrong setting, not a lapse.
+     * Credentials that worked and lapsed: expired (463), invalidated by a password change (460), a
+     * logout (467) or the app's removal (458). A token that never parsed, or a User token where a
+     * Page token belongs, is a wrong setting and stays a rejection.
      */
     boolean authLost() {
-        return code == 190 && !needsPageToken();
+        return code == 190 && subcode != null && LAPSED_SUBCODES.contains(subcode);
     }
 
     String providerCode() {

@@ -118,8 +118,14 @@ public class CapabilityProbes {
      * recorded against the credentials stored now; the connection ignores it once newer ones replaced them.
      */
     public void authLost(WorkspaceId workspace, ChannelId channel, String providerCode, String reason) {
-        store.load(workspace, channel).ifPresent(stored -> recordAuthLost(workspace, channel,
-                stored.credentialVersion(), providerCode, reason));
+        try {
+            store.load(workspace, channel).ifPresent(stored -> recordAuthLost(workspace, channel,
+                    stored.credentialVersion(), providerCode, reason));
+        } catch (RuntimeException e) {
+            // the publication's own refusal is still recorded; the next refused call reports it again
+            log.warn("channel {} of {}: could not record that its credentials were refused: {}", channel, workspace,
+                    e.toString());
+        }
     }
 
     private void recordAuthLost(WorkspaceId workspace, ChannelId channel, long version, String providerCode,
