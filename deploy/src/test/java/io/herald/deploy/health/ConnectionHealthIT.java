@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.standardwebhooks.Webhook;
+import io.herald.command.health.ConnectionHealthProperties;
+import io.herald.command.health.TokenExpiryWarnings;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.webhooks.WebhookReceiver;
 import java.time.Duration;
@@ -13,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Connection health end to end, per provider: the sandbox lets the credentials make two more posts
@@ -26,6 +30,10 @@ import org.junit.jupiter.api.Test;
 class ConnectionHealthIT extends HeraldIntegrationTest {
 
     private static final AtomicInteger TARGETS = new AtomicInteger();
+
+    @Autowired
+    CommandGateway commands;
+
     private static final int BATCH = 5;
     private static final int POSTS_BEFORE_LAPSE = 2;
     private static final int DUE_LATER = 2;
@@ -126,6 +134,20 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
                     .isEqualTo(sooner.toString());
             assertThat(receiver.received()).allSatisfy(r -> assertThat(r.body()).doesNotContain("tok-"));
             assertThat(eventTypes("chn_" + ws + "/li")).filteredOn("ChannelTokenExpiringEvent"::equals).hasSize(2);
+
+            // as time passes, the sweep warns of an expiry that entered the window (its clock 25 days on)
+            java.time.Instant later = far.plus(Duration.ofDays(1));
+            assertThat(send("PUT", channels + "/li", body.formatted("tok-d", later)).status()).isEqualTo(200);
+            awaitJson(channels, list -> later.toString().equals(list.get(0).path("tokenExpiresAt").asText()));
+            TokenExpiryWarnings inTwentyFiveDays = new TokenExpiryWarnings(jdbc, commands,
+                    new ConnectionHealthProperties(Duration.ofDays(7), Duration.ofMinutes(10)),
+                    java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofDays(25)));
+            assertThat(receiver.received()).hasSize(2);
+            assertThat(inTwentyFiveDays.sweep()).isPositive();
+            assertThat(inTwentyFiveDays.sweep()).as("warned once").isZero();
+            await("the swept warning", () -> receiver.received().size() == 3);
+            assertThat(json.readTree(receiver.received().get(2).body()).at("/data/tokenExpiresAt").asText())
+                    .isEqualTo(later.toString());
         } finally {
             receiver.stop();
         }
