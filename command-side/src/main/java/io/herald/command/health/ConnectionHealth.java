@@ -2,8 +2,12 @@ package io.herald.command.health;
 
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -27,12 +31,26 @@ public class ConnectionHealth {
 
     @Autowired
     public ConnectionHealth(JdbcTemplate jdbc) {
-        this((workspace, channel) -> {
+        this((workspace, channel) -> oncePerTransaction(workspace, channel, () -> {
             List<String> reasons = jdbc.queryForList("""
                     SELECT reason FROM channel_auth_lost WHERE workspace_id = ? AND channel_id = ? FOR SHARE""",
                     String.class, workspace.value(), channel.value());
             return reasons.stream().findFirst();
-        });
+        }));
+    }
+
+    /**
+     * A batch of starts asks once per connection: the row read is share-locked until the batch
+     * commits, so the answer cannot change within it.
+     */
+    private static Optional<String> oncePerTransaction(WorkspaceId workspace, ChannelId channel,
+                                                       Supplier<Optional<String>> read) {
+        if (!CurrentUnitOfWork.isStarted()) {
+            return read.get();
+        }
+        Map<String, Optional<String>> known = CurrentUnitOfWork.get().root().getOrComputeResource(
+                ConnectionHealth.class.getName(), key -> new HashMap<>());
+        return known.computeIfAbsent(workspace.value() + "/" + channel.value(), key -> read.get());
     }
 
     public ConnectionHealth(Lookup lookup) {
