@@ -137,8 +137,10 @@ class ProviderErrorClassificationTest {
                         "REJECTED", "200"),
                 row("fb code 299", fb, 400, none, fbError(299, null, "(#299) Requires a permission"), "REJECTED", "299"),
                 row("fb code 100", fb, 400, none, fbError(100, null, "(#100) The specified scheduled publish time is invalid."), "REJECTED", "100"),
-                row("fb code 190/463", fb, 400, none, fbError(190, 463, "Error validating access token: Session has expired"), "REJECTED", "190"),
-                row("fb code 190/460", fb, 400, none, fbError(190, 460, "Error validating access token: The session has been invalidated because the user changed their password"), "REJECTED", "190"),
+                row("fb code 190/463", fb, 400, none, fbError(190, 463, "Error validating access token: Session has expired"), "AUTH_LOST", "190"),
+                row("fb code 190/460", fb, 400, none, fbError(190, 460, "Error validating access token: The session has been invalidated because the user changed their password"), "AUTH_LOST", "190"),
+                row("fb code 190/467", fb, 400, none, fbError(190, 467, "Error validating access token: The session is invalid because the user logged out."), "AUTH_LOST", "190"),
+                row("fb code 190/458", fb, 400, none, fbError(190, 458, "Error validating access token: The user has not authorized application 1."), "AUTH_LOST", "190"),
                 row("fb code 190 user token", fb, 400, none, fbError(190, null, "(#190) This method must be called with a Page Access Token"), "REJECTED", "190"),
                 row("fb code 197", fb, 400, none, fbError(197, null, "(#197) Empty post"), "REJECTED", "197"),
                 row("fb code 368", fb, 400, none, fbError(368, null, "The action attempted has been deemed abusive or is otherwise disallowed"), "REJECTED", "368"),
@@ -149,7 +151,11 @@ class ProviderErrorClassificationTest {
                 row("li 403 ACCESS_DENIED", li, 403, none, "{\"status\":403,\"serviceErrorCode\":100,\"code\":\"ACCESS_DENIED\",\"message\":\"Not enough permissions to access: partnerApiPostsExternal.CREATE.20260901\"}",
                         "REJECTED", "ACCESS_DENIED"),
                 row("li 401", li, 401, none, "{\"status\":401,\"serviceErrorCode\":65600,\"code\":\"INVALID_ACCESS_TOKEN\",\"message\":\"Invalid access token\"}",
-                        "REJECTED", "INVALID_ACCESS_TOKEN"),
+                        "AUTH_LOST", "INVALID_ACCESS_TOKEN"),
+                row("li 401 expired", li, 401, none, "{\"status\":401,\"serviceErrorCode\":65602,\"code\":\"EXPIRED_ACCESS_TOKEN\",\"message\":\"The token used in the request has expired\"}",
+                        "AUTH_LOST", "EXPIRED_ACCESS_TOKEN"),
+                row("li 401 revoked", li, 401, none, "{\"status\":401,\"serviceErrorCode\":65601,\"code\":\"REVOKED_ACCESS_TOKEN\",\"message\":\"The token used in the request has been revoked by the user\"}",
+                        "AUTH_LOST", "REVOKED_ACCESS_TOKEN"),
                 row("li 400 VERSION_MISSING", li, 400, none, "{\"status\":400,\"code\":\"VERSION_MISSING\",\"message\":\"A version must be present.\"}",
                         "REJECTED", "VERSION_MISSING"),
                 row("li 426", li, 426, none, "{\"status\":426,\"code\":\"NONEXISTENT_VERSION\",\"message\":\"Requested version 202301 is not active\"}",
@@ -169,7 +175,7 @@ class ProviderErrorClassificationTest {
                         "PUBLISHED:CAPABILITY_LOST", null),
                 row("wp 201 without id", wp, 201, none, "{\"status\":\"publish\"}", "UNKNOWN:UNPARSABLE_RESPONSE", null),
                 row("wp 401 rest_cannot_create", wp, 401, none, "{\"code\":\"rest_cannot_create\",\"message\":\"Sorry, you are not allowed to create posts as this user.\",\"data\":{\"status\":401}}",
-                        "REJECTED", "rest_cannot_create"),
+                        "AUTH_LOST", "rest_cannot_create"),
                 row("wp 403 rest_cannot_create", wp, 403, none, "{\"code\":\"rest_cannot_create\",\"message\":\"Sorry, you are not allowed to create posts as this user.\",\"data\":{\"status\":403}}",
                         "REJECTED", "rest_cannot_create"),
                 row("wp 403 rest_cannot_publish", wp, 403, none, "{\"code\":\"rest_cannot_publish\",\"message\":\"Sorry, you are not allowed to publish posts in this post type.\",\"data\":{\"status\":403}}",
@@ -179,7 +185,7 @@ class ProviderErrorClassificationTest {
                 row("wp 400 rest_invalid_json", wp, 400, none, "{\"code\":\"rest_invalid_json\",\"message\":\"Invalid JSON body passed.\",\"data\":{\"status\":400}}",
                         "REJECTED", "rest_invalid_json"),
                 row("wp 401 rest_forbidden", wp, 401, none, "{\"code\":\"rest_forbidden\",\"message\":\"Sorry, you are not allowed to do that.\",\"data\":{\"status\":401}}",
-                        "REJECTED", "rest_forbidden"),
+                        "AUTH_LOST", "rest_forbidden"),
                 row("wp 404 rest_no_route", wp, 404, none, "{\"code\":\"rest_no_route\",\"message\":\"No route was found matching the URL and request method.\",\"data\":{\"status\":404}}",
                         "REJECTED", "rest_no_route"),
                 row("wp 404 rest_post_invalid_id", wp, 404, none, "{\"code\":\"rest_post_invalid_id\",\"message\":\"Invalid post ID.\",\"data\":{\"status\":404}}",
@@ -216,6 +222,10 @@ class ProviderErrorClassificationTest {
         }
         if (outcome instanceof PublishOutcome.DuplicateRefused) {
             return "DUPLICATE";
+        }
+        if (outcome instanceof PublishOutcome.AuthLost lost) {
+            assertThat(lost.reason()).isNotBlank();
+            return "AUTH_LOST";
         }
         return "UNKNOWN:" + ((PublishOutcome.OutcomeUnknown) outcome).cause();
     }
@@ -261,7 +271,7 @@ class ProviderErrorClassificationTest {
                         fbError(190, null, "(#190) This method must be called with a Page Access Token")),
                         "UNAVAILABLE", "must be called with a Page Access Token"),
                 Arguments.of("fb expired", ChannelType.FACEBOOK, new Answer(400, Map.of(),
-                        fbError(190, 463, "Error validating access token: Session has expired")), "UNAVAILABLE", "fresh Page access token"),
+                        fbError(190, 463, "Error validating access token: Session has expired")), "AUTH_LOST", "fresh Page access token"),
                 Arguments.of("fb rate limited", ChannelType.FACEBOOK, new Answer(400, Map.of(),
                         fbError(32, null, "(#32) Page request limit reached")), "UNKNOWN", "32"),
                 Arguments.of("fb 500", ChannelType.FACEBOOK, new Answer(500, Map.of(),
@@ -273,7 +283,7 @@ class ProviderErrorClassificationTest {
                         "UNAVAILABLE", "missing r_member_social"),
                 Arguments.of("li 401", ChannelType.LINKEDIN, new Answer(401, Map.of(),
                         "{\"status\":401,\"serviceErrorCode\":65600,\"code\":\"INVALID_ACCESS_TOKEN\",\"message\":\"Invalid access token\"}"),
-                        "UNAVAILABLE", "rejected the access token"),
+                        "AUTH_LOST", "rejected the access token"),
                 Arguments.of("li 429", ChannelType.LINKEDIN, new Answer(429, Map.of(),
                         "{\"status\":429,\"serviceErrorCode\":101,\"code\":\"TOO_MANY_REQUESTS\",\"message\":\"limit\"}"),
                         "UNKNOWN", "TOO_MANY_REQUESTS"),
@@ -314,6 +324,9 @@ class ProviderErrorClassificationTest {
         }
         if (outcome instanceof ReadBackOutcome.Unknown u) {
             return "UNKNOWN " + u.reason();
+        }
+        if (outcome instanceof ReadBackOutcome.AuthLost lost) {
+            return "AUTH_LOST " + lost.reason();
         }
         return "UNAVAILABLE " + ((ReadBackOutcome.Unavailable) outcome).reason();
     }

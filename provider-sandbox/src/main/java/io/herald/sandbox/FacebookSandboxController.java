@@ -708,6 +708,10 @@ public class FacebookSandboxController {
         if (known.isEmpty()) {
             return error(400, 190, null, "Invalid OAuth access token - Cannot parse access token");
         }
+        Optional<String> lapsed = state.lapses().lapsed(PROVIDER, token, write);
+        if (lapsed.isPresent()) {
+            return lapsedToken(lapsed.get());
+        }
         if (known.get().kind() == FacebookTokenKind.USER) {
             return error(400, 190, null, "(#190) This method must be called with a Page Access Token");
         }
@@ -717,6 +721,21 @@ public class FacebookSandboxController {
                     : "(#10) This endpoint requires the 'pages_read_engagement' permission or the 'Page Public Content Access' feature.");
         }
         return null;
+    }
+
+    /** Graph API's answers for a token that no longer works (code 190, PROVIDERS.md's subcodes). */
+    private ResponseEntity<String> lapsedToken(String kind) {
+        return switch (kind) {
+            case "PASSWORD_CHANGED" -> error(400, 190, 460, "Error validating access token: The session has been "
+                    + "invalidated because the user changed their password or Facebook has changed the session for "
+                    + "security reasons.");
+            case "LOGGED_OUT" -> error(400, 190, 467,
+                    "Error validating access token: The session is invalid because the user logged out.");
+            case "APP_REMOVED", "REVOKED" -> error(400, 190, 458,
+                    "Error validating access token: The user has not authorized application 1234567890.");
+            default -> error(400, 190, 463, "Error validating access token: Session has expired on Tuesday, "
+                    + "01-Dec-26 02:00:00 PST. The current time is Tuesday, 01-Dec-26 03:00:00 PST.");
+        };
     }
 
     private ResponseEntity<String> rateLimited(SandboxFault fault) {

@@ -69,7 +69,7 @@ public class LinkedInSandboxController {
                 case RATE_LIMIT:
                     return Replies.now(state, rateLimited(f));
                 case TOKEN_ERROR:
-                    return Replies.now(state, error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token"));
+                    return Replies.now(state, tokenRefusal(bearer(request)));
                 default:
                     break;
             }
@@ -78,14 +78,17 @@ public class LinkedInSandboxController {
         if (refusal != null) {
             return Replies.now(state, refusal);
         }
-        Optional<LinkedInToken> token = state.linkedInToken(bearer(request));
+        Optional<LinkedInToken> token = liveToken(bearer(request));
         if (token.isEmpty()) {
-            return Replies.now(state, error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token"));
+            return Replies.now(state, tokenRefusal(bearer(request)));
         }
         if (author == null || !author.equals(token.get().author())
                 || !token.get().scopes().contains(writeScope(author))) {
             return Replies.now(state, error(403, 100, "ACCESS_DENIED",
                     "Not enough permissions to access: partnerApiPostsExternal.CREATE.20261101"));
+        }
+        if (state.lapses().lapsed(PROVIDER, bearer(request), true).isPresent()) {
+            return Replies.now(state, tokenRefusal(bearer(request)));
         }
         String stored = Json.text(body, "commentary");
         if (stored == null) {
@@ -143,7 +146,7 @@ public class LinkedInSandboxController {
                 case RESET_AFTER_READ -> Replies.closeConnection(response);
                 case CREATE_AFTER -> Replies.hold(state);
                 case RATE_LIMIT -> Replies.now(state, rateLimited(f));
-                case TOKEN_ERROR -> Replies.now(state, error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token"));
+                case TOKEN_ERROR -> Replies.now(state, tokenRefusal(bearer(request)));
                 case DELAY_THEN_CREATE -> Replies.after(state, f.delayMillis(), () -> list(author, count, start));
                 default -> Replies.now(state, serverError());
             };
@@ -152,9 +155,9 @@ public class LinkedInSandboxController {
         if (refusal != null) {
             return Replies.now(state, refusal);
         }
-        Optional<LinkedInToken> token = state.linkedInToken(bearer(request));
+        Optional<LinkedInToken> token = liveToken(bearer(request));
         if (token.isEmpty()) {
-            return Replies.now(state, error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token"));
+            return Replies.now(state, tokenRefusal(bearer(request)));
         }
         if (!author.equals(token.get().author()) || !token.get().scopes().contains(readScope(author))) {
             return Replies.now(state, error(403, 100, "ACCESS_DENIED",
@@ -270,9 +273,9 @@ public class LinkedInSandboxController {
         if (early != null || isReset(fault)) {
             return early;
         }
-        Optional<LinkedInToken> token = state.linkedInToken(bearer(request));
+        Optional<LinkedInToken> token = liveToken(bearer(request));
         if (token.isEmpty()) {
-            return Replies.now(state, error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token"));
+            return Replies.now(state, tokenRefusal(bearer(request)));
         }
         if (!owner.equals(token.get().author())) {
             return Replies.now(state, error(403, 100, "ACCESS_DENIED", "Not enough permissions to upload this image"));
@@ -304,9 +307,9 @@ public class LinkedInSandboxController {
             if (refusal != null) {
                 return refusal;
             }
-            Optional<LinkedInToken> known = state.linkedInToken(token);
+            Optional<LinkedInToken> known = liveToken(token);
             if (known.isEmpty()) {
-                return error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+                return tokenRefusal(bearer(request));
             }
             Optional<SandboxMedia> now = state.media(PROVIDER, urn);
             if (now.isEmpty()) {
@@ -465,7 +468,7 @@ public class LinkedInSandboxController {
         String author = authorOf(urn);
         String token = bearer(request);
         return read(author, response, () -> {
-            Optional<LinkedInToken> known = state.linkedInToken(token);
+            Optional<LinkedInToken> known = liveToken(token);
             ResponseEntity<String> refusal = reader(request, token, known.map(LinkedInToken::author).orElse(null),
                     "partnerApiSocialActions.GET_ALL.20261101");
             if (refusal != null) {
@@ -546,9 +549,9 @@ public class LinkedInSandboxController {
         if (refusal != null) {
             return refusal;
         }
-        Optional<LinkedInToken> token = state.linkedInToken(bearer(request));
+        Optional<LinkedInToken> token = liveToken(bearer(request));
         if (token.isEmpty()) {
-            return error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+            return tokenRefusal(bearer(request));
         }
         if (author == null || !author.equals(token.get().author())
                 || !token.get().scopes().contains(writeScope(author))) {
@@ -563,9 +566,9 @@ public class LinkedInSandboxController {
         if (refusal != null) {
             return refusal;
         }
-        Optional<LinkedInToken> known = state.linkedInToken(token);
+        Optional<LinkedInToken> known = liveToken(token);
         if (known.isEmpty()) {
-            return error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+            return tokenRefusal(bearer(request));
         }
         String who = author != null ? author : known.get().author();
         if (!who.equals(known.get().author()) || !known.get().scopes().contains(readScope(who))) {
@@ -697,6 +700,23 @@ public class LinkedInSandboxController {
 
     private static ResponseEntity<String> serverError() {
         return Replies.json(500, errorBody(500, 0, null, "Internal Server Error"), traceHeaders());
+    }
+
+    /** A registered token that has not lapsed; a post uses up one of those left before a lapse. */
+    private Optional<LinkedInToken> liveToken(String token) {
+        return state.lapses().lapsed(PROVIDER, token, false).isPresent() ? Optional.empty()
+                : state.linkedInToken(token);
+    }
+
+    /** LinkedIn's 401 for a token it does not accept: expired and revoked ones say so (PROVIDERS.md). */
+    private ResponseEntity<String> tokenRefusal(String token) {
+        Optional<String> lapsed = state.lapses().lapsed(PROVIDER, token, false);
+        if (lapsed.isEmpty()) {
+            return error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+        }
+        return "REVOKED".equals(lapsed.get())
+                ? error(401, 65601, "REVOKED_ACCESS_TOKEN", "The token used in the request has been revoked by the user")
+                : error(401, 65602, "EXPIRED_ACCESS_TOKEN", "The token used in the request has expired");
     }
 
     private static ResponseEntity<String> error(int status, int serviceErrorCode, String code, String message) {

@@ -78,6 +78,13 @@ public class SandboxAdminController {
         return ResponseEntity.noContent().build();
     }
 
+    /** The credential stops working after {@code afterPosts} more posts, answered as the provider would. */
+    @PostMapping("/sandbox/_admin/lapses")
+    public ResponseEntity<Void> lapse(@RequestBody TokenLapses.Lapse lapse) {
+        state.lapse(lapse);
+        return ResponseEntity.noContent().build();
+    }
+
     @PostMapping("/sandbox/_admin/faults")
     public ResponseEntity<Void> fault(@RequestBody SandboxFault fault) {
         state.addFault(fault);

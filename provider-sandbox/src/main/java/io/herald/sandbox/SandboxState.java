@@ -57,6 +57,7 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
     public record Deletion(SandboxPost post, Instant at, String how) {
     }
 
+    private final TokenLapses lapses = new TokenLapses();
     private final Map<String, FacebookToken> facebookTokens = new ConcurrentHashMap<>();
     private final Map<String, LinkedInToken> linkedInTokens = new ConcurrentHashMap<>();
     private final Map<String, WordPressSite> wordPressSites = new ConcurrentHashMap<>();
@@ -128,7 +129,17 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
         this.latencyMillis = Math.max(0, millis);
     }
 
+    /** Credentials that expire or are revoked after some more posts. */
+    public TokenLapses lapses() {
+        return lapses;
+    }
+
+    public void lapse(TokenLapses.Lapse lapse) {
+        lapses.add(lapse);
+    }
+
     public void reset() {
+        lapses.clear();
         facebookTokens.clear();
         linkedInTokens.clear();
         wordPressSites.clear();

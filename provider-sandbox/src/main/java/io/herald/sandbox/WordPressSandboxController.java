@@ -92,7 +92,10 @@ public class WordPressSandboxController {
             return Replies.now(state, error(404, "rest_no_route", "No route was found matching the URL and request method."));
         }
         String method = request.getMethod();
-        boolean authenticated = authenticated(known.get(), request.getHeader("Authorization"));
+        boolean post = route.equals("/wp/v2/posts") && method.equals("POST");
+        // a revoked application password makes the request anonymous, as on a stock site (PROVIDERS.md)
+        boolean authenticated = authenticated(known.get(), request.getHeader("Authorization"))
+                && state.lapses().lapsed(PROVIDER, known.get().applicationPassword(), post).isEmpty();
         if (route.equals("/wp/v2/users/me") && method.equals("GET")) {
             return Replies.now(state, authenticated
                     ? Replies.json(200, Json.object().put("id", SITE_USER_ID).put("name", known.get().username())

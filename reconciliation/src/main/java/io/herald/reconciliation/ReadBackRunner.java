@@ -109,7 +109,8 @@ public class ReadBackRunner {
             return record(licence, readNo, ReconciliationResult.UNKNOWN, null,
                     "read-back inconclusive: " + unknown.reason());
         }
-        ReadBackOutcome.Unavailable unavailable = (ReadBackOutcome.Unavailable) outcome;
+        ReadBackOutcome.Unavailable unavailable = outcome instanceof ReadBackOutcome.AuthLost lost
+                ? new ReadBackOutcome.Unavailable(lost.reason()) : (ReadBackOutcome.Unavailable) outcome;
         if (readNo == 1) {
             return record(licence, readNo, ReconciliationResult.UNKNOWN, null,
                     "read-back unavailable: " + unavailable.reason());

@@ -4,7 +4,14 @@ import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import java.time.Instant;
 
-/** A connection as admins and operators see it: settings and capabilities, never secrets. */
+/**
+ * A connection as admins and operators see it: settings, capabilities and health, never secrets.
+ *
+ * @param status           whether the credentials work; null where not known (the answer of a PUT)
+ * @param statusReason     the provider's reason while NEEDS_REAUTH
+ * @param tokenExpiresAt   the token's expiry, where the provider gave one
+ * @param heldPublications how many of the connection's publications are HELD; null where not counted
+ */
 public record ChannelConnectionView(
         WorkspaceId workspaceId,
         ChannelId channelId,
@@ -13,7 +20,18 @@ public record ChannelConnectionView(
         boolean autoReattemptAfterNotFound,
         Capabilities capabilities,
         Instant probedAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        ChannelStatus status,
+        String statusReason,
+        Instant tokenExpiresAt,
+        Integer heldPublications) {
+
+    public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
+                                 ChannelSettings settings, boolean autoReattemptAfterNotFound,
+                                 Capabilities capabilities, Instant probedAt, Instant updatedAt) {
+        this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, probedAt, updatedAt,
+                null, null, null, null);
+    }
 
     public record Capabilities(Capability publish, Capability reconcile) {
     }

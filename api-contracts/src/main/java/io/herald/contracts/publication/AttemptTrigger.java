@@ -8,5 +8,7 @@ public enum AttemptTrigger {
     OPERATOR_REATTEMPT,
     AUTO_REATTEMPT_AFTER_NOT_FOUND,
     /** The previous step ended and the publication has another (an upload, the post, the first comment). */
-    NEXT_STEP
+    NEXT_STEP,
+    /** A held publication resumed after its connection was re-authorised. */
+    RESUMED_AFTER_REAUTH
 }

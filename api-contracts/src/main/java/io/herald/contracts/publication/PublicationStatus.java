@@ -5,6 +5,8 @@ public enum PublicationStatus {
     REQUESTED,
     ATTEMPTING,
     RETRY_SCHEDULED,
+    /** The connection lost its credentials; nothing was sent. Resumes when they work again. */
+    HELD,
     SUCCEEDED,
     FAILED,
     OUTCOME_UNKNOWN,

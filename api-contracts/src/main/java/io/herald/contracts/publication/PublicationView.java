@@ -37,7 +37,8 @@ public record PublicationView(
         Instant updatedAt,
         ProviderRef targetRef,
         List<Step> steps,
-        PublicationStep decisionStep) {
+        PublicationStep decisionStep,
+        String heldReason) {
 
     public PublicationView {
         steps = steps == null ? List.of() : List.copyOf(steps);
@@ -52,7 +53,7 @@ public record PublicationView(
                            Instant updatedAt) {
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
-                decisionReason, updatedAt, null, List.of(), null);
+                decisionReason, updatedAt, null, List.of(), null, null);
     }
 
     /** A view with a target (an update or delete) and no steps yet. */
@@ -63,7 +64,7 @@ public record PublicationView(
                            boolean needsDecision, String decisionReason, Instant updatedAt, ProviderRef targetRef) {
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
-                decisionReason, updatedAt, targetRef, List.of(), null);
+                decisionReason, updatedAt, targetRef, List.of(), null, null);
     }
 
     /** A view with steps and no target (a publish or draft). */
@@ -75,7 +76,7 @@ public record PublicationView(
                            PublicationStep decisionStep) {
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
-                decisionReason, updatedAt, null, steps, decisionStep);
+                decisionReason, updatedAt, null, steps, decisionStep, null);
     }
 
     /**

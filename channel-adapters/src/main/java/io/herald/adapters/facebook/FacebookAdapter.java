@@ -263,7 +263,7 @@ public final class FacebookAdapter implements ChannelAdapter {
             }
             JsonNode body = Json.parse(answered.body());
             if (answered.status() != 200) {
-                return done(readFailure(answered, body));
+                return done(readFailure(answered, body, Texts.blank(search.connection.secrets().readAccessToken())));
             }
             JsonNode data = body.path("data");
             if (!data.isArray()) {
@@ -295,8 +295,17 @@ public final class FacebookAdapter implements ChannelAdapter {
         });
     }
 
+    /** A read with another token than the Page's: its refusal is the reader's, not the connection's. */
     static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body) {
+        return readFailure(answered, body, false);
+    }
+
+    /** @param withPageToken the read used the Page token: its refusal is the connection's, not only the reader's */
+    static ReadBackOutcome readFailure(Exchange.Answered answered, JsonNode body, boolean withPageToken) {
         FacebookError error = FacebookError.of(answered, body);
+        if (error != null && error.authLost() && withPageToken) {
+            return new ReadBackOutcome.AuthLost(error.providerCode(), error.readReason());
+        }
         if (error != null && error.blocksReading()) {
             return new ReadBackOutcome.Unavailable(error.readReason());
         }
@@ -448,11 +457,14 @@ public final class FacebookAdapter implements ChannelAdapter {
                             ? "code " + error.code() + ": " + error.message()
                             : "HTTP " + answered.status());
             Capability publishNow = publish;
-            if (readsWithPageToken && error != null && error.code() == 190 && !error.needsPageToken()) {
+            String authLost = null;
+            if (readsWithPageToken && error != null && error.authLost()) {
                 publishNow = Capability.unavailable("Facebook rejected the Page access token: " + error.message()
                         + " Fix: store a fresh Page access token.");
+                authLost = "Facebook rejected the Page access token (code " + error.providerCode() + "): "
+                        + error.message() + " Fix: store a fresh Page access token.";
             }
-            return new CapabilityReport(publishNow, Capability.unavailable(reason));
+            return new CapabilityReport(publishNow, Capability.unavailable(reason), authLost);
         }), pageId, secretsOf(connection));
     }
 

@@ -53,6 +53,21 @@ record FacebookError(int code, Integer subcode, String message, String userMessa
         return code == 190 && message != null && message.contains("Page Access Token");
     }
 
+    static final Set<Integer> LAPSED_SUBCODES = Set.of(458, 460, 463, 467);
+
+    /**
+     * Credentials that worked and lapsed: expired (463), invalidated by a password change (460), a
+     * logout (467) or the app's removal (458). A token that never parsed, or a User token where a
+     * Page token belongs, is a wrong setting and stays a rejection.
+     */
+    boolean authLost() {
+        return code == 190 && subcode != null && LAPSED_SUBCODES.contains(subcode);
+    }
+
+    String providerCode() {
+        return subcode == null ? codeText() : code + "/" + subcode;
+    }
+
     /** Errors that make reading impossible until an operator changes the credentials. */
     boolean blocksReading() {
         return code == 190 || isPermission();
@@ -89,6 +104,9 @@ record FacebookError(int code, Integer subcode, String message, String userMessa
                     "Facebook refused the text as a duplicate of the Page's previous post (" + codeWithSub() + "): "
                             + message, trace);
         }
+        if (authLost()) {
+            return new PublishOutcome.AuthLost(providerCode(), rejection(), trace);
+        }
         return new PublishOutcome.Failed(FailureKind.REJECTED, codeText(), rejection(), null, trace);
     }
 
@@ -101,6 +119,10 @@ record FacebookError(int code, Integer subcode, String message, String userMessa
                 fix = "The Page access token has expired. Fix: store a fresh Page access token.";
             } else if (Integer.valueOf(460).equals(subcode)) {
                 fix = "The token was invalidated by a password change. Fix: reconnect the Page and store a new token.";
+            } else if (Integer.valueOf(467).equals(subcode)) {
+                fix = "The session ended when the user logged out. Fix: reconnect the Page and store a new token.";
+            } else if (Integer.valueOf(458).equals(subcode)) {
+                fix = "The user removed the app. Fix: authorise the app again and store a new Page access token.";
             } else {
                 fix = "The access token is invalid. Fix: store a valid Page access token.";
             }

@@ -28,6 +28,8 @@ public final class OutcomeLog {
             kind = "failed " + failed.kind();
         } else if (outcome instanceof PublishOutcome.DuplicateRefused) {
             kind = "duplicate refused";
+        } else if (outcome instanceof PublishOutcome.AuthLost) {
+            kind = "credentials expired or revoked";
         } else {
             kind = "outcome unknown " + ((PublishOutcome.OutcomeUnknown) outcome).cause();
         }

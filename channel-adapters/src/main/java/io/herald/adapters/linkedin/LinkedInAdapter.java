@@ -235,8 +235,18 @@ public final class LinkedInAdapter implements ChannelAdapter {
                     "LinkedIn refused the text as a duplicate" + (earlier != null ? " of " + earlier.id() : "")
                             + ": " + excerpt, trace);
         }
+        if (isAuthLost(status, code)) {
+            return new PublishOutcome.AuthLost(code, rejection(status, code, excerpt, answered.request().target()),
+                    trace);
+        }
         return new PublishOutcome.Failed(FailureKind.REJECTED, code != null ? code : "http_" + status,
                 rejection(status, code, excerpt, answered.request().target()), null, trace);
+    }
+
+    /** LinkedIn's answers for a token that no longer works (PROVIDERS.md): all three ask for a new token. */
+    static boolean isAuthLost(int status, String code) {
+        return status == 401 && ("EXPIRED_ACCESS_TOKEN".equals(code) || "REVOKED_ACCESS_TOKEN".equals(code)
+                || "INVALID_ACCESS_TOKEN".equals(code));
     }
 
     private String rejection(int status, String code, String excerpt, String author) {
@@ -351,8 +361,10 @@ public final class LinkedInAdapter implements ChannelAdapter {
             return new ReadBackOutcome.Unavailable(missingReadScope(author, message));
         }
         if (answered.status() == 401) {
-            return new ReadBackOutcome.Unavailable("LinkedIn rejected the access token (" + message
-                    + "). Reconnect LinkedIn and store a new token.");
+            String reason = "LinkedIn rejected the access token (" + message + "). Reconnect LinkedIn and store a new"
+                    + " token.";
+            return isAuthLost(401, code) ? new ReadBackOutcome.AuthLost(code, reason)
+                    : new ReadBackOutcome.Unavailable(reason);
         }
         return new ReadBackOutcome.Unknown("LinkedIn did not return the author's posts (HTTP " + answered.status()
                 + (code != null ? ", " + code : "") + "): " + message);
@@ -446,10 +458,14 @@ public final class LinkedInAdapter implements ChannelAdapter {
             JsonNode body = Json.parse(answered.body());
             if (answered.status() == 401) {
                 Capability rejected = Capability.unavailable("LinkedIn rejected the access token: reconnect LinkedIn.");
-                return new CapabilityReport(rejected, rejected);
+                String code = errorCode(body);
+                return new CapabilityReport(rejected, rejected, isAuthLost(401, code)
+                        ? "LinkedIn rejected the access token (" + code + "): reconnect LinkedIn and store a new token."
+                        : null);
             }
             ReadBackOutcome failure = readFailure(answered, body, author);
             String reason = failure instanceof ReadBackOutcome.Unavailable u ? u.reason()
+                    : failure instanceof ReadBackOutcome.AuthLost lost ? lost.reason()
                     : ((ReadBackOutcome.Unknown) failure).reason();
             return new CapabilityReport(publish, Capability.unavailable(reason));
         }), author, List.of(token));

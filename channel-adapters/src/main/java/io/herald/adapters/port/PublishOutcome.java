@@ -35,6 +35,16 @@ public sealed interface PublishOutcome {
     record DuplicateRefused(ProviderRef earlierPost, String detail, AttemptTrace trace) implements PublishOutcome {
     }
 
+    /**
+     * The provider refused the credentials as expired or revoked: the write did not execute, and
+     * nothing on this connection will until it has new credentials (DESIGN.md, "Connection health").
+     *
+     * @param providerCode the provider's word for it, e.g. {@code 190/463} or {@code EXPIRED_ACCESS_TOKEN}
+     * @param reason       what the provider said and what fixes it
+     */
+    record AuthLost(String providerCode, String reason, AttemptTrace trace) implements PublishOutcome {
+    }
+
     /** The request may have taken effect; no proof either way. */
     record OutcomeUnknown(UnknownCause cause, String detail, AttemptTrace trace) implements PublishOutcome {
     }

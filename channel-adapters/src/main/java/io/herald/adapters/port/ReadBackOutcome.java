@@ -17,6 +17,13 @@ public sealed interface ReadBackOutcome {
     record Unknown(String reason) implements ReadBackOutcome {
     }
 
+    /**
+     * The provider refused the credentials as expired or revoked: nothing can be read until the
+     * connection has new ones (connection health); otherwise like {@link Unavailable}.
+     */
+    record AuthLost(String providerCode, String reason) implements ReadBackOutcome {
+    }
+
     /** The credentials do not allow reading back; the reason says what would fix it. */
     record Unavailable(String reason) implements ReadBackOutcome {
     }

@@ -248,9 +248,14 @@ public final class WordPressAdapter implements ChannelAdapter {
         } else {
             fix = "Fix the content or the connection.";
         }
-        return new PublishOutcome.Failed(FailureKind.REJECTED, code != null ? code : "http_" + status,
-                "WordPress refused the post (HTTP " + status + (code != null ? ", " + code : "") + "): " + message
-                        + " " + fix, null, trace);
+        String detail = "WordPress refused the post (HTTP " + status + (code != null ? ", " + code : "") + "): "
+                + message + " " + fix;
+        if (status == 401) {
+            // a write refused with 401: the password was revoked or deleted (PROVIDERS.md), nothing was written
+            return new PublishOutcome.AuthLost(code != null ? code : "http_401", detail, trace);
+        }
+        return new PublishOutcome.Failed(FailureKind.REJECTED, code != null ? code : "http_" + status, detail, null,
+                trace);
     }
 
     static final String TOO_LARGE = "the answer was larger than 1 MiB and was not read";
@@ -320,8 +325,10 @@ public final class WordPressAdapter implements ChannelAdapter {
         }
         JsonNode body = Json.parse(answered.body());
         if (answered.status() == 401) {
-            return User.because(new ReadBackOutcome.Unavailable("WordPress rejected the application password ("
-                    + errorMessage(answered, body, 200) + ")."));
+            String code = Json.text(body, "code");
+            return User.because(new ReadBackOutcome.AuthLost(code != null ? code : "http_401",
+                    "WordPress rejected the application password (" + errorMessage(answered, body, 200)
+                            + "). Fix: create a new application password for the user and store it."));
         }
         JsonNode id = body.path("id");
         if (answered.status() != 200 || !id.canConvertToLong() || id.asLong() <= 0) {
@@ -400,7 +407,10 @@ public final class WordPressAdapter implements ChannelAdapter {
         return Safety.probe(me.thenCombine(options, (meExchange, optionsExchange) -> {
             Capability publish = credentials(meExchange);
             if (!publish.available()) {
-                return new CapabilityReport(publish, Capability.unavailable(publish.reason()));
+                boolean refused = meExchange instanceof Exchange.Answered answered && answered.status() == 401;
+                return new CapabilityReport(publish, Capability.unavailable(publish.reason()), refused
+                        ? "WordPress rejected the application password (HTTP 401 on users/me). Fix: create a new"
+                                + " application password for the user and store it." : null);
             }
             return new CapabilityReport(publish, metaSupport(optionsExchange));
         }), site, secrets);

@@ -162,11 +162,12 @@ class FacebookAdapterSandboxTest extends SandboxTestSupport {
 
         PublishOutcome outcome = result(adapter.publish(request("expired")));
 
-        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
-            assertThat(failed.kind()).isEqualTo(FailureKind.REJECTED);
-            assertThat(failed.errorCode()).isEqualTo("190");
-            assertThat(failed.detail()).contains("expired").contains("Fix");
+        // expired credentials prove the write did not execute: a distinct outcome, not a rejection
+        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.AuthLost.class, lost -> {
+            assertThat(lost.providerCode()).isEqualTo("190/463");
+            assertThat(lost.reason()).contains("expired").contains("Fix");
         });
+        assertThat(outcome.trace().providerCode()).isEqualTo("190");
     }
 
     @Test

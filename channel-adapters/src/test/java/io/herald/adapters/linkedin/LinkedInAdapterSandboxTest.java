@@ -111,10 +111,8 @@ class LinkedInAdapterSandboxTest extends SandboxTestSupport {
 
         PublishOutcome outcome = result(adapter.publish(request("bad token")));
 
-        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
-            assertThat(failed.kind()).isEqualTo(FailureKind.REJECTED);
-            assertThat(failed.errorCode()).isEqualTo("INVALID_ACCESS_TOKEN");
-        });
+        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.AuthLost.class,
+                lost -> assertThat(lost.providerCode()).isEqualTo("INVALID_ACCESS_TOKEN"));
     }
 
     @Test

@@ -147,12 +147,11 @@ class WordPressAdapterSandboxTest extends SandboxTestSupport {
         PublishOutcome outcome = result(adapter.publish(publish(wrong, new Content("T", "x", null))));
         CapabilityReport report = result(adapter.probe(wrong));
 
-        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
-            assertThat(failed.kind()).isEqualTo(FailureKind.REJECTED);
-            assertThat(failed.errorCode()).isEqualTo("rest_cannot_create");
-        });
+        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.AuthLost.class,
+                lost -> assertThat(lost.providerCode()).isEqualTo("rest_cannot_create"));
         assertThat(report.publish().available()).isFalse();
         assertThat(report.publish().reason()).isEqualTo("WordPress rejected the application password");
+        assertThat(report.authLost()).contains("HTTP 401 on users/me");
     }
 
     @Test
@@ -175,7 +174,7 @@ class WordPressAdapterSandboxTest extends SandboxTestSupport {
         assertThat(((PublishOutcome.OutcomeUnknown) serverError).cause()).isEqualTo(UnknownCause.SERVER_ERROR);
         assertThat(((PublishOutcome.Failed) limited).kind()).isEqualTo(FailureKind.RATE_LIMITED);
         assertThat(((PublishOutcome.Failed) limited).retryAfter()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(((PublishOutcome.Failed) rejected).kind()).isEqualTo(FailureKind.REJECTED);
+        assertThat(rejected).isInstanceOf(PublishOutcome.AuthLost.class);
         // The timed-out request took effect: read-back finds it by the meta key.
         assertThat(result(adapter.readBack(readBack(timedOut, Instant.now())))).isInstanceOf(ReadBackOutcome.Found.class);
     }

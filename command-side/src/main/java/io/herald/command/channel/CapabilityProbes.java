@@ -6,6 +6,7 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelConnectionId;
+import io.herald.contracts.channel.RecordChannelAuthLostCommand;
 import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
@@ -79,6 +80,10 @@ public class CapabilityProbes {
         return adapters.forType(connection.get().type()).probe(connection.get())
                 .orTimeout(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(report -> {
+                    if (report.authLost() != null) {
+                        // before the capabilities: a failed probe never counts as re-authorisation
+                        recordAuthLost(workspace, channel, version.get(), "probe", report.authLost());
+                    }
                     record(workspace, channel, version.get(), report.publish(), report.reconcile());
                     return Optional.of(report);
                 })
@@ -106,6 +111,31 @@ public class CapabilityProbes {
     public void readBackLost(WorkspaceId workspace, ChannelId channel, Capability reconcile) {
         store.load(workspace, channel).ifPresent(stored -> record(workspace, channel, stored.credentialVersion(),
                 Capability.ok(), reconcile));
+    }
+
+    /**
+     * A provider refused the connection's credentials as expired or revoked (connection health):
+     * recorded against the credentials stored now; the connection ignores it once newer ones replaced them.
+     */
+    public void authLost(WorkspaceId workspace, ChannelId channel, String providerCode, String reason) {
+        try {
+            store.load(workspace, channel).ifPresent(stored -> recordAuthLost(workspace, channel,
+                    stored.credentialVersion(), providerCode, reason));
+        } catch (RuntimeException e) {
+            // the publication's own refusal is still recorded; the next refused call reports it again
+            log.warn("channel {} of {}: could not record that its credentials were refused: {}", channel, workspace,
+                    e.toString());
+        }
+    }
+
+    private void recordAuthLost(WorkspaceId workspace, ChannelId channel, long version, String providerCode,
+                                String reason) {
+        boolean lost = commands.sendAndWait(new RecordChannelAuthLostCommand(ChannelConnectionId.of(workspace,
+                channel), version, providerCode, reason, clock.instant()));
+        if (lost) {
+            log.warn("channel {} of {} needs new credentials ({}): its due publications are held", channel,
+                    workspace, providerCode);
+        }
     }
 
     private void record(WorkspaceId workspace, ChannelId channel, long version, Capability publish,

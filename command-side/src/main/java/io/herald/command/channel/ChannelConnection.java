@@ -3,17 +3,25 @@ package io.herald.command.channel;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.herald.contracts.channel.Capability;
+import io.herald.contracts.channel.ChannelAuthLostEvent;
+import io.herald.contracts.channel.ChannelAuthRegainedEvent;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.ConfigureChannelConnectionCommand;
+import io.herald.contracts.channel.RecordChannelAuthLostCommand;
 import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
+import io.herald.contracts.channel.RecordTokenExpiryCommand;
+import io.herald.contracts.channel.WarnTokenExpiringCommand;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
+import java.time.Instant;
 import java.util.Objects;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -39,6 +47,11 @@ public class ChannelConnection {
     private boolean autoReattemptAfterNotFound;
     private Capability publish;
     private Capability reconcile;
+    /** Null while the credentials work; the provider's reason once they stopped (NEEDS_REAUTH). */
+    private String authLostReason;
+    private Instant tokenExpiresAt;
+    /** The expiry already warned of: one warning per connection and expiry. */
+    private Instant warnedExpiry;
 
     protected ChannelConnection() {
         // required by Axon
@@ -70,11 +83,72 @@ public class ChannelConnection {
         if (command.credentialVersion() != credentialVersion) {
             return;
         }
+        if (authLostReason != null && command.publish() != null && command.publish().available()) {
+            apply(new ChannelAuthRegainedEvent(connectionId, workspaceId, channelId, credentialVersion,
+                    command.probedAt()));
+        }
         if (Objects.equals(publish, command.publish()) && Objects.equals(reconcile, command.reconcile())) {
             return;
         }
         apply(new ChannelCapabilitiesProbedEvent(connectionId, workspaceId, channelId, command.credentialVersion(),
                 command.publish(), command.reconcile(), command.probedAt()));
+    }
+
+    /**
+     * Expired or revoked credentials (Connection health). Only about the credentials in use now: a
+     * refusal of older ones says nothing about the new ones, and a second refusal adds nothing.
+     *
+     * @return whether the connection turned NEEDS_REAUTH with this report
+     */
+    @CommandHandler
+    public boolean handle(RecordChannelAuthLostCommand command) {
+        if (command.credentialVersion() != credentialVersion || authLostReason != null) {
+            return false;
+        }
+        apply(new ChannelAuthLostEvent(connectionId, workspaceId, channelId, credentialVersion, command.providerCode(),
+                command.reason(), command.detectedAt()));
+        return true;
+    }
+
+    @CommandHandler
+    public void handle(RecordTokenExpiryCommand command) {
+        if (command.credentialVersion() != credentialVersion || Objects.equals(tokenExpiresAt, command.expiresAt())) {
+            return;
+        }
+        apply(new ChannelTokenExpiryRecordedEvent(connectionId, workspaceId, channelId, credentialVersion,
+                command.expiresAt(), command.recordedAt()));
+    }
+
+    /** @return whether this is the first warning of that expiry */
+    @CommandHandler
+    public boolean handle(WarnTokenExpiringCommand command) {
+        if (tokenExpiresAt == null || !tokenExpiresAt.equals(command.expiresAt())
+                || tokenExpiresAt.equals(warnedExpiry)) {
+            return false;
+        }
+        apply(new ChannelTokenExpiringEvent(connectionId, workspaceId, channelId, tokenExpiresAt,
+                command.warnedAt()));
+        return true;
+    }
+
+    @EventSourcingHandler
+    void on(ChannelTokenExpiryRecordedEvent event) {
+        tokenExpiresAt = event.expiresAt();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelTokenExpiringEvent event) {
+        warnedExpiry = event.expiresAt();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelAuthLostEvent event) {
+        authLostReason = event.reason();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelAuthRegainedEvent event) {
+        authLostReason = null;
     }
 
     @EventSourcingHandler

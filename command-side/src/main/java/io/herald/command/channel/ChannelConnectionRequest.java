@@ -3,6 +3,7 @@ package io.herald.command.channel;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -23,7 +24,15 @@ public record ChannelConnectionRequest(
         @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String siteUrl,
         @Size(min = 1, max = 120) String username,
         @Size(max = 200) String applicationPassword,
-        Boolean autoReattemptAfterNotFound) {
+        Boolean autoReattemptAfterNotFound,
+        Instant accessTokenExpiresAt) {
+
+    public ChannelConnectionRequest(String type, String pageId, String pageAccessToken, String readAccessToken,
+                                    String authorUrn, String accessToken, List<String> scopes, String siteUrl,
+                                    String username, String applicationPassword, Boolean autoReattemptAfterNotFound) {
+        this(type, pageId, pageAccessToken, readAccessToken, authorUrn, accessToken, scopes, siteUrl, username,
+                applicationPassword, autoReattemptAfterNotFound, null);
+    }
 
     @Override
     public String toString() {

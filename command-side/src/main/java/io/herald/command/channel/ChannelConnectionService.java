@@ -1,11 +1,13 @@
 package io.herald.command.channel;
 
 import io.herald.adapters.outbound.OutboundGuard;
+import io.herald.command.health.TokenExpiryWarnings;
 import io.herald.adapters.port.ChannelSecrets;
 import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.ConfigureChannelConnectionCommand;
+import io.herald.contracts.channel.RecordTokenExpiryCommand;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
@@ -34,11 +36,13 @@ public class ChannelConnectionService {
     private final ChannelConnectionStore store;
     private final CommandGateway commands;
     private final OutboundGuard outbound;
+    private final TokenExpiryWarnings expiryWarnings;
     private final Clock clock;
 
     public ChannelConnectionService(ChannelConnectionStore store, CommandGateway commands, OutboundGuard outbound,
-                                    Clock clock) {
+                                    TokenExpiryWarnings expiryWarnings, Clock clock) {
         this.store = store;
+        this.expiryWarnings = expiryWarnings;
         this.commands = commands;
         this.outbound = outbound;
         this.clock = clock;
@@ -94,6 +98,13 @@ public class ChannelConnectionService {
         }
         commands.sendAndWait(new ConfigureChannelConnectionCommand(ChannelConnectionId.of(workspace, channel),
                 workspace, channel, type, settings, version, autoReattempt, actor, clock.instant()));
+        // new credentials have the expiry this request gives (none when it gives none); the same ones keep theirs
+        if (request.accessTokenExpiresAt() != null || changed) {
+            ChannelConnectionId id = ChannelConnectionId.of(workspace, channel);
+            commands.sendAndWait(new RecordTokenExpiryCommand(id, version, request.accessTokenExpiresAt(),
+                    clock.instant()));
+            expiryWarnings.warnIfDue(id, request.accessTokenExpiresAt());
+        }
         log.info("channel {} of workspace {} configured as {} (credential version {})", channel, workspace,
                 type.wireName(), version);
         return new Configured(existing.isEmpty(), type, settings, autoReattempt, version);

@@ -4,6 +4,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
+import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.RetryPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
@@ -30,6 +31,8 @@ import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationNextStepDueEvent;
+import io.herald.contracts.publication.PublicationHeldEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
@@ -43,6 +46,8 @@ import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
+import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
+import io.herald.contracts.publication.ReleasePublicationCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
@@ -56,6 +61,7 @@ import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateCreationPolicy;
@@ -79,6 +85,7 @@ public class Publication {
     private static final Logger log = LoggerFactory.getLogger(Publication.class);
     static final String STALE_TRIGGER = "stale_trigger";
     static final String WAITING_FOR_ENTRY = "waiting_for_entry";
+    static final String HELD = "connection_needs_reauth";
 
     @AggregateIdentifier
     private PublicationId publicationId;
@@ -90,6 +97,7 @@ public class Publication {
     private String contentHash;
     private long contentVersion;
     private Instant scheduledAt;
+    private Instant requestedAt;
     private PublicationStatus status;
     private int lastAttemptNo;
     private Instant lastAttemptStartedAt;
@@ -140,7 +148,8 @@ public class Publication {
      */
     @CommandHandler
     public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
-                                  AutoReattemptPolicy autoReattempt, EntryOrder entryOrder, RetryPolicy retryPolicy) {
+                                  AutoReattemptPolicy autoReattempt, EntryOrder entryOrder, RetryPolicy retryPolicy,
+                                  ConnectionHealth health) {
         int attemptNo = lastAttemptNo + 1;
         if (command.expectedAttemptNo() != 0 && command.expectedAttemptNo() != attemptNo) {
             log.info("ignoring a trigger for attempt {} of {}: the next attempt is {}", command.expectedAttemptNo(),
@@ -183,6 +192,10 @@ public class Publication {
             if (notYet != null) {
                 return notYet;
             }
+        }
+        Optional<AttemptDecision> held = holdIfAuthLost(command, health);
+        if (held.isPresent()) {
+            return held.get();
         }
         // a start at scheduledAt waits on a timer row; a request to execute earlier is the client's right
         Instant notBefore = throttle.notBefore(workspaceId, channelId);
@@ -262,6 +275,48 @@ public class Publication {
         return action.actsOnPost() && command.trigger() == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
                 && lastNotFoundSource == ReconciliationSource.AUTOMATIC
                 && retryPolicy.mayResend(channelType, convergingResends + 1);
+    }
+
+    /** Connection health: a connection that needs new credentials gets no call; the publication waits. */
+    private Optional<AttemptDecision> holdIfAuthLost(StartAttemptCommand command, ConnectionHealth health) {
+        Optional<String> lost = health.authLost(workspaceId, channelId);
+        if (lost.isEmpty()) {
+            return Optional.empty();
+        }
+        apply(new PublicationHeldEvent(publicationId, workspaceId, channelId, 0,
+                ConnectionHealth.heldReason(lost.get()), null, null, requestedAt, command.startedAt()));
+        return Optional.of(AttemptDecision.refused(publicationId, HELD, "channel " + channelId
+                + " needs new credentials; the publication is held"));
+    }
+
+    /** The provider refused the attempt for its credentials: it did not execute, and it waits. */
+    @CommandHandler
+    public boolean handle(RecordAttemptAuthLostCommand command) {
+        if (isStale(command.attemptNo(), "credentials refusal")) {
+            return false;
+        }
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            // the post exists and stays SUCCEEDED: the comment that was refused waits for an operator
+            apply(new PublicationFailedEvent(publicationId, workspaceId, command.attemptNo(), FailureKind.REJECTED,
+                    command.providerCode(), ConnectionHealth.heldReason(command.reason()), command.trace(), null,
+                    command.recordedAt()));
+            return true;
+        }
+        apply(new PublicationHeldEvent(publicationId, workspaceId, channelId, command.attemptNo(),
+                ConnectionHealth.heldReason(command.reason()), command.providerCode(), command.trace(), requestedAt,
+                command.recordedAt()));
+        return true;
+    }
+
+    /** @return whether the publication was held and is now due again */
+    @CommandHandler
+    public boolean handle(ReleasePublicationCommand command) {
+        if (status != PublicationStatus.HELD) {
+            return false;
+        }
+        apply(new PublicationReleasedEvent(publicationId, workspaceId, channelId, lastAttemptNo + 1,
+                command.releasedAt()));
+        return true;
     }
 
     @CommandHandler
@@ -485,7 +540,8 @@ public class Publication {
             }
             case ABANDON -> {
                 requireDecidable(command, PublicationStatus.REQUESTED, PublicationStatus.RETRY_SCHEDULED,
-                        PublicationStatus.FAILED, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED);
+                        PublicationStatus.FAILED, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
+                        PublicationStatus.HELD);
                 apply(new PublicationAbandonedEvent(publicationId, workspaceId, command.operator(), command.note(),
                         command.decidedAt()));
             }
@@ -625,6 +681,7 @@ public class Publication {
         contentHash = event.contentHash();
         contentVersion = event.contentVersion();
         scheduledAt = event.scheduledAt();
+        requestedAt = event.requestedAt();
         status = PublicationStatus.REQUESTED;
         lastStep = PublicationStep.postStepOf(action);
         steps.plan(action, content);
@@ -743,6 +800,19 @@ public class Publication {
 
     @EventSourcingHandler
     void on(PublicationExecutionRequestedEvent event) {
+        status = PublicationStatus.RETRY_SCHEDULED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationHeldEvent event) {
+        if (event.attemptNo() > 0) {
+            inFlight = false; // the attempt was refused for its credentials: it did not execute
+        }
+        status = PublicationStatus.HELD;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationReleasedEvent event) {
         status = PublicationStatus.RETRY_SCHEDULED;
     }
 

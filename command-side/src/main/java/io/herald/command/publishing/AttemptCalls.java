@@ -13,6 +13,7 @@ import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
@@ -201,6 +202,11 @@ public class AttemptCalls {
             } else if (outcome instanceof PublishOutcome.Failed failed) {
                 command = new RecordAttemptFailedCommand(attempt.publicationId(), attempt.attemptNo(), failed.kind(),
                         failed.errorCode(), failed.detail(), trace, failed.retryAfter(), now);
+            } else if (outcome instanceof PublishOutcome.AuthLost lost) {
+                // the connection first: publications due from now on are held before any call
+                probes.authLost(attempt.workspaceId(), attempt.channelId(), lost.providerCode(), lost.reason());
+                command = new RecordAttemptAuthLostCommand(attempt.publicationId(), attempt.attemptNo(),
+                        lost.providerCode(), lost.reason(), trace, now);
             } else if (outcome instanceof PublishOutcome.DuplicateRefused duplicate) {
                 command = new RecordDuplicateSignalCommand(attempt.publicationId(), attempt.attemptNo(),
                         duplicate.earlierPost(), duplicate.detail(), trace, now);
@@ -226,6 +232,9 @@ public class AttemptCalls {
         }
         if (outcome instanceof PublishOutcome.Failed failed) {
             return "failed_" + failed.kind().name().toLowerCase(java.util.Locale.ROOT);
+        }
+        if (outcome instanceof PublishOutcome.AuthLost) {
+            return "auth_lost";
         }
         return outcome instanceof PublishOutcome.DuplicateRefused ? "duplicate_refused" : "outcome_unknown";
     }

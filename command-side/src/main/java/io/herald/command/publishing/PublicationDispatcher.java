@@ -6,6 +6,7 @@ import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -69,6 +70,12 @@ public class PublicationDispatcher {
         if (event.result() == ReconciliationResult.NOT_FOUND && event.source() == ReconciliationSource.AUTOMATIC) {
             due(event.publicationId(), event.attemptNo() + 1, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND);
         }
+    }
+
+    /** A held publication whose connection works again (connection health). */
+    @EventHandler
+    void on(PublicationReleasedEvent event) {
+        due(event.publicationId(), event.attemptNo(), AttemptTrigger.RESUMED_AFTER_REAUTH);
     }
 
     private void due(PublicationId publicationId, int attemptNo, AttemptTrigger trigger) {

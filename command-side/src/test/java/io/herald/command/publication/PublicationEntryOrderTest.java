@@ -3,6 +3,7 @@ package io.herald.command.publication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.axonframework.test.matchers.Matchers.predicate;
 
+import io.herald.command.health.ConnectionHealth;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
@@ -64,6 +65,7 @@ class PublicationEntryOrderTest {
         fixture = new AggregateTestFixture<>(Publication.class);
         order = new ScriptedEntryOrder();
         fixture.registerInjectableResource(new ConnectionThrottle());
+        fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(order);
         // the channel did not opt in: converging steps are sent again anyway
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(

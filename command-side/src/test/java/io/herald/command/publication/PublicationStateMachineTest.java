@@ -3,6 +3,7 @@ package io.herald.command.publication;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
@@ -262,6 +263,7 @@ class PublicationStateMachineTest {
             autoReattempt = random.nextBoolean();
             fixture.registerInjectableResource(throttle);
             fixture.registerInjectableResource(new ScriptedEntryOrder());
+            fixture.registerInjectableResource(ConnectionHealth.allActive());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
             // no jitter: a sequence replays exactly from its seed

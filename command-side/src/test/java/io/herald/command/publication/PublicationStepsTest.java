@@ -2,6 +2,7 @@ package io.herald.command.publication;
 
 import static org.axonframework.test.matchers.Matchers.predicate;
 
+import io.herald.command.health.ConnectionHealth;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
@@ -79,6 +80,7 @@ class PublicationStepsTest {
     void setUp() {
         fixture = new AggregateTestFixture<>(Publication.class);
         fixture.registerInjectableResource(new ConnectionThrottle());
+        fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new ScriptedEntryOrder());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.FACEBOOK, null, null, false))));

@@ -3,6 +3,7 @@ package io.herald.command.publication;
 import static org.axonframework.test.matchers.Matchers.predicate;
 
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
@@ -86,6 +87,7 @@ class PublicationTest {
         autoReattempt = true;
         fixture.registerInjectableResource(throttle);
         fixture.registerInjectableResource(new ScriptedEntryOrder());
+        fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
         // no jitter, so retry times can be expected exactly: the first retry waits the initial 2 s

@@ -4,6 +4,7 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.herald.adapters.port.ReadBackOutcome;
+import io.herald.command.channel.CapabilityProbes;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.ReadBacks;
 import io.herald.command.publishing.TimerSweep;
@@ -35,7 +36,7 @@ public class PublishingWiring {
     }
 
     @Bean
-    ReadBacks readBacks(ReadBackRunner runner) {
+    ReadBacks readBacks(ReadBackRunner runner, CapabilityProbes probes) {
         return new ReadBacks() {
             @Override
             public Duration settleDelay() {
@@ -49,7 +50,14 @@ public class PublishingWiring {
 
             @Override
             public CompletableFuture<ReadBackOutcome> read(ReadBackLicence licence) {
-                return runner.read(licence);
+                return runner.read(licence).thenApply(outcome -> {
+                    if (outcome instanceof ReadBackOutcome.AuthLost lost) {
+                        // connection health: credentials refused on a read are the connection's, as on a write
+                        probes.authLost(licence.workspaceId(), licence.channelId(), lost.providerCode(),
+                                lost.reason());
+                    }
+                    return outcome;
+                });
             }
 
             @Override

@@ -233,9 +233,11 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
     void aRejectionIsNeverRetried() throws Exception {
         ws = newWorkspace("e2e-reject");
         String page = facebookPage("fb", null);
-        fault("facebook", page, "TOKEN_ERROR", "");
+        // a User token stored as the Page token: a wrong setting, refused, not a lapsed token (that is HELD)
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-e2e-page-" + page + "\",\"pageId\":\"" + page
+                + "\",\"kind\":\"USER\"}");
 
-        String id = publish("fb", "entry-reject", "Bad token");
+        String id = publish("fb", "entry-reject", "Wrong kind of token");
 
         JsonNode view = awaitStatus(id, "FAILED");
         assertThat(view.get("needsDecision").asBoolean()).isTrue();

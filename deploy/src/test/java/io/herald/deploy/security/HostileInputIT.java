@@ -141,7 +141,8 @@ class HostileInputIT extends SecurityIntegrationTest {
                 "{\"decision\":\"confirm_published\",\"providerRef\":{\"id\":\"1\",\"url\":\"https://example.org/p\"},"
                         + "\"note\":\"n\"}");
         targets.put("PUT " + base + "/channels/fb-new",
-                "{\"type\":\"facebook\",\"pageId\":\"123\",\"pageAccessToken\":\"EAAB-x\"}");
+                "{\"type\":\"facebook\",\"pageId\":\"123\",\"pageAccessToken\":\"EAAB-x\","
+                        + "\"accessTokenExpiresAt\":\"2027-01-01T00:00:00Z\"}");
         targets.put("POST " + base + "/keys", "{\"roles\":[\"publisher\"],\"label\":\"calendar\"}");
         targets.put("PUT " + base + "/webhooks/hook-new",
                 "{\"url\":\"https://calendar.example/hooks\",\"events\":[\"publication.succeeded\"],\"enabled\":true}");
@@ -156,7 +157,8 @@ class HostileInputIT extends SecurityIntegrationTest {
             for (String broken : malformed()) {
                 attacks.add(json("malformed", k, method, path, broken));
             }
-            for (String mutated : mutations(valid, Set.of("scheduledAt", "providerRef", "note", "label", "enabled"))) {
+            for (String mutated : mutations(valid, Set.of("scheduledAt", "providerRef", "note", "label", "enabled",
+                    "accessTokenExpiresAt"))) {
                 attacks.add(json("mutated", k, method, path, mutated));
             }
             attacks.add(raw("invalid UTF-8", k, method, path, invalidUtf8(valid)));
@@ -192,6 +194,11 @@ class HostileInputIT extends SecurityIntegrationTest {
         attacks.add(json("no roles", key, "POST", base + "/keys", "{\"roles\":[],\"label\":\"x\"}"));
         attacks.add(json("null role", key, "POST", base + "/keys", "{\"roles\":[null],\"label\":\"x\"}"));
         attacks.add(json("short signing secret", key, "PUT", base + "/signing-secret", "{\"secret\":\"short\"}"));
+        for (String expiry : List.of("tomorrow", "2027-13-01T00:00:00Z", "2027-01-01", "", "9".repeat(40))) {
+            attacks.add(json("bad token expiry", key, "PUT", base + "/channels/fb-new",
+                    "{\"type\":\"facebook\",\"pageId\":\"123\",\"pageAccessToken\":\"EAAB-x\","
+                            + "\"accessTokenExpiresAt\":\"" + expiry + "\"}"));
+        }
         String hook = targets.get("PUT " + base + "/webhooks/hook-new");
         for (String url : List.of("javascript:alert(1)", "file:///etc/passwd",
                 "http://user:pw@calendar.example/hooks", "https://calendar.example/hooks#x", "ht tp://x", "")) {

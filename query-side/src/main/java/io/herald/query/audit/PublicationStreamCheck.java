@@ -69,7 +69,20 @@ public final class PublicationStreamCheck {
             case "PublicationOutcomeUnknownEvent" -> result(sequence, payload, "unknown outcome");
             case "PublicationReconciledEvent" -> reconciled(sequence, payload);
             case "PublicationAbandonedEvent" -> closedWithoutResult(sequence, "abandoned");
+            case "PublicationHeldEvent" -> held(sequence, payload);
             default -> { }
+        }
+    }
+
+    /**
+     * Held for the connection's credentials: the refusal of an attempt is that attempt's result; a
+     * hold before any call must not leave an attempt open.
+     */
+    private void held(long sequence, JsonNode payload) {
+        if (payload.path("attemptNo").asInt() > 0) {
+            result(sequence, payload, "credentials refusal");
+        } else {
+            closedWithoutResult(sequence, "held");
         }
     }
 

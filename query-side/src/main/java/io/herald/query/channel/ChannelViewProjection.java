@@ -1,8 +1,18 @@
 package io.herald.query.channel;
 
+import io.herald.contracts.channel.ChannelAuthLostEvent;
+import io.herald.contracts.channel.ChannelAuthRegainedEvent;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionView;
+import io.herald.contracts.channel.ChannelStatus;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.contracts.webhook.WebhookEventTypes;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -10,6 +20,7 @@ import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,9 +40,65 @@ public class ChannelViewProjection {
     private static final Logger log = LoggerFactory.getLogger(ChannelViewProjection.class);
 
     private final ChannelViewRepository repository;
+    private final List<ChannelStatusListener> listeners;
 
     public ChannelViewProjection(ChannelViewRepository repository) {
+        this(repository, List.of());
+    }
+
+    @Autowired
+    public ChannelViewProjection(ChannelViewRepository repository, List<ChannelStatusListener> listeners) {
         this.repository = repository;
+        this.listeners = List.copyOf(listeners);
+    }
+
+    @EventHandler
+    public void on(ChannelAuthLostEvent event, @SequenceNumber long sequence) {
+        health(event.workspaceId(), event.channelId(), event.connectionId().value(), ChannelStatus.NEEDS_REAUTH,
+                event.reason(), event.lostAt(), sequence, WebhookEventTypes.CHANNEL_NEEDS_REAUTH);
+    }
+
+    @EventHandler
+    public void on(ChannelAuthRegainedEvent event, @SequenceNumber long sequence) {
+        health(event.workspaceId(), event.channelId(), event.connectionId().value(), ChannelStatus.ACTIVE, null,
+                event.regainedAt(), sequence, WebhookEventTypes.CHANNEL_REAUTHORIZED);
+    }
+
+    @EventHandler
+    public void on(ChannelTokenExpiryRecordedEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence, null,
+                () -> repository.saveExpiry(event.workspaceId(), event.channelId(), event.expiresAt(), sequence));
+    }
+
+    @EventHandler
+    public void on(ChannelTokenExpiringEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence,
+                WebhookEventTypes.CHANNEL_TOKEN_EXPIRING,
+                () -> repository.saveExpiry(event.workspaceId(), event.channelId(), event.expiresAt(), sequence));
+    }
+
+    private void health(WorkspaceId workspace, ChannelId channel, String connectionId, ChannelStatus status,
+                        String reason, Instant at, long sequence, String type) {
+        change(workspace, channel, connectionId, sequence, type,
+                () -> repository.saveStatus(workspace, channel, status, reason, at, sequence));
+    }
+
+    /** Applies a health change once; listeners hear of it with the view as it is afterwards. */
+    private void change(WorkspaceId workspace, ChannelId channel, String connectionId, long sequence, String type,
+                        Runnable save) {
+        Optional<ChannelViewRepository.Row> stored = repository.find(workspace, channel);
+        if (stored.isEmpty() || sequence <= stored.get().lastSequence()) {
+            log.debug("channel {}: event at sequence {} already applied, or no row", connectionId, sequence);
+            return;
+        }
+        save.run();
+        if (type == null) {
+            return;
+        }
+        Optional<ChannelConnectionView> view = repository.findView(workspace, channel);
+        for (ChannelStatusListener listener : listeners) {
+            view.ifPresent(v -> listener.changed(type, v, connectionId, sequence));
+        }
     }
 
     @EventHandler

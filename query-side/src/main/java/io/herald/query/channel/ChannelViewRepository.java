@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelStatus;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
@@ -88,10 +89,55 @@ public class ChannelViewRepository {
     }
 
     public List<ChannelConnectionView> findAll(WorkspaceId workspace) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM channel_connection_view"
+        return jdbc.query("SELECT " + COLUMNS + ", " + HEALTH + " FROM channel_connection_view v"
                         + " WHERE workspace_id = :workspace ORDER BY channel_id",
                 new MapSqlParameterSource("workspace", workspace.value()),
-                (rs, n) -> view(row(rs)));
+                (rs, n) -> withHealth(view(row(rs)), rs));
+    }
+
+    /** The connection as webhooks and the list show it, health included. */
+    public Optional<ChannelConnectionView> findView(WorkspaceId workspace, ChannelId channel) {
+        return jdbc.query("SELECT " + COLUMNS + ", " + HEALTH + " FROM channel_connection_view v"
+                                + " WHERE workspace_id = :workspace AND channel_id = :channel",
+                        new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value()),
+                        (rs, n) -> withHealth(view(row(rs)), rs))
+                .stream().findFirst();
+    }
+
+    private static final String HEALTH = """
+            status, status_reason, token_expires_at,
+            (SELECT count(*) FROM publication_view p WHERE p.workspace_id = v.workspace_id
+               AND p.channel_id = v.channel_id AND p.status = 'HELD') AS held_publications""";
+
+    /**
+     * Sets the connection's health as of the event at {@code sequence}, unless a later event of the
+     * connection was applied already.
+     */
+    void saveStatus(WorkspaceId workspace, ChannelId channel, ChannelStatus status, String reason, Instant at,
+                    long sequence) {
+        jdbc.update("""
+                UPDATE channel_connection_view SET status = :status, status_reason = :reason, updated_at = :at,
+                    last_sequence = :sequence
+                WHERE workspace_id = :workspace AND channel_id = :channel AND last_sequence < :sequence""",
+                new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value())
+                        .addValue("status", status.name()).addValue("reason", reason)
+                        .addValue("at", timestamp(at)).addValue("sequence", sequence));
+    }
+
+    /** The token's known expiry as of the event at {@code sequence} (null: none known). */
+    void saveExpiry(WorkspaceId workspace, ChannelId channel, Instant expiresAt, long sequence) {
+        jdbc.update("""
+                UPDATE channel_connection_view SET token_expires_at = :expiresAt, last_sequence = :sequence
+                WHERE workspace_id = :workspace AND channel_id = :channel AND last_sequence < :sequence""",
+                new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value())
+                        .addValue("expiresAt", timestamp(expiresAt)).addValue("sequence", sequence));
+    }
+
+    private static ChannelConnectionView withHealth(ChannelConnectionView v, ResultSet rs) throws SQLException {
+        return new ChannelConnectionView(v.workspaceId(), v.channelId(), v.type(), v.settings(),
+                v.autoReattemptAfterNotFound(), v.capabilities(), v.probedAt(), v.updatedAt(),
+                ChannelStatus.valueOf(rs.getString("status")), rs.getString("status_reason"),
+                instant(rs, "token_expires_at"), rs.getInt("held_publications"));
     }
 
     /** Before the first probe of the current credentials nothing is known to work, and the view says so. */

@@ -6,9 +6,11 @@ import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
+import io.herald.contracts.publication.PublicationHeldEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
@@ -236,6 +238,34 @@ final class PublicationTransitions {
                 + (e.note() != null ? ": " + e.note() : ""));
         d.noDecision();
         d.updatedAt = e.skippedAt();
+        return d.toView();
+    }
+
+    /** The refused attempt (if any) ends as failed; the publication waits for new credentials. */
+    static PublicationView held(PublicationView view, PublicationHeldEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        if (e.attemptNo() > 0) {
+            Attempt before = d.attempt(e.attemptNo());
+            AttemptTrace t = e.trace();
+            d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.FAILED,
+                    t == null ? null : t.httpStatus(), e.providerCode(), t == null ? null : t.providerTraceId(),
+                    e.heldReason(), t == null ? null : t.requestFingerprint(), null, null,
+                    t == null ? null : t.responseReceived(), e.heldAt(), null));
+        }
+        if (e.attemptNo() == 0 || e.attemptNo() >= d.latestAttemptNo()) {
+            d.status = PublicationStatus.HELD;
+            d.heldReason = e.heldReason();
+            d.noDecision();
+        }
+        d.updatedAt = e.heldAt();
+        return d.toView();
+    }
+
+    static PublicationView released(PublicationView view, PublicationReleasedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.status = PublicationStatus.RETRY_SCHEDULED;
+        d.heldReason = null;
+        d.updatedAt = e.releasedAt();
         return d.toView();
     }
 

@@ -36,6 +36,8 @@ final class PublicationViewDraft {
     ProviderRef targetRef;
     List<PublicationView.Step> steps = new ArrayList<>();
     PublicationStep decisionStep;
+    /** Kept only while HELD. */
+    String heldReason;
 
     static PublicationViewDraft of(PublicationView view) {
         PublicationViewDraft d = new PublicationViewDraft();
@@ -59,6 +61,7 @@ final class PublicationViewDraft {
         d.targetRef = view.targetRef();
         d.steps = new ArrayList<>(view.steps().isEmpty() ? StepViews.derived(view) : view.steps());
         d.decisionStep = view.decisionStep();
+        d.heldReason = view.heldReason();
         return d;
     }
 
@@ -66,7 +69,8 @@ final class PublicationViewDraft {
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
                 channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef,
                 List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt,
-                targetRef, List.copyOf(steps), needsDecision ? decisionStep : null);
+                targetRef, List.copyOf(steps), needsDecision ? decisionStep : null,
+                status == PublicationStatus.HELD ? heldReason : null);
     }
 
     void noDecision() {

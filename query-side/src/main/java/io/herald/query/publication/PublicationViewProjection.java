@@ -6,9 +6,11 @@ import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
+import io.herald.contracts.publication.PublicationHeldEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
@@ -136,6 +138,16 @@ public class PublicationViewProjection {
     @EventHandler
     public void on(PublicationNothingToChangeEvent event, @SequenceNumber long sequence) {
         apply(event.publicationId(), sequence, view -> PublicationTransitions.nothingToChange(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationHeldEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.held(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationReleasedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.released(view, event));
     }
 
     /** Before a rebuild from the history: the history writes every row again. */

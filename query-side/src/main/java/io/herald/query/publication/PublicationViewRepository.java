@@ -42,12 +42,12 @@ public class PublicationViewRepository {
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
             needs_decision, decision_reason, attempts, reconciliations, last_sequence, target_ref_id,
-            target_ref_url, steps, decision_step""";
+            target_ref_url, steps, decision_step, held_reason""";
     private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
             + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
             + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
             + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
-            + " :sequence, :targetRefId, :targetRefUrl, CAST(:steps AS jsonb), :decisionStep)";
+            + " :sequence, :targetRefId, :targetRefUrl, CAST(:steps AS jsonb), :decisionStep, :heldReason)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -98,7 +98,7 @@ public class PublicationViewRepository {
                     needs_decision = :needsDecision, decision_reason = :decisionReason,
                     attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
                     last_sequence = :sequence, target_ref_id = :targetRefId, target_ref_url = :targetRefUrl,
-                    steps = CAST(:steps AS jsonb), decision_step = :decisionStep
+                    steps = CAST(:steps AS jsonb), decision_step = :decisionStep, held_reason = :heldReason
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
@@ -117,7 +117,7 @@ public class PublicationViewRepository {
                     decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
                     reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
                     target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url,
-                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step
+                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step, held_reason = EXCLUDED.held_reason
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
@@ -228,7 +228,8 @@ public class PublicationViewRepository {
                 .addValue("targetRefId", v.targetRef() == null ? null : v.targetRef().id())
                 .addValue("targetRefUrl", v.targetRef() == null ? null : v.targetRef().url())
                 .addValue("steps", columns.toJson(v.steps()))
-                .addValue("decisionStep", v.decisionStep() == null ? null : v.decisionStep().wireName());
+                .addValue("decisionStep", v.decisionStep() == null ? null : v.decisionStep().wireName())
+                .addValue("heldReason", v.heldReason());
     }
 
     private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
@@ -257,7 +258,8 @@ public class PublicationViewRepository {
                 instant(rs, "updated_at"),
                 targetId == null && targetUrl == null ? null : new ProviderRef(targetId, targetUrl),
                 columns.fromJson(rs.getString("steps"), STEPS),
-                decisionStep == null ? null : PublicationStep.fromWireName(decisionStep));
+                decisionStep == null ? null : PublicationStep.fromWireName(decisionStep),
+                rs.getString("held_reason"));
         // a row written before steps existed: its single step follows the post
         return view.steps().isEmpty() ? withSteps(view, StepViews.derived(view)) : view;
     }
@@ -267,6 +269,6 @@ public class PublicationViewRepository {
                 v.channelId(), v.channelType(), v.action(), v.status(), v.contentHash(), v.scheduledAt(),
                 v.requestedAt(), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
                 v.decisionReason(), v.updatedAt(), v.targetRef(), steps,
-                v.needsDecision() ? PublicationStep.postStepOf(v.action()) : null);
+                v.needsDecision() ? PublicationStep.postStepOf(v.action()) : null, v.heldReason());
     }
 }

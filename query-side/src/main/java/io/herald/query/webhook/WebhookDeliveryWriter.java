@@ -88,6 +88,7 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
             case FAILED -> WebhookEventTypes.FAILED;
             case OUTCOME_UNKNOWN -> WebhookEventTypes.OUTCOME_UNKNOWN;
             case NOT_EXECUTED -> WebhookEventTypes.NOT_EXECUTED;
+            case HELD -> WebhookEventTypes.HELD;
             case ABANDONED -> WebhookEventTypes.ABANDONED;
             case SUPERSEDED -> WebhookEventTypes.SUPERSEDED;
             default -> null;
@@ -122,7 +123,7 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
     }
 
     /** A projection rebuild (or an Axon replay) folds history that was reported when it happened. */
-    private static boolean rebuilding() {
+    static boolean rebuilding() {
         if (!CurrentUnitOfWork.isStarted()) {
             return false;
         }

@@ -204,7 +204,10 @@ public class WebhookOutbox {
         Integer lastStatusCode = rs.wasNull() ? null : code;
         String status = rs.getString("status");
         Timestamp deliveredAt = rs.getTimestamp("delivered_at");
-        return new Delivery(rs.getString("delivery_id"), rs.getString("event_type"), rs.getString("publication_id"),
+        String type = rs.getString("event_type");
+        // channel events keep their connection's id in that column, for their order; they name no publication
+        String publicationId = type.startsWith("channel.") ? null : rs.getString("publication_id");
+        return new Delivery(rs.getString("delivery_id"), type, publicationId,
                 status, rs.getInt("tries"), lastStatusCode, rs.getString("last_error"),
                 PENDING.equals(status) ? rs.getTimestamp("next_try_at").toInstant() : null,
                 rs.getTimestamp("created_at").toInstant(), deliveredAt == null ? null : deliveredAt.toInstant(),

@@ -17,6 +17,8 @@ import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationHeldEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationNextStepDueEvent;
@@ -230,6 +232,22 @@ class PublicationStreamCheckTest {
         assertThat(finish()).isEmpty();
     }
 
+    private static PublicationHeldEvent held(int attemptNo) {
+        return new PublicationHeldEvent(ID, WS, ChannelId.of("li-main"), attemptNo,
+                "the connection needs new credentials: expired", attemptNo == 0 ? null : "EXPIRED_ACCESS_TOKEN", null,
+                T0, T0.plusSeconds(attemptNo * 60L + 3));
+    }
+
+    @Test
+    void aHoldAfterTheProvidersCredentialsRefusalClosesThatAttempt() {
+        event(attempted(1));
+        event(held(1));
+        event(new PublicationReleasedEvent(ID, WS, ChannelId.of("li-main"), 2, T0.plusSeconds(100)));
+        event(attempted(2));
+        event(succeeded(2));
+        assertThat(finish()).isEmpty();
+    }
+
     @Test
     void aSecondCommentAfterAnUnknownOneWithoutNotFoundIsABreach() {
         event(attempted(1, PublicationStep.CREATE_POST));
@@ -262,5 +280,23 @@ class PublicationStreamCheckTest {
         event(succeeded(2));
         event(attempted(3, PublicationStep.CREATE_POST));
         assertThat(finish()).extracting(Breach::rule).contains(3);
+    }
+
+    @Test
+    void aHoldBeforeAnyCallIsClean() {
+        event(held(0));
+        event(new PublicationReleasedEvent(ID, WS, ChannelId.of("li-main"), 1, T0.plusSeconds(100)));
+        event(attempted(1));
+        event(succeeded(1));
+
+        assertThat(finish()).isEmpty();
+    }
+
+    @Test
+    void reportsAHoldThatLeftAnAttemptWithoutResult() {
+        event(attempted(1));
+        event(held(0));
+
+        assertThat(finish()).extracting(Breach::rule).containsExactly(2);
     }
 }

@@ -3,6 +3,11 @@ package io.herald.query.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.contracts.channel.Capability;
+import io.herald.contracts.channel.ChannelAuthLostEvent;
+import io.herald.contracts.channel.ChannelAuthRegainedEvent;
+import io.herald.contracts.channel.ChannelStatus;
+import io.herald.contracts.channel.ChannelTokenExpiringEvent;
+import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionId;
@@ -129,6 +134,53 @@ class ChannelViewProjectionIT {
         projection.reset();
 
         assertThat(store.count("channel_connection_view")).isZero();
+    }
+
+    @Test
+    void healthShowsNeedsReauthWithTheReasonThenActiveAgainAndTellsTheListenersOnce() {
+        List<String> told = new java.util.ArrayList<>();
+        ChannelViewProjection withListener = new ChannelViewProjection(repository,
+                List.of((type, view, connectionId, sequence) -> told.add(type + " " + view.status() + " "
+                        + view.channelId() + " " + sequence)));
+        ChannelConnectionId id = ChannelConnectionId.of(ACME, LI);
+        withListener.on(configured(ACME, LI, 1, false, T0), 0);
+        assertThat(channels(ACME).get(0).status()).isEqualTo(ChannelStatus.ACTIVE);
+        assertThat(channels(ACME).get(0).heldPublications()).isZero();
+
+        ChannelAuthLostEvent lost = new ChannelAuthLostEvent(id, ACME, LI, 1, "EXPIRED_ACCESS_TOKEN",
+                "LinkedIn rejected the access token", T0.plusSeconds(5));
+        withListener.on(lost, 1);
+        withListener.on(lost, 1);
+        ChannelConnectionView view = channels(ACME).get(0);
+        assertThat(view.status()).isEqualTo(ChannelStatus.NEEDS_REAUTH);
+        assertThat(view.statusReason()).isEqualTo("LinkedIn rejected the access token");
+
+        withListener.on(configured(ACME, LI, 2, false, T0.plusSeconds(10)), 2);
+        assertThat(channels(ACME).get(0).status()).as("new credentials alone do not make it active")
+                .isEqualTo(ChannelStatus.NEEDS_REAUTH);
+        withListener.on(new ChannelAuthRegainedEvent(id, ACME, LI, 2, T0.plusSeconds(11)), 3);
+        view = channels(ACME).get(0);
+        assertThat(view.status()).isEqualTo(ChannelStatus.ACTIVE);
+        assertThat(view.statusReason()).isNull();
+        assertThat(told).containsExactly("channel.needs_reauth NEEDS_REAUTH li-main 1",
+                "channel.reauthorized ACTIVE li-main 3");
+    }
+
+    @Test
+    void aKnownExpiryIsShownAndItsWarningTold() {
+        List<String> told = new java.util.ArrayList<>();
+        ChannelViewProjection withListener = new ChannelViewProjection(repository,
+                List.of((type, view, connectionId, sequence) -> told.add(type + " " + view.tokenExpiresAt())));
+        ChannelConnectionId id = ChannelConnectionId.of(ACME, LI);
+        Instant expiry = T0.plusSeconds(86_400);
+        withListener.on(configured(ACME, LI, 1, false, T0), 0);
+        withListener.on(new ChannelTokenExpiryRecordedEvent(id, ACME, LI, 1, expiry, T0), 1);
+        assertThat(channels(ACME).get(0).tokenExpiresAt()).isEqualTo(expiry);
+        assertThat(told).isEmpty();
+        withListener.on(new ChannelTokenExpiringEvent(id, ACME, LI, expiry, T0.plusSeconds(1)), 2);
+        assertThat(told).containsExactly("channel.token_expiring " + expiry);
+        withListener.on(new ChannelTokenExpiryRecordedEvent(id, ACME, LI, 1, null, T0), 3);
+        assertThat(channels(ACME).get(0).tokenExpiresAt()).isNull();
     }
 
     private List<ChannelConnectionView> channels(WorkspaceId workspace) {

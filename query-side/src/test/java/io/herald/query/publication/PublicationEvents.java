@@ -141,6 +141,16 @@ public final class PublicationEvents {
         send(id, new PublicationAbandonedEvent(id, WorkspaceId.of(workspace), "olga", "not needed any more", at));
     }
 
+    public void held(PublicationId id, String workspace, String channel, int attemptNo, String reason, Instant at) {
+        send(id, new io.herald.contracts.publication.PublicationHeldEvent(id, WorkspaceId.of(workspace),
+                ChannelId.of(channel), attemptNo, reason, attemptNo == 0 ? null : "190/463", null, at, at));
+    }
+
+    public void released(PublicationId id, String workspace, String channel, int attemptNo, Instant at) {
+        send(id, new io.herald.contracts.publication.PublicationReleasedEvent(id, WorkspaceId.of(workspace),
+                ChannelId.of(channel), attemptNo, at));
+    }
+
     private void send(PublicationId id, Object event) {
         long sequence = nextSequence.merge(id, 1L, Long::sum) - 1;
         delivered.add(new Delivery(event, sequence));
@@ -167,6 +177,10 @@ public final class PublicationEvents {
         } else if (event instanceof PublicationNextStepDueEvent e) {
             projection.on(e, sequence);
         } else if (event instanceof PublicationStepSkippedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof io.herald.contracts.publication.PublicationHeldEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof io.herald.contracts.publication.PublicationReleasedEvent e) {
             projection.on(e, sequence);
         } else {
             throw new IllegalArgumentException("not a publication event: " + event);

@@ -382,6 +382,41 @@ class PublicationViewProjectionIT {
         assertThat(view(id).status()).isEqualTo(PublicationStatus.REQUESTED);
     }
 
+    @Test
+    void aHeldPublicationShowsWhyAndTheRefusedAttemptThenResumes() {
+        PublicationId id = events.requested(WS, "entry-held", "fb-main", T0);
+        events.attempted(id, WS, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.held(id, WS, "fb-main", 1, "the connection needs new credentials: expired", T0.plusSeconds(2));
+
+        PublicationView held = view(id);
+        assertThat(held.status()).isEqualTo(PublicationStatus.HELD);
+        assertThat(held.heldReason()).isEqualTo("the connection needs new credentials: expired");
+        assertThat(held.needsDecision()).isFalse();
+        assertThat(held.attempts()).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(a.providerCode()).isEqualTo("190/463");
+            assertThat(a.finishedAt()).isEqualTo(T0.plusSeconds(2));
+        });
+
+        events.released(id, WS, "fb-main", 2, T0.plusSeconds(60));
+        events.attempted(id, WS, 2, AttemptTrigger.RESUMED_AFTER_REAUTH, T0.plusSeconds(61));
+        events.succeeded(id, WS, 2, POST, T0.plusSeconds(62));
+        PublicationView resumed = view(id);
+        assertThat(resumed.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(resumed.heldReason()).isNull();
+        assertThat(resumed.attempts()).hasSize(2);
+    }
+
+    @Test
+    void aPublicationHeldBeforeAnyCallHasNoAttempt() {
+        PublicationId id = events.requested(WS, "entry-held-0", "fb-main", T0);
+        events.held(id, WS, "fb-main", 0, "the connection needs new credentials: revoked", T0.plusSeconds(1));
+
+        assertThat(view(id).status()).isEqualTo(PublicationStatus.HELD);
+        assertThat(view(id).attempts()).isEmpty();
+        assertThat(view(id).heldReason()).endsWith("revoked");
+    }
+
     private PublicationId unknownAfterFirstAttempt() {
         PublicationId id = events.requested(WS, "entry-42", "fb-main", T0);
         events.attempted(id, WS, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));

@@ -1,0 +1,17 @@
+package io.herald.command.health;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code herald.channels.*} of connection health.
+ *
+ * @param expiryWarning       how long before a token's known expiry the connection warns (DESIGN.md)
+ * @param expirySweepInterval how often expiries are checked against that window
+ */
+@ConfigurationProperties("herald.channels")
+public record ConnectionHealthProperties(
+        @DefaultValue("7d") Duration expiryWarning,
+        @DefaultValue("10m") Duration expirySweepInterval) {
+}
