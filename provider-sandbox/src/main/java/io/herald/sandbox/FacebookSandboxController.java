@@ -148,6 +148,8 @@ public class FacebookSandboxController {
             case TOKEN_ERROR -> Replies.now(state, error(400, 190, 463,
                     "Error validating access token: Session has expired on Sunday, 29-Nov-26 09:00:00 PST. "
                             + "The current time is Sunday, 29-Nov-26 10:00:00 PST."));
+            case VALIDATION_ERROR -> Replies.now(state, error(400, 100, null,
+                    "(#100) Invalid parameter: the message is not allowed on this Page"));
             default -> null;
         };
     }

@@ -34,7 +34,9 @@ public record SandboxFault(
         /** Reads the request, then closes the connection without a byte of answer. */
         RESET_AFTER_READ,
         RATE_LIMIT,
-        TOKEN_ERROR
+        TOKEN_ERROR,
+        /** Refuses the request as invalid (Facebook: code 100 on a post); nothing is stored. */
+        VALIDATION_ERROR
     }
 
     public enum Operation {

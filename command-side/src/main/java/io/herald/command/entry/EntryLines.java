@@ -21,6 +21,7 @@ import io.herald.contracts.publication.ReconciliationResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Optional;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -91,6 +92,13 @@ public class EntryLines implements EntryOrder {
     @Override
     public boolean hasPostToChange(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
         return EntryTurns.hasPostToChange(jdbc.query("SELECT " + COLUMNS + """
+                 FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
+                ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
+    }
+
+    @Override
+    public Optional<PublicationId> postCreator(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
+        return EntryTurns.postCreator(jdbc.query("SELECT " + COLUMNS + """
                  FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
                 ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
     }

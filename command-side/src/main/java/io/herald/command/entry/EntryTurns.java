@@ -33,6 +33,19 @@ final class EntryTurns {
         return post;
     }
 
+    /** The latest publish or draft that created (or will create) the entry's post; empty after a delete. */
+    static Optional<PublicationId> postCreator(List<EntryOperation> line) {
+        Optional<PublicationId> creator = Optional.empty();
+        for (EntryOperation op : line) {
+            if (op.action().createsPost() && !op.is(State.NOT_EXECUTED)) {
+                creator = Optional.of(op.publicationId());
+            } else if (op.action() == PublicationAction.DELETE && op.is(State.DONE)) {
+                creator = Optional.empty();
+            }
+        }
+        return creator;
+    }
+
     /** The turn of {@code self}, an update or delete in {@code line}. */
     static Turn turnOf(List<EntryOperation> line, PublicationId self) {
         int at = indexOf(line, self);

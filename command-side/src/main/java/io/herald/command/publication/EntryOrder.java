@@ -20,6 +20,9 @@ public interface EntryOrder {
     /** Whether the operation was accepted already (a replay of its request is answered as such). */
     boolean isInLine(PublicationId publicationId);
 
+    /** The publish or draft whose post an update of the entry at that channel would change, if any. */
+    java.util.Optional<PublicationId> postCreator(WorkspaceId workspace, String calendarEntryId, ChannelId channel);
+
     /** What an update or delete may do now. */
     sealed interface Turn {
     }

@@ -43,15 +43,17 @@ public class PublicationIntake {
     private final Clock clock;
     private final ChannelAdapters adapters;
     private final MediaStore media;
+    private final UpdateMediaCheck updateMedia;
 
     public PublicationIntake(ChannelConnectionStore channels, EntryOrder entries, CommandGateway commands,
-                             Clock clock, ChannelAdapters adapters, MediaStore media) {
+                             Clock clock, ChannelAdapters adapters, MediaStore media, UpdateMediaCheck updateMedia) {
         this.channels = channels;
         this.entries = entries;
         this.commands = commands;
         this.clock = clock;
         this.adapters = adapters;
         this.media = media;
+        this.updateMedia = updateMedia;
     }
 
     private static Content content(PublicationRequest.ContentRequest request) {
@@ -88,6 +90,10 @@ public class PublicationIntake {
         if (action != PublicationAction.DELETE) {
             checkAgainstChannel(type, action, content);
             checkMedia(workspace, content);
+        }
+        if (action == PublicationAction.UPDATE) {
+            updateMedia.check(workspace, request.calendarEntryId(), channel, type, content.media(),
+                    request.content().media() != null);
         }
 
         PublicationId id = IdempotencyKeys.publicationId(workspace, request.calendarEntryId(),

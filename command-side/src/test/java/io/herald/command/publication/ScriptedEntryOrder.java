@@ -27,6 +27,12 @@ final class ScriptedEntryOrder implements EntryOrder {
     }
 
     @Override
+    public java.util.Optional<PublicationId> postCreator(WorkspaceId workspace, String calendarEntryId,
+                                                         ChannelId channel) {
+        return java.util.Optional.empty();
+    }
+
+    @Override
     public boolean isInLine(PublicationId publicationId) {
         return false;
     }

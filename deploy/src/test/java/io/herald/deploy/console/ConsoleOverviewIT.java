@@ -32,15 +32,15 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console as an operator opens it in the morning, on a workspace seeded through the real API
  * and the provider sandbox with a few hundred publications of every outcome the sandbox can cause
- * (succeeded, failed on a token error, unknown after a 5xx): at 390, 1024 and 1600 px wide the
+ * (succeeded, refused as invalid, unknown after a 5xx): at 390, 1024 and 1600 px wide the
  * overview's charts draw their points, nothing spills out of its card, every control has a label,
  * a filtered list comes from a shareable URL, and the keyboard reaches the decisions, which say
  * what they will do before they do it.
  *
- * <p>The held connection's fields ({@code status}, {@code tokenExpiresAt}, {@code heldPublications})
- * and a publication's {@code steps} come from other parts of Herald that this test's build may
- * not have yet: where the API's answer lacks them, the page's fetch is handed them as those parts
- * will send them (real fields, when present, are left as they are).
+ * <p>The page's fetch is handed a held connection's fields ({@code status}, {@code tokenExpiresAt},
+ * {@code heldPublications}) and a case with every kind of step, in the API's shapes, so the
+ * screenshots show the banner and all steps; ConnectionHealthIT and PublicationStepsIT check that
+ * the API really answers with them.
  */
 class ConsoleOverviewIT extends HeraldIntegrationTest {
 
@@ -56,7 +56,7 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
         String pubs = "/api/v1/workspaces/" + ws + "/publications";
         connect(ws, page);
         seed(ws, page, "ok", SUCCEEDED, null);
-        seed(ws, page, "token", FAILED, "TOKEN_ERROR");
+        seed(ws, page, "refused", FAILED, "VALIDATION_ERROR");
         // the calendar's receiver is down: its deliveries about unknown outcomes wait, answered 503
         WebhookReceiver receiver = new WebhookReceiver();
         receiver.answer(WebhookReceiver.Answer.status(503));
@@ -213,6 +213,9 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
         assertThat(channel.status()).as(channel.toString()).isIn(200, 201);
     }
 
+    /** How many publications the seeds made so far. */
+    private int seeded;
+
     /** Publishes {@code n} entries, the sandbox answering each of them with the fault (none: a success). */
     private List<String> seed(String ws, String page, String prefix, int n, String fault) {
         if (fault != null) {
@@ -227,8 +230,11 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
             assertThat(created.status()).as(created.toString()).isEqualTo(202);
             ids.add(created.json().get("publicationId").asText());
         }
-        // the next kind's fault must not meet this kind's publications
-        awaitCounts(ws, c -> c.path("byStatus").path("REQUESTED").asInt() + c.path("byStatus").path("ATTEMPTING").asInt()
+        // the next kind's fault must not meet this kind's publications: every one is in the view and settled
+        seeded += n;
+        int expected = seeded;
+        awaitCounts(ws, c -> c.path("total").asInt() == expected
+                && c.path("byStatus").path("REQUESTED").asInt() + c.path("byStatus").path("ATTEMPTING").asInt()
                 + c.path("byStatus").path("RETRY_SCHEDULED").asInt() == 0);
         return ids;
     }
@@ -297,7 +303,8 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
                   if (/\\/channels$/.test(path)) {
                     return response.clone().json().then(function (channels) {
                       channels.forEach(function (c) {
-                        if (c.channelId === 'fb-main' && c.status === undefined) {
+                        // the banner of a connection that lost its credentials, with a held count
+                        if (c.channelId === 'fb-main') {
                           c.status = 'NEEDS_REAUTH';
                           c.statusReason = 'Facebook refused the Page token (code 190): it was revoked.';
                           c.tokenExpiresAt = new Date(Date.now() + 2 * 86400000).toISOString();
@@ -309,7 +316,8 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
                   }
                   if (path.endsWith('/publications/' + caseId)) {
                     return response.clone().json().then(function (view) {
-                      if (view.steps === undefined) {
+                      // a fixed plan of every kind of step, so the case shows them all
+                      {
                         view.steps = [
                           { step: 'upload_media', status: 'SUCCEEDED', attempts: 1, providerRef: { id: '90210', url: null },
                             detail: null, mediaId: mediaId },

@@ -308,6 +308,39 @@ class PublicationStepsIT extends HeraldIntegrationTest {
         assertThat(send("GET", publications(), null, null).json().get("items")).isEmpty();
     }
 
+    /** Facebook changes only a post's text: an update names the published images unchanged, or none. */
+    @Test
+    void anUpdateOnFacebookMayNotChangeThePostsImages() {
+        ws = newWorkspace("steps-fb-update-media");
+        facebookPage();
+        String first = image();
+        String second = image();
+        awaitSettled(publish("fb", "upd", withImages("Two photos", List.of(first, second), null)));
+        long before = eventCount();
+
+        Response reordered = update("upd", 2, withImages("Two photos, fixed", List.of(second, first), null));
+        Response otherAlt = update("upd", 2, "{\"body\":\"fixed\",\"media\":[{\"mediaId\":\"" + first
+                + "\",\"altText\":\"other\"},{\"mediaId\":\"" + second + "\",\"altText\":\"image 2\"}]}");
+        Response dropped = update("upd", 2, withImages("One photo fewer", List.of(first), null));
+        for (Response r : List.of(reordered, otherAlt, dropped)) {
+            assertThat(r.status()).as(r.toString()).isEqualTo(400);
+            assertThat(r.json().get("code").asText()).isEqualTo("validation_failed");
+            assertThat(r.json().get("errors").get(0).get("field").asText()).isEqualTo("content.media");
+        }
+        assertThat(eventCount()).as("nothing half-written").isEqualTo(before);
+
+        Response same = update("upd", 2, withImages("Two photos, fixed", List.of(first, second), null));
+        assertThat(same.status()).as(same.toString()).isEqualTo(202);
+        Response kept = update("upd", 3, "{\"body\":\"Two photos, fixed again\"}");
+        assertThat(kept.status()).as(kept.toString()).isEqualTo(202);
+    }
+
+    private Response update(String entry, long version, String content) {
+        return send("POST", publications(), """
+                {"calendarEntryId":"%s","contentVersion":%d,"channelId":"fb","action":"update","content":%s}"""
+                .formatted(entry, version, content));
+    }
+
     private JsonNode photosAt(String provider, String target, String suffix) {
         return send("GET", "/sandbox/_truth/" + provider + "/" + target + suffix, null, null).json();
     }
