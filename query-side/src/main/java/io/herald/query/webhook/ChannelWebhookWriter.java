@@ -53,26 +53,11 @@ public class ChannelWebhookWriter implements ChannelStatusListener {
     /** The same for every try, node and redelivery of the event. */
     static String deliveryId(ChannelConnectionView view, String webhookId, String connectionId, long sequence,
                              String type) {
-        String identity = view.workspaceId().value() + "\n" + webhookId + "\n" + connectionId + "\n" + sequence
-                + "\n" + type;
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
-            return "msg_" + HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing", e);
-        }
+        return DeliveryMessages.id(view.workspaceId(), webhookId, connectionId, sequence, type);
     }
 
     private String body(String type, Instant at, ChannelConnectionView view) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", type);
-        body.put("timestamp", at);
-        body.put("data", view);
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise the webhook body of channel " + view.channelId(), e);
-        }
+        return DeliveryMessages.body(json, type, at, view, "channel " + view.channelId());
     }
 
     private static Instant eventTime(ChannelConnectionView view) {

@@ -95,31 +95,13 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
         };
     }
 
-    /**
-     * The same for every try and every node, and for the same event seen twice: derived from the
-     * webhook, the publication's stream position and the type (API.md: {@code webhook-id: msg_…}).
-     */
+    /** The same for every try and every node, and for the same event seen twice. */
     static String deliveryId(PublicationView view, String webhookId, long sequence, String type) {
-        String identity = view.workspaceId().value() + "\n" + webhookId + "\n" + view.publicationId().value() + "\n"
-                + sequence + "\n" + type;
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
-            return "msg_" + HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing", e);
-        }
+        return DeliveryMessages.id(view.workspaceId(), webhookId, view.publicationId().value(), sequence, type);
     }
 
     private String body(String type, Instant at, PublicationView view) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", type);
-        body.put("timestamp", at);
-        body.put("data", view);
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise the webhook body of " + view.publicationId(), e);
-        }
+        return DeliveryMessages.body(json, type, at, view, view.publicationId().value());
     }
 
     /** A projection rebuild (or an Axon replay) folds history that was reported when it happened. */
