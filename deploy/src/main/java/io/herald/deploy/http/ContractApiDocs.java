@@ -74,7 +74,7 @@ public class ContractApiDocs {
     OpenApiCustomizer contractOperations() {
         return openApi -> {
             openApi.getComponents().addSchemas(PROBLEM, problemSchema());
-            openApi.setTags(TAGS);
+            openApi.setTags(new ArrayList<>(TAGS));
             openApi.getPaths().forEach((path, item) -> item.readOperationsMap()
                     .forEach((method, operation) -> describe(method.name() + " " + path, operation)));
             ApiExamples.add(openApi);

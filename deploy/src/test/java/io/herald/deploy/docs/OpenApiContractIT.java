@@ -53,6 +53,8 @@ class OpenApiContractIT extends HeraldIntegrationTest {
                 JsonNode operation = op.getValue();
                 String where = op.getKey() + " " + path.getKey();
                 assertThat(operation.path("operationId").asText()).as(where).isNotBlank().doesNotContain("_");
+                assertThat(operation.path("summary").asText()).as(where + ": describe it in ApiOperations")
+                        .isNotBlank();
                 assertThat(operation.path("tags")).as(where).isNotEmpty();
                 if (path.getKey().startsWith("/api/")) {
                     assertThat(operation.path("responses").has("401")).as(where).isTrue();
