@@ -11,9 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,10 +34,10 @@ class OpenApiContractIT extends HeraldIntegrationTest {
         JsonNode yaml = YAML.readTree(served.body());
         JsonNode json = send("GET", "/v3/api-docs", null, null).json();
 
-        assertThat(differences("", yaml, file))
+        assertThat(JsonTrees.differences("", yaml, file))
                 .as("the served document differs from %s; rewrite it with -Dherald.openapi.write=true", CONTRACT)
                 .isEmpty();
-        assertThat(differences("", json, file)).as("the JSON form differs from the file").isEmpty();
+        assertThat(JsonTrees.differences("", json, file)).as("the JSON form differs from the file").isEmpty();
     }
 
     @Test
@@ -92,32 +90,5 @@ class OpenApiContractIT extends HeraldIntegrationTest {
             }
         }
         throw new AssertionError("no operation " + id);
-    }
-
-    /** Where two trees differ, as JSON pointers (object key order does not count, array order does). */
-    static List<String> differences(String at, JsonNode a, JsonNode b) {
-        List<String> found = new ArrayList<>();
-        if (a.isObject() && b.isObject()) {
-            Iterator<Map.Entry<String, JsonNode>> fields = a.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> field = fields.next();
-                String here = at + "/" + field.getKey();
-                found.addAll(b.has(field.getKey()) ? differences(here, field.getValue(), b.get(field.getKey()))
-                        : List.of(here + " only served"));
-            }
-            b.fieldNames().forEachRemaining(name -> {
-                if (!a.has(name)) {
-                    found.add(at + "/" + name + " only in the file");
-                }
-            });
-        } else if (a.isArray() && b.isArray() && a.size() == b.size()) {
-            for (int i = 0; i < a.size(); i++) {
-                found.addAll(differences(at + "/" + i, a.get(i), b.get(i)));
-            }
-        } else if (a.isNumber() && b.isNumber() ? a.decimalValue().compareTo(b.decimalValue()) != 0
-                : !a.equals(b)) {
-            found.add(at + ": served " + a + ", file " + b);
-        }
-        return found.size() > 20 ? found.subList(0, 20) : found;
     }
 }
