@@ -59,6 +59,12 @@ public class ContractApiDocs {
                     List.of(202)),
             Map.entry("POST /api/v1/admin/projections/{name}/rebuild", List.of(202)));
 
+    /** Answers that are not JSON, which springdoc cannot see in the handler's signature. */
+    private static final Map<String, Content> OTHER_BODIES = Map.of(
+            "GET /api/v1/workspaces/{ws}/media/{mediaId}/content", images(),
+            "GET /api/v1/workspaces/{ws}/audit/events", ndjson(),
+            "GET /api/v1/audit/events", ndjson());
+
     /** The tags in the order the document lists them. */
     private static final List<Tag> TAGS = List.of(
             tag("publications", "Publication requests and their outcome (publisher)"),
@@ -109,11 +115,26 @@ public class ContractApiDocs {
         responses.clear();
         for (int status : statuses) {
             ApiResponse answer = new ApiResponse().description(successDescription(status));
-            if (status != 204 && ok != null && ok.getContent() != null) {
+            if (OTHER_BODIES.containsKey(route)) {
+                answer.content(OTHER_BODIES.get(route));
+            } else if (status != 204 && ok != null && ok.getContent() != null) {
                 answer.content(ok.getContent());
             }
             responses.addApiResponse(String.valueOf(status), answer);
         }
+    }
+
+    private static Content images() {
+        Content content = new Content();
+        for (String type : List.of("image/jpeg", "image/png", "image/gif", "image/webp")) {
+            content.addMediaType(type, new MediaType().schema(new StringSchema().format("binary")));
+        }
+        return content;
+    }
+
+    private static Content ndjson() {
+        return new Content().addMediaType("application/x-ndjson", new MediaType().schema(new StringSchema()
+                .description("one stored event per line, in store order")));
     }
 
     private static String successDescription(int status) {
