@@ -5,6 +5,8 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
+import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,6 +25,8 @@ public class ApiDocsConfiguration {
                 .info(new Info().title("Herald").version("v1")
                         .description("Publishes calendar entries to Facebook Pages, LinkedIn and WordPress without"
                                 + " posting twice; every step is an event."))
+                // relative, so the served document does not depend on the host and port it was fetched from
+                .servers(List.of(new Server().url("/")))
                 .components(new Components().addSecuritySchemes(API_KEY, new SecurityScheme()
                         .type(SecurityScheme.Type.HTTP).scheme("bearer")
                         .description("A Herald API key: Authorization: Bearer k_…")))

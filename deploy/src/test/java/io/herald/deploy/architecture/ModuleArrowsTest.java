@@ -37,6 +37,7 @@ class ModuleArrowsTest {
                 .layer("query-side").definedBy("io.herald.query..")
                 .layer("access").definedBy("io.herald.access..")
                 .layer("deploy").definedBy("io.herald.deploy..")
+                .layer("herald-client").definedBy("io.herald.client..")
 
                 .whereLayer("api-contracts").mayNotAccessAnyLayer()
                 .whereLayer("platform").mayOnlyAccessLayers("api-contracts")
@@ -50,6 +51,9 @@ class ModuleArrowsTest {
                 // nothing in src/main but the assembly sees the simulators
                 .whereLayer("provider-sandbox").mayOnlyBeAccessedByLayers("deploy")
                 .whereLayer("deploy").mayNotBeAccessedByAnyLayer()
+                // the client speaks HTTP only: it shares no class with the server
+                .whereLayer("herald-client").mayNotAccessAnyLayer()
+                .whereLayer("herald-client").mayNotBeAccessedByAnyLayer()
                 .check(herald);
     }
 
