@@ -9,11 +9,13 @@ import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
@@ -21,8 +23,10 @@ import io.herald.contracts.publication.ReconciliationResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Objects;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -74,9 +78,11 @@ public class EntryLines implements EntryOrder {
             "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END");
 
     private final JdbcTemplate jdbc;
+    private final EventStore events;
 
-    public EntryLines(JdbcTemplate jdbc) {
+    public EntryLines(JdbcTemplate jdbc, EventStore events) {
         this.jdbc = jdbc;
+        this.events = events;
     }
 
     @Override
@@ -127,11 +133,16 @@ public class EntryLines implements EntryOrder {
 
     @EventHandler
     void on(PublicationSucceededEvent event) {
-        settle(event.publicationId(), State.DONE, event.providerRef());
+        if (postStep(event.publicationId(), event.attemptNo())) {
+            settle(event.publicationId(), State.DONE, event.providerRef());
+        }
     }
 
     @EventHandler
     void on(PublicationReconciledEvent event) {
+        if (!postStep(event.publicationId(), event.attemptNo())) {
+            return;
+        }
         if (event.result() == ReconciliationResult.FOUND) {
             settle(event.publicationId(), State.DONE, event.providerRef());
         } else if (event.result() == ReconciliationResult.NOT_FOUND) {
@@ -141,7 +152,7 @@ public class EntryLines implements EntryOrder {
 
     @EventHandler
     void on(PublicationFailedEvent event) {
-        if (event.retryAt() == null) {
+        if (event.retryAt() == null && postStep(event.publicationId(), event.attemptNo())) {
             settle(event.publicationId(), State.NOT_EXECUTED, null);
         }
     }
@@ -164,6 +175,20 @@ public class EntryLines implements EntryOrder {
     @EventHandler
     void on(PublicationNothingToChangeEvent event) {
         settle(event.publicationId(), State.NOT_EXECUTED, null);
+    }
+
+    /**
+     * Whether the attempt was the operation's own post step. An upload's or a first comment's
+     * result neither settles the operation nor names its post (a comment is not the entry's post).
+     */
+    private boolean postStep(PublicationId id, int attemptNo) {
+        PublicationStep step = events.readEvents(id.value()).asStream()
+                .map(message -> message.getPayload() instanceof PublicationAttemptedEvent a
+                        && a.attemptNo() == attemptNo ? a : null)
+                .filter(Objects::nonNull)
+                .reduce((first, later) -> later)
+                .map(PublicationAttemptedEvent::step).orElse(null);
+        return step != PublicationStep.UPLOAD_MEDIA && step != PublicationStep.FIRST_COMMENT;
     }
 
     private void settle(PublicationId id, State state, ProviderRef createdPost) {
