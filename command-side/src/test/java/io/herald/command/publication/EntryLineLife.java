@@ -1,7 +1,14 @@
 package io.herald.command.publication;
 
+import static io.herald.command.publication.EntryLineModel.CHANNEL;
+import static io.herald.command.publication.EntryLineModel.ENTRY;
+import static io.herald.command.publication.EntryLineModel.POST;
+import static io.herald.command.publication.EntryLineModel.WS;
+import static io.herald.command.publication.EntryLineModel.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.herald.command.publication.EntryLineModel.Op;
+import io.herald.command.publication.EntryLineModel.State;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
@@ -9,17 +16,12 @@ import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
 import io.herald.contracts.channel.ChannelType;
-import io.herald.contracts.id.ChannelId;
-import io.herald.contracts.id.IdempotencyKeys;
-import io.herald.contracts.id.PublicationId;
-import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptDecision.Verdict;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
-import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
@@ -27,7 +29,6 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStep;
-import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -68,47 +69,18 @@ import org.hamcrest.Description;
  */
 final class EntryLineLife {
 
-    private static final WorkspaceId WS = new WorkspaceId("acme");
-    private static final ChannelId CHANNEL = new ChannelId("fb-main");
-    private static final String ENTRY = "entry-7";
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final AttemptTrace TRACE = new AttemptTrace("fp", "page-1", T0, true, 200, null, "trace-1", 120);
-    private static final ProviderRef POST = new ProviderRef("page-1_777", null);
     /** The retry policy's tries: a converging step is sent again at most {@code MAX_TRIES - 1} times. */
     private static final int MAX_TRIES = 3;
     private static final int MAX_OPERATIONS = 6;
     static final int MAX_STEPS = 80;
 
-    /** One operation of the line, its history as the event store holds it, and what is due for it. */
-    private static final class Op {
-        final PublicationId id;
-        final PublicationAction action;
-        final long version;
-        final List<Object> history = new ArrayList<>();
-        final TreeSet<Integer> due = new TreeSet<>();
-        final Map<Integer, AttemptTrigger> triggers = new TreeMap<>();
-        AttemptDecision licensed;
-        /** A fixture per publication: one fixture holds one aggregate's identifier. */
-        FixtureConfiguration<Publication> fixture;
-
-        Op(PublicationAction action, long version) {
-            this.id = IdempotencyKeys.publicationId(WS, ENTRY, version, CHANNEL, action);
-            this.action = action;
-            this.version = version;
-        }
-
-        String name() {
-            return action.wireName() + " v" + version;
-        }
-    }
-
-    private enum State { OPEN, DONE, NOT_EXECUTED }
-
     private final Random random;
     private final boolean autoReattempt;
     private final List<Op> line = new ArrayList<>();
-    private final EntryOrder order = new ModelOrder();
+    private final EntryOrder order = new EntryLineModel.Order(line);
     final List<String> journal = new ArrayList<>();
     final Map<String, Integer> happened = new TreeMap<>();
     private Instant now = T0;
@@ -132,7 +104,7 @@ final class EntryLineLife {
         while (steps < MAX_STEPS) {
             now = now.plusSeconds(1 + random.nextInt(20));
             List<Runnable> enabled = new ArrayList<>();
-            boolean canAccept = line.size() < MAX_OPERATIONS && hasPostToChange();
+            boolean canAccept = line.size() < MAX_OPERATIONS && EntryLineModel.hasPostToChange(line);
             if (canAccept && random.nextInt(3) == 0) {
                 enabled.add(this::acceptUpdateOrDelete);
             }
@@ -202,8 +174,8 @@ final class EntryLineLife {
                 + (decision.refusal() != null ? " " + decision.refusal() : ""));
         commit(op, decided.events());
         if (decision.verdict() == Verdict.START) {
-            happened("start:" + decision.stepOrPost().wireName() + (trigger == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
-                    ? "-again" : ""));
+            boolean again = trigger == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND;
+            happened("start:" + decision.stepOrPost().wireName() + (again ? "-again" : ""));
             op.licensed = decision;
         } else if (decision.verdict() == Verdict.REFUSED && Publication.WAITING_FOR_ENTRY.equals(decision.refusal())) {
             // the settling of the earlier operation wakes this one: its row stays due
@@ -351,7 +323,8 @@ final class EntryLineLife {
                 }
                 if (op.history.stream().anyMatch(PublicationSupersededEvent.class::isInstance)) {
                     assertThat(attempts).as("superseded %s made no call", op.name()).isZero();
-                    assertThat(op.version).as("superseded %s is older than v%d", op.name(), applied).isLessThan(applied);
+                    assertThat(op.version).as("superseded %s is older than v%d", op.name(), applied)
+                            .isLessThan(applied);
                 }
             }
             if (state(op) == State.DONE) {
@@ -361,84 +334,6 @@ final class EntryLineLife {
                     applied = Math.max(applied, op.version);
                 }
             }
-        }
-    }
-
-    // ---- the model of the line (what EntryLines keeps from the events)
-
-    private State state(Op op) {
-        State state = State.OPEN;
-        for (Object event : op.history) {
-            if (event instanceof PublicationSucceededEvent) {
-                state = State.DONE;
-            } else if (event instanceof PublicationReconciledEvent r) {
-                if (r.result() == ReconciliationResult.FOUND) {
-                    state = State.DONE;
-                } else if (r.result() == ReconciliationResult.NOT_FOUND && !op.action.actsOnPost()) {
-                    state = State.NOT_EXECUTED;
-                }
-            } else if (event instanceof PublicationFailedEvent f && f.retryAt() == null
-                    || event instanceof PublicationSupersededEvent || event instanceof PublicationNothingToChangeEvent) {
-                state = State.NOT_EXECUTED;
-            }
-        }
-        return state;
-    }
-
-    private boolean hasPostToChange() {
-        boolean post = false;
-        for (Op op : line) {
-            if (!op.action.actsOnPost() && state(op) != State.NOT_EXECUTED) {
-                post = true;
-            } else if (op.action == PublicationAction.DELETE && state(op) == State.DONE) {
-                post = false;
-            }
-        }
-        return post;
-    }
-
-    /** The line's answer to "whose turn", written from DESIGN.md rather than from the production class. */
-    private final class ModelOrder implements EntryOrder {
-
-        @Override
-        public Turn turnOf(PublicationId publicationId) {
-            Op me = line.stream().filter(op -> op.id.equals(publicationId)).findFirst().orElseThrow();
-            List<Op> earlier = line.subList(0, line.indexOf(me));
-            for (Op op : earlier) {
-                if (state(op) == State.OPEN) {
-                    return new Wait(op.id);
-                }
-            }
-            boolean post = false;
-            long applied = 0;
-            for (Op op : earlier) {
-                State state = state(op);
-                if (!op.action.actsOnPost() && state == State.DONE) {
-                    post = true;
-                    applied = op.version;
-                } else if (op.action == PublicationAction.DELETE && state == State.DONE) {
-                    post = false;
-                } else if (op.action == PublicationAction.UPDATE && state == State.DONE) {
-                    applied = Math.max(applied, op.version);
-                }
-            }
-            if (!post) {
-                return new NothingToChange("no post at this channel");
-            }
-            if (me.action == PublicationAction.UPDATE && me.version < applied) {
-                return new Superseded(applied);
-            }
-            return new Go(POST);
-        }
-
-        @Override
-        public boolean hasPostToChange(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
-            return EntryLineLife.this.hasPostToChange();
-        }
-
-        @Override
-        public boolean isInLine(PublicationId publicationId) {
-            return line.stream().anyMatch(op -> op.id.equals(publicationId));
         }
     }
 
