@@ -133,14 +133,15 @@ public class EntryLines implements EntryOrder {
 
     @EventHandler
     void on(PublicationSucceededEvent event) {
-        if (postStep(event.publicationId(), event.attemptNo())) {
+        PublicationStep step = stepOf(event.publicationId(), event.attemptNo());
+        if (step != PublicationStep.UPLOAD_MEDIA && step != PublicationStep.FIRST_COMMENT) {
             settle(event.publicationId(), State.DONE, event.providerRef());
         }
     }
 
     @EventHandler
     void on(PublicationReconciledEvent event) {
-        if (!postStep(event.publicationId(), event.attemptNo())) {
+        if (stepOf(event.publicationId(), event.attemptNo()) == PublicationStep.FIRST_COMMENT) {
             return;
         }
         if (event.result() == ReconciliationResult.FOUND) {
@@ -152,7 +153,9 @@ public class EntryLines implements EntryOrder {
 
     @EventHandler
     void on(PublicationFailedEvent event) {
-        if (event.retryAt() == null && postStep(event.publicationId(), event.attemptNo())) {
+        // a failed upload ends the publication; a failed first comment leaves the post as it is
+        if (event.retryAt() == null
+                && stepOf(event.publicationId(), event.attemptNo()) != PublicationStep.FIRST_COMMENT) {
             settle(event.publicationId(), State.NOT_EXECUTED, null);
         }
     }
@@ -178,17 +181,16 @@ public class EntryLines implements EntryOrder {
     }
 
     /**
-     * Whether the attempt was the operation's own post step. An upload's or a first comment's
-     * result neither settles the operation nor names its post (a comment is not the entry's post).
+     * The step of the attempt (null: the post's own step, in histories from before steps). An
+     * upload's success or a first comment's result neither settles the operation nor names its post.
      */
-    private boolean postStep(PublicationId id, int attemptNo) {
-        PublicationStep step = events.readEvents(id.value()).asStream()
+    private PublicationStep stepOf(PublicationId id, int attemptNo) {
+        return events.readEvents(id.value()).asStream()
                 .map(message -> message.getPayload() instanceof PublicationAttemptedEvent a
                         && a.attemptNo() == attemptNo ? a : null)
                 .filter(Objects::nonNull)
                 .reduce((first, later) -> later)
                 .map(PublicationAttemptedEvent::step).orElse(null);
-        return step != PublicationStep.UPLOAD_MEDIA && step != PublicationStep.FIRST_COMMENT;
     }
 
     private void settle(PublicationId id, State state, ProviderRef createdPost) {
