@@ -9,11 +9,13 @@ import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
@@ -54,7 +56,7 @@ public class EntryLines implements EntryOrder {
                 UPDATE entry_operation SET state = %s,
                        ref_id = CASE WHEN ? AND action IN ('publish', 'draft') THEN ? ELSE ref_id END,
                        ref_url = CASE WHEN ? AND action IN ('publish', 'draft') THEN ? ELSE ref_url END
-                 WHERE publication_id = ?
+                 WHERE publication_id = ?%s
              RETURNING workspace_id, calendar_entry_id, channel_id, seq, state),
             next AS (
                 SELECT o.publication_id FROM entry_operation o JOIN settled s
@@ -69,10 +71,16 @@ public class EntryLines implements EntryOrder {
             SELECT publication_id, 'ATTEMPT_DUE', 1, 'INITIAL', 0, now() FROM next
             ON CONFLICT (publication_id) DO UPDATE SET due_at = now(), fires = 0
              WHERE publication_timer.kind = 'ATTEMPT_DUE' AND publication_timer.fires > 0""";
-    private static final String SETTLE_TO = SETTLE.formatted("?");
+    private static final String SETTLE_TO = SETTLE.formatted("?", "");
+    /** The result of attempt {@code ?} settles unless that attempt was an upload or the first comment. */
+    private static final String SETTLE_BY_POST = SETTLE.formatted("?",
+            " AND NOT (? = ANY(upload_attempts)) AND NOT (? = ANY(comment_attempts))");
+    /** A failed upload ends the operation; a failed first comment leaves the post as it is. */
+    private static final String SETTLE_UNLESS_COMMENT = SETTLE.formatted("?", " AND NOT (? = ANY(comment_attempts))");
     /** After a NOT_FOUND read-back: a create that never happened settles; a converging step is sent again. */
     private static final String SETTLE_CREATE_ONLY = SETTLE.formatted(
-            "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END");
+            "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END",
+            " AND NOT (? = ANY(comment_attempts))");
 
     private final JdbcTemplate jdbc;
 
@@ -133,24 +141,37 @@ public class EntryLines implements EntryOrder {
                 event.target().id(), event.target().url(), event.publicationId().value());
     }
 
+    /** Only a publish's side steps write here: a post's own attempt needs no row. */
+    @EventHandler
+    void on(PublicationAttemptedEvent event) {
+        if (event.step() == PublicationStep.UPLOAD_MEDIA || event.step() == PublicationStep.FIRST_COMMENT) {
+            String column = event.step() == PublicationStep.UPLOAD_MEDIA ? "upload_attempts" : "comment_attempts";
+            jdbc.update("UPDATE entry_operation SET " + column + " = array_append(" + column + ", ?)"
+                    + " WHERE publication_id = ?", event.attemptNo(), event.publicationId().value());
+        }
+    }
+
+    /** An upload's success or a first comment's result neither settles the operation nor names its post. */
     @EventHandler
     void on(PublicationSucceededEvent event) {
-        settle(event.publicationId(), State.DONE, event.providerRef());
+        settle(SETTLE_BY_POST, event.publicationId(), State.DONE, event.providerRef(), event.attemptNo(),
+                event.attemptNo());
     }
 
     @EventHandler
     void on(PublicationReconciledEvent event) {
         if (event.result() == ReconciliationResult.FOUND) {
-            settle(event.publicationId(), State.DONE, event.providerRef());
+            settle(SETTLE_UNLESS_COMMENT, event.publicationId(), State.DONE, event.providerRef(), event.attemptNo());
         } else if (event.result() == ReconciliationResult.NOT_FOUND) {
-            jdbc.update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value());
+            jdbc.update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value(),
+                    event.attemptNo());
         }
     }
 
     @EventHandler
     void on(PublicationFailedEvent event) {
         if (event.retryAt() == null) {
-            settle(event.publicationId(), State.NOT_EXECUTED, null);
+            settle(SETTLE_UNLESS_COMMENT, event.publicationId(), State.NOT_EXECUTED, null, event.attemptNo());
         }
     }
 
@@ -175,9 +196,18 @@ public class EntryLines implements EntryOrder {
     }
 
     private void settle(PublicationId id, State state, ProviderRef createdPost) {
+        settle(SETTLE_TO, id, state, createdPost);
+    }
+
+    private void settle(String sql, PublicationId id, State state, ProviderRef createdPost, Object... attemptNos) {
         boolean hasRef = createdPost != null;
-        jdbc.update(SETTLE_TO, state.name(), hasRef, hasRef ? createdPost.id() : null, hasRef,
-                hasRef ? createdPost.url() : null, id.value());
+        List<Object> args = new java.util.ArrayList<>(List.of(state.name(), hasRef));
+        args.add(hasRef ? createdPost.id() : null);
+        args.add(hasRef);
+        args.add(hasRef ? createdPost.url() : null);
+        args.add(id.value());
+        args.addAll(List.of(attemptNos));
+        jdbc.update(sql, args.toArray());
     }
 
     private static EntryOperation operation(ResultSet rs, int n) throws SQLException {

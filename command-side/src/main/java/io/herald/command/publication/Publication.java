@@ -173,7 +173,8 @@ public class Publication {
                 if (mayResendConvergingStep(command, retryPolicy)) {
                     log.info("the read-back of {} showed its {} missing: sending it again", publicationId,
                             action.wireName());
-                } else if (command.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
+                } else if (action.actsOnPost() // past the retry policy's bound, a converging step waits too
+                        || command.trigger() != AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
                         || lastNotFoundSource != ReconciliationSource.AUTOMATIC
                         || !autoReattempt.reattemptsAfterNotFound(workspaceId, channelId)) {
                     log.info("publication {} was not found after an unknown outcome; an operator decides whether to"

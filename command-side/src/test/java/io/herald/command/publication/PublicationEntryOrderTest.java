@@ -180,6 +180,26 @@ class PublicationEntryOrderTest {
                         && d.verdict() == Verdict.REFUSED));
     }
 
+    /** A channel that re-attempts creates after NOT_FOUND by itself does not lift the bound of a converging step. */
+    @Test
+    void resendsOfAConvergingStepStayBoundedOnAChannelThatReattemptsCreatesByItself() {
+        FixtureConfiguration<Publication> optedIn = new AggregateTestFixture<>(Publication.class);
+        optedIn.registerInjectableResource(new ConnectionThrottle());
+        optedIn.registerInjectableResource(ConnectionHealth.allActive());
+        optedIn.registerInjectableResource(order);
+        optedIn.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
+                ws, ch, ChannelType.FACEBOOK, null, null, true))));
+        optedIn.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+        optedIn.given(requested(PublicationAction.UPDATE), new PublicationTargetedEvent(ID, WS, POST, T0),
+                        attempted(1, 1), unknown(1), notFound(1), attempted(2, 60), unknown(2), notFound(2),
+                        attempted(3, 120), unknown(3), notFound(3))
+                .when(start(4, AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND, 200))
+                .expectNoEvents()
+                .expectResultMessagePayloadMatching(predicate(r -> r instanceof AttemptDecision d
+                        && d.verdict() == Verdict.REFUSED));
+    }
+
     @Test
     void aReadBackOfAConvergingStepReadsTheTargetPost() {
         fixture.given(requested(PublicationAction.UPDATE), new PublicationTargetedEvent(ID, WS, POST, T0),

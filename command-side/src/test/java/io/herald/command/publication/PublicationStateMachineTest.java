@@ -176,6 +176,50 @@ class PublicationStateMachineTest {
         }
     }
 
+    /** What the entry-line lives must have exercised somewhere. */
+    private static final List<String> LINE_MUST_HAPPEN = List.of("accept:update", "accept:delete", "turn:wait",
+            "superseded", "nothing-to-change", "call:create_post", "call:update_post", "call:delete_post",
+            "start:update_post-again", "start:delete_post-again", "read:update-FOUND", "read:update-NOT_FOUND",
+            "read:delete-FOUND", "read:delete-NOT_FOUND", "read:publish-NOT_FOUND", "read:update-UNKNOWN",
+            "start:read-first", "refused:publication_not_executable");
+
+    /**
+     * Updates and deletes of one entry at one channel, each its own publication, in lives of their
+     * own (see {@link EntryLineLife}); the same seed and the same way to rerun one sequence alone.
+     */
+    @Test
+    void randomEntryLinesActOneAtATimeInOrderAndNeverAfterADelete() {
+        long began = System.nanoTime();
+        Map<String, Integer> happened = new TreeMap<>();
+        int sequences = 0;
+        int steps = 0;
+        int calls = 0;
+        for (int sequence = 0; sequence < SEQUENCES / 5; sequence++) {
+            if (ONLY != null && ONLY != sequence) {
+                continue;
+            }
+            long seed = SEED + sequence;
+            EntryLineLife life = new EntryLineLife(seed);
+            try {
+                life.live();
+            } catch (AssertionError broken) {
+                throw new AssertionError("entry line " + sequence + " (seed " + seed + ") broke a rule at step "
+                        + life.steps + " of:\n  " + String.join("\n  ", life.journal), broken);
+            }
+            sequences++;
+            steps += life.steps;
+            calls += life.providerCalls;
+            life.happened.forEach((what, n) -> happened.merge(what, n, Integer::sum));
+        }
+        System.out.printf("[entry-line] seed=%d sequences=%d steps=%d provider_calls=%d seconds=%.1f%n", SEED,
+                sequences, steps, calls, (System.nanoTime() - began) / 1e9);
+        System.out.println("[entry-line] " + happened);
+        if (ONLY == null) {
+            assertThat(happened).as("every move of the line was exercised").containsKeys(
+                    LINE_MUST_HAPPEN.toArray(String[]::new));
+        }
+    }
+
     /** A trigger the dispatcher sends for an event that makes an attempt due now. */
     private record Trigger(int attemptNo, AttemptTrigger trigger) {
     }

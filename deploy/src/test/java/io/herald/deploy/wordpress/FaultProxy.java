@@ -14,11 +14,14 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * An HTTP proxy between a client and Herald that can hold Herald's answer: the request reaches
  * Herald and is processed, but the client hears nothing until long after its timeout. Counts the
- * publication requests that passed through, so a test can see the client did send again.
+ * publication requests that passed through, so a test can see the client did send again. It can
+ * also stand in front of a WordPress site and drop a request of Herald's.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -31,6 +34,9 @@ final class FaultProxy implements AutoCloseable {
     private final AtomicInteger answersToHold = new AtomicInteger();
     private final AtomicInteger publicationPosts = new AtomicInteger();
     private volatile Duration hold = Duration.ZERO;
+    private volatile Predicate<HttpExchange> toDrop = exchange -> false;
+    private final AtomicInteger requestsToDrop = new AtomicInteger();
+    private final AtomicInteger matching = new AtomicInteger();
 
     FaultProxy(URI target) throws IOException {
         this.target = target;
@@ -54,10 +60,35 @@ final class FaultProxy implements AutoCloseable {
         return publicationPosts.get();
     }
 
+    /**
+     * The next {@code count} requests with this method whose query matches {@code query} never reach
+     * the target: the client hears nothing for {@code silence}, then the connection closes. A timed-out
+     * write that did not happen, as a lost request is.
+     */
+    void dropRequests(String method, Pattern query, int count, Duration silence) {
+        matching.set(0);
+        toDrop = exchange -> exchange.getRequestMethod().equals(method)
+                && query.matcher(String.valueOf(exchange.getRequestURI().getRawQuery())).matches();
+        this.hold = silence;
+        requestsToDrop.set(count);
+    }
+
+    /** Requests that matched {@link #dropRequests}, dropped or forwarded. */
+    int matchingRequests() {
+        return matching.get();
+    }
+
     private void forward(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String method = exchange.getRequestMethod();
+            if (toDrop.test(exchange)) {
+                matching.incrementAndGet();
+                if (requestsToDrop.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    Thread.sleep(hold.toMillis());
+                    return;
+                }
+            }
             HttpRequest.Builder request = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI().toString()))
                     .timeout(Duration.ofSeconds(30))
                     .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()

@@ -48,7 +48,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * Herald's WordPress adapter against two real local WordPress sites (Debian's package), one with
  * Herald's mu-plugin and one without, as set up by {@code .ci/wordpress.sh}. Nothing is simulated:
- * every post is created in WordPress and checked there with a direct REST call.
+ * every post is created in WordPress and checked there with a direct REST call. The whole
+ * application against the same site (an image, an update, a delete) is {@link WordPressStepsLiveIT}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WordPressLiveIT {
