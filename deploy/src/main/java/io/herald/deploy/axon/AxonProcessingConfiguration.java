@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import io.herald.query.webhook.WebhookSubscriptionProjection;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
@@ -74,6 +75,7 @@ public class AxonProcessingConfiguration {
     ConfigurerModule publishingProcessors(DispatcherErrorHandler dispatcherErrors) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .registerSubscribingEventProcessor(TimerRows.PROCESSING_GROUP)
+                .registerSubscribingEventProcessor(WebhookSubscriptionProjection.PROCESSING_GROUP)
                 .registerErrorHandler(PublicationDispatcher.PROCESSING_GROUP, c -> dispatcherErrors));
     }
 

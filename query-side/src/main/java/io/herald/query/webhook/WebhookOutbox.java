@@ -70,11 +70,6 @@ public class WebhookOutbox {
                 workspace.value(), webhookId);
     }
 
-    void clearSubscriptions() {
-        batchSubscriptions().ifPresent(Map::clear);
-        jdbc.update("DELETE FROM webhook_subscription_view");
-    }
-
     /**
      * A workspace's enabled subscriptions, read once per batch of the projection: the batch's own
      * subscription changes (same processing group, same transaction) drop what was read.

@@ -3,21 +3,22 @@ package io.herald.query.webhook;
 import io.herald.contracts.webhook.WebhookCreatedEvent;
 import io.herald.contracts.webhook.WebhookDeletedEvent;
 import io.herald.contracts.webhook.WebhookUpdatedEvent;
-import io.herald.query.publication.PublicationViewProjection;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.eventhandling.ResetHandler;
 import org.springframework.stereotype.Component;
 
 /**
- * Which webhooks want which event types, as of the events processed so far. In the publication
- * view's processing group, so {@link WebhookDeliveryWriter} reads it in the processor (and
- * transaction) that applies the publication events, and a rebuild of the publication view
- * restores it too.
+ * Which webhooks want which event types. A subscribing processor: the row commits with the
+ * webhook's own events, so every publication event stored after a subscription's {@code PUT}
+ * answered finds it, whichever segment of the publication view applies that event (a tracking
+ * processor of its own, or a place in the view's group, could lag behind and miss deliveries).
+ * It is not rebuilt from history; a rebuild of the publication view leaves it as it is.
  */
 @Component
-@ProcessingGroup(PublicationViewProjection.PROCESSING_GROUP)
+@ProcessingGroup(WebhookSubscriptionProjection.PROCESSING_GROUP)
 public class WebhookSubscriptionProjection {
+
+    public static final String PROCESSING_GROUP = "webhook-subscriptions";
 
     private final WebhookOutbox outbox;
 
@@ -38,11 +39,5 @@ public class WebhookSubscriptionProjection {
     @EventHandler
     public void on(WebhookDeletedEvent event) {
         outbox.unsubscribe(event.workspaceId(), event.webhookId());
-    }
-
-    /** Before a rebuild; the outbox itself is kept: what was delivered stays in the log. */
-    @ResetHandler
-    public void reset() {
-        outbox.clearSubscriptions();
     }
 }
