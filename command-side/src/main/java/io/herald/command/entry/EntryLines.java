@@ -44,7 +44,8 @@ public class EntryLines implements EntryOrder {
             + " o.ref_url";
     /**
      * Settles (or re-opens) one operation and wakes the next open update or delete, if nothing else
-     * before it is open; one statement on the hot path. {@code %s} is the new state. A created
+     * before it is open; one statement on the hot path. The first {@code %s} is the new state, the
+     * second a further condition on the row settled (which attempts do not settle it). A created
      * post's ref is kept for a publish or draft only: an update or delete keeps its target. The
      * CTE's reads see the rows as they were before its update, hence {@code b.seq <> s.seq}. A row
      * of the next one that a sweep is firing right now (claimed: {@code fires > 0}) is made due
