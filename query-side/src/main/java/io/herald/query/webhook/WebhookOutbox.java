@@ -15,8 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The webhook outbox ({@code webhook_delivery}) and the subscriptions the projection keeps
- * ({@code webhook_subscription_view}). Senders on every node claim due rows with
+ * The webhook outbox ({@code webhook_delivery}) and the subscriptions, written with the webhook's
+ * own events ({@code webhook_subscription_view}). Senders on every node claim due rows with
  * {@code FOR UPDATE SKIP LOCKED}, so each delivery is tried by one node at a time, and record each
  * try under the lease they claimed it with: a sender whose lease ran out records nothing.
  */
@@ -56,7 +56,6 @@ public class WebhookOutbox {
     // --- the projection's side --------------------------------------------------------------
 
     void subscribe(WorkspaceId workspace, String webhookId, List<String> events, boolean enabled) {
-        batchSubscriptions().ifPresent(known -> known.remove(workspace));
         jdbc.update("""
                 INSERT INTO webhook_subscription_view (workspace_id, webhook_id, events, enabled) VALUES (?, ?, ?, ?)
                 ON CONFLICT (workspace_id, webhook_id) DO UPDATE SET events = EXCLUDED.events,
@@ -65,14 +64,14 @@ public class WebhookOutbox {
     }
 
     void unsubscribe(WorkspaceId workspace, String webhookId) {
-        batchSubscriptions().ifPresent(known -> known.remove(workspace));
         jdbc.update("DELETE FROM webhook_subscription_view WHERE workspace_id = ? AND webhook_id = ?",
                 workspace.value(), webhookId);
     }
 
     /**
-     * A workspace's enabled subscriptions, read once per batch of the projection: the batch's own
-     * subscription changes (same processing group, same transaction) drop what was read.
+     * A workspace's enabled subscriptions, read once per batch of the projection. Subscriptions change
+     * in the webhook's own transaction, never inside a batch: one that commits meanwhile is seen by the
+     * next batch, which applies only events stored after the one that read it.
      */
     List<Subscription> enabledSubscriptions(WorkspaceId workspace) {
         Optional<Map<WorkspaceId, List<Subscription>>> known = batchSubscriptions();
