@@ -1,6 +1,6 @@
 package io.herald.command.health;
 
-import io.herald.command.publishing.PublicationTimers;
+import io.herald.command.publishing.TimerBatch;
 import io.herald.command.publishing.TimerRows;
 import io.herald.contracts.channel.ChannelAuthLostEvent;
 import io.herald.contracts.channel.ChannelAuthRegainedEvent;
@@ -25,9 +25,9 @@ import org.springframework.stereotype.Component;
 public class HealthRows {
 
     private final JdbcTemplate jdbc;
-    private final PublicationTimers timers;
+    private final TimerBatch timers;
 
-    HealthRows(JdbcTemplate jdbc, PublicationTimers timers) {
+    HealthRows(JdbcTemplate jdbc, TimerBatch timers) {
         this.jdbc = jdbc;
         this.timers = timers;
     }

@@ -5,7 +5,9 @@ import io.herald.contracts.publication.AttemptTrigger;
 import java.time.Duration;
 import java.time.Instant;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -30,6 +32,15 @@ public class PublicationTimers {
     private static final String UPSERT = """
             INSERT INTO publication_timer (publication_id, kind, attempt_no, trigger, read_no, due_at)
             VALUES (?, ?, ?, ?, ?, %s)
+            ON CONFLICT (publication_id) DO UPDATE SET kind = excluded.kind, attempt_no = excluded.attempt_no,
+                trigger = excluded.trigger, read_no = excluded.read_no, due_at = excluded.due_at, fires = 0""";
+
+    /** {@link #UPSERT} for many rows at once, a relative ({@code in_ms}) or an absolute ({@code at}) due time each. */
+    private static final String UPSERT_ALL = """
+            INSERT INTO publication_timer (publication_id, kind, attempt_no, trigger, read_no, due_at)
+            SELECT id, kind, attempt_no, trigger, read_no, coalesce(at, now() + in_ms * interval '1 millisecond')
+              FROM unnest(?::varchar[], ?::varchar[], ?::int4[], ?::varchar[], ?::int4[], ?::int8[], ?::timestamptz[])
+                   AS w(id, kind, attempt_no, trigger, read_no, in_ms, at)
             ON CONFLICT (publication_id) DO UPDATE SET kind = excluded.kind, attempt_no = excluded.attempt_no,
                 trigger = excluded.trigger, read_no = excluded.read_no, due_at = excluded.due_at, fires = 0""";
 
@@ -76,6 +87,43 @@ public class PublicationTimers {
                  WHERE fires >= ? ORDER BY due_at LIMIT ?""",
                 (rs, n) -> new StuckTimer(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4),
                         rs.getTimestamp(5).toInstant()), STUCK_AFTER_FIRES, limit);
+    }
+
+    /** Many rows in at most two statements: the writes' due times and the rows that go (a batch's {@link TimerBatch}). */
+    void writeAll(Map<PublicationId, TimerBatch.Write> writes) {
+        List<String> cleared = new ArrayList<>();
+        List<Object[]> set = new ArrayList<>();
+        writes.forEach((id, write) -> {
+            if (write.clears()) {
+                cleared.add(id.value());
+            } else {
+                set.add(new Object[] {id.value(), write.kind().name(), write.attemptNo(),
+                        write.trigger() == null ? null : write.trigger().name(), write.readNo(),
+                        write.in() == null ? null : Math.max(0, write.in().toMillis()),
+                        write.at() == null ? null : Timestamp.from(write.at())});
+            }
+        });
+        if (!cleared.isEmpty()) {
+            jdbc.update(connection -> {
+                var statement = connection.prepareStatement("DELETE FROM publication_timer WHERE publication_id = ANY (?)");
+                statement.setArray(1, connection.createArrayOf("varchar", cleared.toArray()));
+                return statement;
+            });
+        }
+        if (!set.isEmpty()) {
+            String[] types = {"varchar", "varchar", "int4", "varchar", "int4", "int8", "timestamptz"};
+            jdbc.update(connection -> {
+                var statement = connection.prepareStatement(UPSERT_ALL);
+                for (int column = 0; column < types.length; column++) {
+                    Object[] values = new Object[set.size()];
+                    for (int row = 0; row < set.size(); row++) {
+                        values[row] = set.get(row)[column];
+                    }
+                    statement.setArray(column + 1, connection.createArrayOf(types[column], values));
+                }
+                return statement;
+            });
+        }
     }
 
     public void clear(PublicationId id) {

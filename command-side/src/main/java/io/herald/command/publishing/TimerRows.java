@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
  * Keeps each publication's timer row in step with its events. A subscribing processor: it runs in
  * the transaction that appends the event, so the row commits or rolls back with it, and it never
  * replays history. Relative waits (attempt timeout, retry backoff, settle delay) start on the
- * database clock at commit; only a person's {@code scheduledAt} is an absolute time.
+ * database clock at commit; only a person's {@code scheduledAt} is an absolute time. The rows of
+ * one batch of events are written together at its end ({@link TimerBatch}).
  */
 @Component
 @ProcessingGroup(TimerRows.PROCESSING_GROUP)
@@ -30,11 +31,13 @@ public class TimerRows {
 
     public static final String PROCESSING_GROUP = "publication-timers";
 
-    private final PublicationTimers timers;
+    private final TimerBatch timers;
+    private final PublicationTimers rows;
     private final ReadBacks readBacks;
 
-    TimerRows(PublicationTimers timers, ReadBacks readBacks) {
+    TimerRows(TimerBatch timers, PublicationTimers rows, ReadBacks readBacks) {
         this.timers = timers;
+        this.rows = rows;
         this.readBacks = readBacks;
     }
 
@@ -92,7 +95,9 @@ public class TimerRows {
 
     @EventHandler
     void on(PublicationReadBackRequestedEvent event) {
-        timers.readBackNow(event.publicationId(), event.attemptNo(), Integer.MAX_VALUE);
+        // a conditional write: it must see the rows the batch wrote before it
+        timers.flush();
+        rows.readBackNow(event.publicationId(), event.attemptNo(), Integer.MAX_VALUE);
     }
 
     @EventHandler
