@@ -169,6 +169,15 @@ FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname 
 SQL
 }
 
+# each statement's calls per publication, most frequent first (BENCH_STATEMENTS_DETAIL names the file)
+statements_detail() {
+    psql -tA -F' | ' -d "$DB" -v n="$E2E_COUNT" <<'SQL'
+SELECT round(calls::numeric / :n, 2), calls, left(regexp_replace(query, '\s+', ' ', 'g'), 160)
+FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND query NOT LIKE '%bench-driver%' ORDER BY calls DESC LIMIT 40
+SQL
+}
+
 log "starting Herald"
 start_herald
 KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench 1000000001 EAAB-bench-token)")
@@ -206,6 +215,7 @@ E2E_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$E2E_COUNT")
 # statements are counted as they run: read at once, so no idle time after the phase is counted
 if [ "$STATEMENTS" = on ]; then
     read -r HERALD_STATEMENTS DRIVER_STATEMENTS <<<"$(statements)"
+    [ -n "${BENCH_STATEMENTS_DETAIL:-}" ] && statements_detail > "$BENCH_STATEMENTS_DETAIL"
 fi
 sleep 11
 COMMITS_1=$(commits)

@@ -1,8 +1,11 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.unitofwork.BatchAggregates;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.slf4j.Logger;
@@ -26,13 +29,20 @@ public class Batches {
         this.transactions = transactions;
     }
 
-    /** @return the items that failed even alone */
-    public <T> List<T> inOneTransaction(List<T> items, Consumer<T> send) {
+    /**
+     * @param aggregateOf the aggregate each item's command goes to, declared for the batch so the
+     *                    store is asked once for all of their versions ({@link BatchAggregates})
+     * @return the items that failed even alone
+     */
+    public <T> List<T> inOneTransaction(List<T> items, Function<T, String> aggregateOf, Consumer<T> send) {
         if (items.isEmpty()) {
             return List.of();
         }
         try {
-            run(() -> items.forEach(send));
+            run(() -> {
+                BatchAggregates.declare(CurrentUnitOfWork.get(), items.stream().map(aggregateOf).toList());
+                items.forEach(send);
+            });
             return List.of();
         } catch (RuntimeException batchFailed) {
             if (items.size() == 1) {

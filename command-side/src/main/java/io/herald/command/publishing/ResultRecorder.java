@@ -14,6 +14,8 @@ import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.messaging.MetaData;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -29,6 +31,7 @@ public class ResultRecorder {
 
     private static final Logger log = LoggerFactory.getLogger(ResultRecorder.class);
     static final int MAX_BATCH = 100;
+    private static final CommandTargetResolver TARGETS = AnnotationCommandTargetResolver.builder().build();
 
     /** A result command, the metadata it carries, and what to do with the publication's answer. */
     record Result(Object command, MetaData origin, Consumer<Object> then) {
@@ -96,11 +99,16 @@ public class ResultRecorder {
 
     void recordAll(List<Result> batch) {
         meters.summary("herald.results.batch_size").record(batch.size());
-        List<Result> lost = batches.inOneTransaction(batch, result -> {
+        List<Result> lost = batches.inOneTransaction(batch, ResultRecorder::publicationOf, result -> {
             Object answer = commands.sendAndWait(GenericCommandMessage.asCommandMessage(result.command())
                     .andMetaData(result.origin()));
             CurrentUnitOfWork.get().afterCommit(u -> result.then().accept(answer));
         });
         lost.forEach(result -> log.error("{} could not be recorded; the attempt's expiry row will tell", result));
+    }
+
+    /** The publication a result goes to: its command's {@code @TargetAggregateIdentifier}. */
+    private static String publicationOf(Result result) {
+        return TARGETS.resolveTarget(GenericCommandMessage.asCommandMessage(result.command())).getIdentifier();
     }
 }

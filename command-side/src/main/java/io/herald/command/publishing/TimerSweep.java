@@ -54,7 +54,7 @@ public class TimerSweep {
         int fired = 0;
         for (int i = 0; i < MAX_BATCHES; i++) {
             List<Timer> due = timers.claimDue(properties.sweepBatchSize());
-            List<Timer> failed = batches.inOneTransaction(due, this::fire);
+            List<Timer> failed = batches.inOneTransaction(due, timer -> timer.publicationId().value(), this::fire);
             failed.forEach(t -> log.warn("timer {} of {} could not fire; it fires again in {}", t.kind(),
                     t.publicationId(), PublicationTimers.CLAIM_LEASE));
             fired += due.size();

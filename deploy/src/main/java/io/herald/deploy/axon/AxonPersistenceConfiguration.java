@@ -30,6 +30,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.http.converter.json.Jackson2ObjectMapperBuilder;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Axon's storage on PostgreSQL through JDBC: snake_case tables with bytea payloads (see the
@@ -111,9 +112,10 @@ public class AxonPersistenceConfiguration {
      * few hundred bytes each), dropped after {@code herald.command.aggregate-cache-idle} unused.
      */
     @Bean
-    Cache publicationCache(EventStorageEngine eventStorageEngine, AggregateCacheProperties properties) {
-        return new StoreCheckedAggregateCache(eventStorageEngine, properties.aggregateCacheSize(),
-                properties.aggregateCacheIdle());
+    Cache publicationCache(EventStorageEngine eventStorageEngine, DataSource dataSource, EventSchema eventSchema,
+                           AggregateCacheProperties properties) {
+        return new StoreCheckedAggregateCache(eventStorageEngine, new JdbcTemplate(dataSource),
+                eventSchema.domainEventTable(), properties.aggregateCacheSize(), properties.aggregateCacheIdle());
     }
 
     @Bean

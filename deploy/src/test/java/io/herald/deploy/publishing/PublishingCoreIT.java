@@ -93,7 +93,7 @@ class PublishingCoreIT extends HeraldIntegrationTest {
     @Test
     void aBatchWithAFailingItemCommitsTheOthersEachAlone() {
         String good = scheduled("good");
-        List<String> failed = batches.inOneTransaction(List.of(good, "poison"), item -> {
+        List<String> failed = batches.inOneTransaction(List.of(good, "poison"), item -> item, item -> {
             if (item.equals("poison")) {
                 throw new IllegalStateException("fails every time");
             }
