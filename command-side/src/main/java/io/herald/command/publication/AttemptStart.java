@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The decisions of one {@link StartAttemptCommand} over the publication's state: whether an attempt
- * may start at all, which provider write is next, whether something must be read first, and the
- * attempt's event and licence. Reads the state as it is when asked, so a decision made after the
- * aggregate applied an event (the entry's target, say) carries what that event changed.
+ * may start at all, whether it is held for the connection's credentials, which provider write is
+ * next, whether something must be read first, and the attempt's event and licence. Reads the state
+ * as it is when asked, so a decision made after the aggregate applied an event (the entry's
+ * target, say) carries what that event changed. Also what a client's execute makes due.
  */
 final class AttemptStart {
 
