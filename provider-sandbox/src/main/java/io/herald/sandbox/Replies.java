@@ -6,6 +6,8 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.ServletResponseWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.lang.reflect.Field;
+import java.util.Optional;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.apache.catalina.connector.ResponseFacade;
 import org.apache.coyote.ActionCode;
@@ -63,26 +65,37 @@ final class Replies {
      * ERROR_5XX_WITH_EFFECT acts and answers the provider's server error. The answer is built
      * after the effect, so it shows it. Faults that act before any effect are the caller's.
      */
-    static DeferredResult<ResponseEntity<String>> withEffect(SandboxState state, java.util.Optional<SandboxFault> fault,
+    static DeferredResult<ResponseEntity<String>> withEffect(SandboxState state, Optional<SandboxFault> fault,
                                                              Runnable effect, Supplier<ResponseEntity<String>> answer,
                                                              Supplier<ResponseEntity<String>> serverError) {
+        return withLateEffect(state, fault, lateBy -> effect.run(), answer, serverError);
+    }
+
+    /**
+     * As {@link #withEffect}, with the effect told how many milliseconds after the request it
+     * acts (0 unless CREATE_AFTER): a post created late is created at the later time.
+     */
+    static DeferredResult<ResponseEntity<String>> withLateEffect(SandboxState state, Optional<SandboxFault> fault,
+                                                                 LongConsumer effect,
+                                                                 Supplier<ResponseEntity<String>> answer,
+                                                                 Supplier<ResponseEntity<String>> serverError) {
         if (fault.isEmpty()) {
-            effect.run();
+            effect.accept(0);
             return now(state, answer.get());
         }
         SandboxFault f = fault.get();
         return switch (f.type()) {
             case DELAY_THEN_CREATE -> {
-                effect.run();
+                effect.accept(0);
                 ResponseEntity<String> late = answer.get();
                 yield after(state, f.delayMillis(), () -> late);
             }
             case CREATE_AFTER -> {
-                state.later(f.delayMillis(), effect);
+                state.later(f.delayMillis(), () -> effect.accept(f.delayMillis()));
                 yield hold(state);
             }
             case ERROR_5XX_WITH_EFFECT -> {
-                effect.run();
+                effect.accept(0);
                 yield now(state, serverError.get());
             }
             default -> throw new IllegalStateException("fault " + f.type() + " acts before the effect");

@@ -87,13 +87,13 @@ public class SandboxAdminController {
 
     @PostMapping("/sandbox/_admin/faults")
     public ResponseEntity<Void> fault(@RequestBody SandboxFault fault) {
-        state.addFault(fault);
+        state.faults().add(fault);
         return ResponseEntity.noContent().build();
     }
 
     @DeleteMapping("/sandbox/_admin/faults")
     public ResponseEntity<Void> clearFaults() {
-        state.clearFaults();
+        state.faults().clear();
         return ResponseEntity.noContent().build();
     }
 
@@ -109,12 +109,13 @@ public class SandboxAdminController {
         long n = state.nextId();
         Instant created = seeded.createdAt() == null ? Instant.now() : seeded.createdAt();
         SandboxPost post = switch (provider) {
-            case FacebookSandboxController.PROVIDER -> new SandboxPost(target + "_" + n, target, seeded.text(),
-                    seeded.text(), seeded.link(), null, seeded.status() == null ? "published" : seeded.status(),
-                    created, null, "https://www.facebook.com/" + target + "_" + n);
-            case LinkedInSandboxController.PROVIDER -> new SandboxPost("urn:li:share:" + (7_100_000_000_000_000_000L + n),
+            case FacebookSandboxController.PROVIDER -> new SandboxPost(FacebookGraph.postId(target, n), target,
+                    seeded.text(), seeded.text(), seeded.link(), null,
+                    seeded.status() == null ? "published" : seeded.status(), created, null,
+                    FacebookGraph.postUrl(FacebookGraph.postId(target, n)));
+            case LinkedInSandboxController.PROVIDER -> new SandboxPost(LinkedInRest.shareUrn(n),
                     target, seeded.text(), escape(seeded.text()), null, null, "PUBLISHED", created, null,
-                    "https://www.linkedin.com/feed/update/urn:li:share:" + (7_100_000_000_000_000_000L + n) + "/");
+                    LinkedInRest.postUrl(LinkedInRest.shareUrn(n)));
             case WordPressSandboxController.PROVIDER -> new SandboxPost(Long.toString(n), target, seeded.text(),
                     seeded.text(), null, "", seeded.status() == null ? "publish" : seeded.status(), created,
                     seeded.publicationMeta(), "/?p=" + n);
@@ -123,7 +124,7 @@ public class SandboxAdminController {
         if (post == null) {
             return ResponseEntity.notFound().build();
         }
-        state.addPost(provider, post);
+        state.posts().add(provider, post);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(Json.object().put("id", post.id())));
     }
 
@@ -135,7 +136,7 @@ public class SandboxAdminController {
     @GetMapping("/sandbox/_truth/{provider}/{target}")
     public ResponseEntity<String> truth(@PathVariable String provider, @PathVariable String target) {
         ArrayNode list = Json.MAPPER.createArrayNode();
-        for (SandboxPost post : state.posts(provider, target)) {
+        for (SandboxPost post : state.posts().of(provider, target)) {
             list.add(postNode(provider, post));
         }
         return json(list);
@@ -145,7 +146,7 @@ public class SandboxAdminController {
     @GetMapping("/sandbox/_truth/{provider}/{target}/media")
     public ResponseEntity<String> media(@PathVariable String provider, @PathVariable String target) {
         ArrayNode list = Json.MAPPER.createArrayNode();
-        for (SandboxMedia image : state.mediaOf(provider, target)) {
+        for (SandboxMedia image : state.media().of(provider, target)) {
             ObjectNode node = list.addObject();
             node.put("id", image.id());
             node.put("contentType", image.contentType());
@@ -172,7 +173,7 @@ public class SandboxAdminController {
     @GetMapping("/sandbox/_truth/{provider}/{target}/deleted")
     public ResponseEntity<String> deleted(@PathVariable String provider, @PathVariable String target) {
         ArrayNode list = Json.MAPPER.createArrayNode();
-        for (SandboxState.Deletion deletion : state.deletions(provider, target)) {
+        for (SandboxState.Deletion deletion : state.posts().deletions(provider, target)) {
             ObjectNode node = postNode(provider, deletion.post());
             node.put("deletedAt", deletion.at().toString());
             node.put("how", deletion.how());
@@ -192,19 +193,19 @@ public class SandboxAdminController {
         node.put("createdAt", post.createdAt().toString());
         node.put("publicationMeta", post.publicationMeta());
         node.put("url", post.url());
-        List<SandboxState.Attachment> images = state.attachments(provider, post.id());
+        List<SandboxState.Attachment> images = state.media().attachments(provider, post.id());
         if (!images.isEmpty()) {
             ArrayNode media = node.putArray("media");
             images.forEach(image -> media.addObject().put("id", image.mediaId()).put("altText", image.altText()));
         }
-        state.featured(provider, post.id()).ifPresent(mediaId -> node.put("featuredMedia", mediaId));
-        List<SandboxComment> comments = state.comments(provider, post.id());
+        state.media().featured(provider, post.id()).ifPresent(mediaId -> node.put("featuredMedia", mediaId));
+        List<SandboxComment> comments = state.comments().of(provider, post.id());
         if (!comments.isEmpty()) {
             ArrayNode list = node.putArray("comments");
             comments.forEach(c -> list.addObject().put("id", c.id()).put("urn", c.urn()).put("parentId", c.parentId())
                     .put("actor", c.actor()).put("text", c.text()).put("createdAt", c.createdAt().toString()));
         }
-        List<SandboxState.Edit> edits = state.edits(provider, post.id());
+        List<SandboxState.Edit> edits = state.posts().edits(provider, post.id());
         if (!edits.isEmpty()) {
             ArrayNode list = node.putArray("edits");
             edits.forEach(e -> list.addObject().put("at", e.at().toString()).put("text", e.text())

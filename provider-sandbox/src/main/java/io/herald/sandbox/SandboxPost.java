@@ -20,4 +20,14 @@ public record SandboxPost(
         Instant createdAt,
         String publicationMeta,
         String url) {
+
+    /** The same post, created {@code millis} later (as a post the provider creates after the request). */
+    SandboxPost createdLater(long millis) {
+        return new SandboxPost(id, target, text, storedText, link, title, status, createdAt.plusMillis(millis),
+                publicationMeta, url);
+    }
+
+    SandboxPost withStatus(String newStatus) {
+        return new SandboxPost(id, target, text, storedText, link, title, newStatus, createdAt, publicationMeta, url);
+    }
 }

@@ -1,6 +1,5 @@
 package io.herald.query.publication;
 
-import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
@@ -46,8 +45,7 @@ final class PublicationTransitions {
 
     static PublicationView attempted(PublicationView view, PublicationAttemptedEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
-        d.putAttempt(new Attempt(e.attemptNo(), e.trigger(), e.startedAt(), AttemptOutcome.IN_FLIGHT,
-                null, null, null, null, null, null, null, null, null, null));
+        d.putAttempt(AttemptRows.inFlight(e));
         PublicationStep step = PublicationStep.orPostStep(e.step(), d.action);
         StepViews.attempted(d, step, e.mediaId(), e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
@@ -63,12 +61,7 @@ final class PublicationTransitions {
 
     static PublicationView succeeded(PublicationView view, PublicationSucceededEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
-        Attempt before = d.attempt(e.attemptNo());
-        AttemptTrace t = e.trace();
-        d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.SUCCEEDED,
-                t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
-                t == null ? null : t.providerTraceId(), null, t == null ? null : t.requestFingerprint(),
-                null, null, t == null ? Boolean.TRUE : t.responseReceived(), e.succeededAt(), null));
+        d.putAttempt(AttemptRows.succeeded(d.attempt(e.attemptNo()), e));
         StepViews.settle(d, e.attemptNo(), StepStatus.SUCCEEDED, e.providerRef(), null);
         PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
@@ -85,21 +78,15 @@ final class PublicationTransitions {
 
     static PublicationView failed(PublicationView view, PublicationFailedEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
-        Attempt before = d.attempt(e.attemptNo());
-        AttemptTrace t = e.trace();
-        String providerCode = t != null && t.providerCode() != null ? t.providerCode() : e.errorCode();
-        d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.FAILED,
-                t == null ? null : t.httpStatus(), providerCode, t == null ? null : t.providerTraceId(),
-                e.detail(), t == null ? null : t.requestFingerprint(), e.kind(), null,
-                t == null ? null : t.responseReceived(), e.failedAt(), e.retryAt()));
+        d.putAttempt(AttemptRows.failed(d.attempt(e.attemptNo()), e));
         StepViews.settle(d, e.attemptNo(), e.retryAt() != null ? StepStatus.PENDING : StepStatus.FAILED, null,
-                failureReason(e));
+                DecisionReasons.failure(e));
         boolean comment = StepViews.stepOf(d, e.attemptNo()) == PublicationStep.FIRST_COMMENT;
         if (comment && e.attemptNo() >= d.latestAttemptNo()) {
             if (e.retryAt() != null) {
                 d.noDecision();
             } else {
-                d.needsDecision("the post exists; its first comment " + failureReason(e));
+                d.needsDecision("the post exists; its first comment " + DecisionReasons.failure(e));
             }
         } else if (e.attemptNo() >= d.latestAttemptNo()) {
             if (e.retryAt() != null) {
@@ -107,7 +94,7 @@ final class PublicationTransitions {
                 d.noDecision();
             } else {
                 d.status = PublicationStatus.FAILED;
-                d.needsDecision(failureReason(e));
+                d.needsDecision(DecisionReasons.failure(e));
             }
         }
         d.updatedAt = e.failedAt();
@@ -116,12 +103,7 @@ final class PublicationTransitions {
 
     static PublicationView outcomeUnknown(PublicationView view, PublicationOutcomeUnknownEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
-        Attempt before = d.attempt(e.attemptNo());
-        AttemptTrace t = e.trace();
-        d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.OUTCOME_UNKNOWN,
-                t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
-                t == null ? null : t.providerTraceId(), e.detail(), t == null ? null : t.requestFingerprint(),
-                null, e.cause(), t == null ? Boolean.FALSE : t.responseReceived(), e.recordedAt(), null));
+        d.putAttempt(AttemptRows.outcomeUnknown(d.attempt(e.attemptNo()), e));
         StepViews.settle(d, e.attemptNo(), StepStatus.OUTCOME_UNKNOWN, null, e.detail());
         PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         if (step == PublicationStep.UPLOAD_MEDIA || step == PublicationStep.FIRST_COMMENT) {
@@ -155,7 +137,7 @@ final class PublicationTransitions {
         if (step == PublicationStep.FIRST_COMMENT) {
             switch (e.result()) {
                 case FOUND -> d.noDecision();
-                case NOT_FOUND -> d.needsDecision("the post exists; its first comment " + notFoundReason(e));
+                case NOT_FOUND -> d.needsDecision("the post exists; its first comment " + DecisionReasons.notFound(e));
                 case UNKNOWN -> d.needsDecision("the post exists; read-back could not tell whether its first comment"
                         + " was posted" + (e.detail() != null ? " (" + e.detail() + ")" : "")
                         + ": confirm published, confirm not published or abandon the comment");
@@ -173,7 +155,7 @@ final class PublicationTransitions {
             }
             case NOT_FOUND -> {
                 d.status = PublicationStatus.NOT_EXECUTED;
-                d.needsDecision(notFoundReason(e));
+                d.needsDecision(DecisionReasons.notFound(e));
             }
             case UNKNOWN -> {
                 d.status = PublicationStatus.OUTCOME_UNKNOWN;
@@ -245,12 +227,7 @@ final class PublicationTransitions {
     static PublicationView held(PublicationView view, PublicationHeldEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
         if (e.attemptNo() > 0) {
-            Attempt before = d.attempt(e.attemptNo());
-            AttemptTrace t = e.trace();
-            d.putAttempt(new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.FAILED,
-                    t == null ? null : t.httpStatus(), e.providerCode(), t == null ? null : t.providerTraceId(),
-                    e.heldReason(), t == null ? null : t.requestFingerprint(), null, null,
-                    t == null ? null : t.responseReceived(), e.heldAt(), null));
+            d.putAttempt(AttemptRows.refusedForCredentials(d.attempt(e.attemptNo()), e));
         }
         if (e.attemptNo() == 0 || e.attemptNo() >= d.latestAttemptNo()) {
             d.status = PublicationStatus.HELD;
@@ -288,35 +265,7 @@ final class PublicationTransitions {
         }
         Attempt a = d.attempt(e.attemptNo());
         if (a.outcome() == AttemptOutcome.IN_FLIGHT) {
-            d.putAttempt(new Attempt(a.attemptNo(), a.trigger(), a.startedAt(), AttemptOutcome.FAILED,
-                    a.httpStatus(), a.providerCode(), a.providerTraceId(), e.detail(), a.requestFingerprint(),
-                    a.failureKind(), a.unknownCause(), Boolean.TRUE, e.reconciledAt(), null));
+            d.putAttempt(AttemptRows.refusedAsDuplicate(a, e));
         }
-    }
-
-    private static String failureReason(PublicationFailedEvent e) {
-        StringBuilder reason = new StringBuilder("attempt ").append(e.attemptNo()).append(" failed");
-        if (e.errorCode() != null) {
-            reason.append(" (").append(e.errorCode()).append(')');
-        }
-        if (e.detail() != null) {
-            reason.append(": ").append(e.detail());
-        }
-        return reason.toString();
-    }
-
-    private static String notFoundReason(PublicationReconciledEvent e) {
-        String reason;
-        if (e.source() == ReconciliationSource.OPERATOR) {
-            reason = "confirmed not published" + (e.decidedBy() != null ? " by " + e.decidedBy() : "")
-                    + ": re-attempt or abandon";
-        } else {
-            reason = "read-back found nothing for attempt " + e.attemptNo()
-                    + ": confirm not published, re-attempt or abandon";
-        }
-        // an operator's own words are the note; the detail only repeats who decided
-        String why = e.source() == ReconciliationSource.OPERATOR ? e.note()
-                : e.detail() != null ? e.detail() : e.note();
-        return why == null ? reason : reason + " (" + why + ")";
     }
 }

@@ -1,0 +1,134 @@
+package io.herald.command.publication;
+
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.publication.AttemptTrigger;
+import io.herald.contracts.publication.DecidePublicationCommand;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.contracts.publication.ReconciliationSource;
+
+/**
+ * What an operator's decision (API.md "Operator decisions") records, and in which states each is
+ * allowed: about the post, or, once the post stands and its first comment waits for an operator,
+ * about that comment ({@code decisionStep: first_comment}). A decision not allowed is refused with
+ * {@code decision_not_allowed} and a hint at what would be.
+ */
+final class OperatorDecisions {
+
+    private OperatorDecisions() {
+    }
+
+    /** The post stands; the decision is about its first comment. */
+    static boolean aboutComment(PublicationState state) {
+        return state.status() == PublicationStatus.SUCCEEDED && state.steps().commentNeedsDecision();
+    }
+
+    static Object onPost(PublicationState state, DecidePublicationCommand command) {
+        PublicationRequestedEvent request = state.request();
+        return switch (command.decision()) {
+            case CONFIRM_PUBLISHED -> {
+                requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
+                        PublicationStatus.FAILED);
+                ProviderRef ref = command.providerRef();
+                if (ref == null || (isBlank(ref.id()) && isBlank(ref.url()))) {
+                    throw new HeraldRejection(ErrorCode.VALIDATION_FAILED,
+                            "confirm_published needs the post's id or URL at the provider");
+                }
+                yield new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
+                        state.lastAttemptNo(), ReconciliationResult.FOUND, ReconciliationSource.OPERATOR, ref,
+                        "confirmed published by " + command.operator(), command.operator(), command.note(),
+                        command.decidedAt());
+            }
+            case CONFIRM_NOT_PUBLISHED -> {
+                requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN);
+                yield new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
+                        state.lastAttemptNo(), ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR, null,
+                        "confirmed not published by " + command.operator(), command.operator(), command.note(),
+                        command.decidedAt());
+            }
+            case REATTEMPT -> {
+                requireDecidable(state, command, PublicationStatus.NOT_EXECUTED, PublicationStatus.FAILED);
+                yield new PublicationExecutionRequestedEvent(request.publicationId(), request.workspaceId(),
+                        AttemptTrigger.OPERATOR_REATTEMPT, command.operator(), command.note(), command.decidedAt(),
+                        state.nextAttemptNo());
+            }
+            case ABANDON -> {
+                requireDecidable(state, command, PublicationStatus.REQUESTED, PublicationStatus.RETRY_SCHEDULED,
+                        PublicationStatus.FAILED, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
+                        PublicationStatus.HELD);
+                yield new PublicationAbandonedEvent(request.publicationId(), request.workspaceId(), command.operator(),
+                        command.note(), command.decidedAt());
+            }
+        };
+    }
+
+    static Object onComment(PublicationState state, DecidePublicationCommand command) {
+        PublicationRequestedEvent request = state.request();
+        PublicationSteps.CommentState comment = state.steps().comment();
+        return switch (command.decision()) {
+            case CONFIRM_PUBLISHED -> new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
+                    state.lastAttemptNo(), ReconciliationResult.FOUND, ReconciliationSource.OPERATOR,
+                    command.providerRef(), "comment confirmed published by " + command.operator(), command.operator(),
+                    command.note(), command.decidedAt());
+            case CONFIRM_NOT_PUBLISHED -> {
+                if (comment != PublicationSteps.CommentState.OUTCOME_UNKNOWN) {
+                    throw commentDecisionRefused(command, comment);
+                }
+                yield new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
+                        state.lastAttemptNo(), ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR, null,
+                        "comment confirmed not published by " + command.operator(), command.operator(),
+                        command.note(), command.decidedAt());
+            }
+            case REATTEMPT -> {
+                if (comment == PublicationSteps.CommentState.OUTCOME_UNKNOWN) {
+                    throw commentDecisionRefused(command, comment);
+                }
+                yield new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
+                        state.nextAttemptNo(), PublicationStep.FIRST_COMMENT, command.decidedAt());
+            }
+            case ABANDON -> new PublicationStepSkippedEvent(request.publicationId(), request.workspaceId(),
+                    state.lastAttemptNo(), PublicationStep.FIRST_COMMENT, command.operator(), command.note(),
+                    command.decidedAt());
+        };
+    }
+
+    private static void requireDecidable(PublicationState state, DecidePublicationCommand command,
+                                         PublicationStatus... allowed) {
+        PublicationStatus status = state.status();
+        for (PublicationStatus s : allowed) {
+            if (s == status) {
+                return;
+            }
+        }
+        String hint = switch (status) {
+            case OUTCOME_UNKNOWN -> ": the outcome is unknown; confirm published or not published first";
+            case ATTEMPTING -> ": an attempt is in flight; wait for its outcome";
+            case SUCCEEDED -> ": the publication already succeeded";
+            case ABANDONED -> ": the publication was abandoned";
+            default -> "";
+        };
+        throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED,
+                command.decision().wireName() + " is not allowed while " + status + hint);
+    }
+
+    private static HeraldRejection commentDecisionRefused(DecidePublicationCommand command,
+                                                          PublicationSteps.CommentState comment) {
+        String hint = comment == PublicationSteps.CommentState.OUTCOME_UNKNOWN
+                ? ": the comment's outcome is unknown; confirm published or not published first" : "";
+        return new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED, command.decision().wireName()
+                + " is not allowed on the first comment while it is " + comment + hint);
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+}

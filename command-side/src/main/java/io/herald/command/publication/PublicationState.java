@@ -1,0 +1,280 @@
+package io.herald.command.publication;
+
+import io.herald.contracts.media.MediaId;
+import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationAbandonedEvent;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
+import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
+import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationHeldEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
+import io.herald.contracts.publication.PublicationNothingToChangeEvent;
+import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationReleasedEvent;
+import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationSupersededEvent;
+import io.herald.contracts.publication.PublicationTargetedEvent;
+import io.herald.contracts.publication.ReadBackLicence;
+import io.herald.contracts.publication.ReconciliationSource;
+import java.time.Instant;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+
+/**
+ * Every fact a publication's events established that a later decision reads. A member of the
+ * {@link Publication} aggregate, so Axon calls these handlers for each event the aggregate
+ * applies or loads (after the aggregate's own). Handlers assign fields, nothing else: the
+ * aggregate and its policies decide, reading this state.
+ */
+final class PublicationState {
+
+    /** The request as its event recorded it: what, where and when to publish; fixed from then on. */
+    private PublicationRequestedEvent request;
+    private PublicationStatus status;
+    private int lastAttemptNo;
+    private Instant lastAttemptStartedAt;
+    private Instant lastAttemptExpiresAt;
+    /** Some attempt ended with an unknown outcome, so its post may exist at the provider. */
+    private boolean earlierAttemptMayHaveLanded;
+    private ReconciliationSource lastNotFoundSource;
+    private int notSentFailures;
+    private int rateLimitedFailures;
+    /** For update and delete: the entry's post acted on, fixed when the operation takes its turn. */
+    private ProviderRef targetRef;
+    /** For update and delete: how often a read-back showed the change missing and it was sent again. */
+    private int convergingResends;
+    /** The step of the latest attempt, and its image for an upload. */
+    private PublicationStep lastStep;
+    private MediaId lastMediaId;
+    /** The latest attempt has no recorded result yet (its step may be an upload or the comment). */
+    private boolean inFlight;
+    private final PublicationSteps steps = new PublicationSteps();
+
+    PublicationRequestedEvent request() {
+        return request;
+    }
+
+    PublicationStatus status() {
+        return status;
+    }
+
+    int lastAttemptNo() {
+        return lastAttemptNo;
+    }
+
+    Instant lastAttemptExpiresAt() {
+        return lastAttemptExpiresAt;
+    }
+
+    boolean earlierAttemptMayHaveLanded() {
+        return earlierAttemptMayHaveLanded;
+    }
+
+    ReconciliationSource lastNotFoundSource() {
+        return lastNotFoundSource;
+    }
+
+    ProviderRef targetRef() {
+        return targetRef;
+    }
+
+    int convergingResends() {
+        return convergingResends;
+    }
+
+    PublicationStep lastStep() {
+        return lastStep;
+    }
+
+    MediaId lastMediaId() {
+        return lastMediaId;
+    }
+
+    boolean inFlight() {
+        return inFlight;
+    }
+
+    PublicationSteps steps() {
+        return steps;
+    }
+
+    int nextAttemptNo() {
+        return lastAttemptNo + 1;
+    }
+
+    /** The latest attempt was the post's first comment (the post itself stands). */
+    boolean lastStepIsComment() {
+        return lastStep == PublicationStep.FIRST_COMMENT;
+    }
+
+    /** How many failures of this kind were recorded before; a rejection is never counted. */
+    int failuresBefore(FailureKind kind) {
+        return switch (kind) {
+            case NOT_SENT -> notSentFailures;
+            case RATE_LIMITED -> rateLimitedFailures;
+            case REJECTED -> 0;
+        };
+    }
+
+    /** What the latest attempt may have left at the provider. */
+    ReadBackLicence readBackLicence() {
+        boolean comment = lastStepIsComment();
+        return new ReadBackLicence(request.publicationId(), request.workspaceId(), request.channelId(), lastAttemptNo,
+                request.action(), request.content(), lastAttemptStartedAt, targetRef, comment ? lastStep : null,
+                comment ? steps.postRef() : null);
+    }
+
+    /** The post's outcome is unknown, or (the post standing) its comment's. */
+    boolean lastAttemptUnknown() {
+        return lastStepIsComment()
+                ? steps.comment() == PublicationSteps.CommentState.OUTCOME_UNKNOWN
+                : status == PublicationStatus.OUTCOME_UNKNOWN;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationRequestedEvent event) {
+        request = event;
+        status = PublicationStatus.REQUESTED;
+        lastStep = PublicationStep.postStepOf(event.action());
+        steps.plan(event.action(), event.content());
+    }
+
+    @EventSourcingHandler
+    void on(PublicationTargetedEvent event) {
+        targetRef = event.target();
+    }
+
+    @EventSourcingHandler
+    void on(PublicationSupersededEvent event) {
+        status = PublicationStatus.SUPERSEDED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationNothingToChangeEvent event) {
+        status = PublicationStatus.FAILED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationAttemptedEvent event) {
+        if (status == PublicationStatus.NOT_EXECUTED && request.action().actsOnPost()) {
+            convergingResends++;
+        }
+        lastAttemptNo = event.attemptNo();
+        lastAttemptStartedAt = event.startedAt();
+        lastAttemptExpiresAt = event.expiresAt();
+        lastStep = PublicationStep.orPostStep(event.step(), request.action());
+        lastMediaId = event.mediaId();
+        inFlight = true;
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            steps.commentAttempted();
+        } else {
+            status = PublicationStatus.ATTEMPTING;
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationSucceededEvent event) {
+        inFlight = false;
+        switch (lastStep) {
+            // the publication stays ATTEMPTING between an upload and the next step
+            case UPLOAD_MEDIA -> steps.uploadSucceeded(lastMediaId, event.providerRef());
+            case FIRST_COMMENT -> steps.commentSucceeded();
+            default -> {
+                status = PublicationStatus.SUCCEEDED;
+                steps.postExists(event.providerRef());
+            }
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationNextStepDueEvent event) {
+        if (event.step() == PublicationStep.FIRST_COMMENT) {
+            steps.commentDue();
+        } else {
+            status = PublicationStatus.ATTEMPTING;
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationStepSkippedEvent event) {
+        if (event.step() == PublicationStep.FIRST_COMMENT) {
+            steps.commentSkipped();
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationFailedEvent event) {
+        inFlight = false;
+        if (event.kind() == FailureKind.NOT_SENT) {
+            notSentFailures++;
+        } else if (event.kind() == FailureKind.RATE_LIMITED) {
+            rateLimitedFailures++;
+        }
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            steps.commentFailed(event.retryAt() != null);
+            return;
+        }
+        status = event.retryAt() != null ? PublicationStatus.RETRY_SCHEDULED : PublicationStatus.FAILED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationOutcomeUnknownEvent event) {
+        inFlight = false;
+        switch (lastStep) {
+            // still in progress: the upload is made due again, or it fails once the retry policy's bound is reached
+            case UPLOAD_MEDIA -> steps.uploadUnknown();
+            case FIRST_COMMENT -> steps.commentUnknown();
+            default -> {
+                status = PublicationStatus.OUTCOME_UNKNOWN;
+                earlierAttemptMayHaveLanded = true;
+            }
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationReconciledEvent event) {
+        if (lastStep == PublicationStep.FIRST_COMMENT) {
+            steps.commentReconciled(event.result(), event.source());
+            return;
+        }
+        switch (event.result()) {
+            case FOUND -> {
+                status = PublicationStatus.SUCCEEDED;
+                steps.postExists(event.providerRef());
+            }
+            case NOT_FOUND -> {
+                status = PublicationStatus.NOT_EXECUTED;
+                lastNotFoundSource = event.source();
+            }
+            case UNKNOWN -> status = PublicationStatus.OUTCOME_UNKNOWN;
+        }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationExecutionRequestedEvent event) {
+        status = PublicationStatus.RETRY_SCHEDULED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationHeldEvent event) {
+        if (event.attemptNo() > 0) {
+            inFlight = false; // the attempt was refused for its credentials: it did not execute
+        }
+        status = PublicationStatus.HELD;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationReleasedEvent event) {
+        status = PublicationStatus.RETRY_SCHEDULED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationAbandonedEvent event) {
+        status = PublicationStatus.ABANDONED;
+    }
+}
