@@ -12,7 +12,7 @@ import java.util.HexFormat;
 import javax.imageio.ImageIO;
 
 /** Images made in the test: with ImageIO where the JDK writes the format, a byte literal for WebP. */
-final class MediaImages {
+public final class MediaImages {
 
     /** A 1 x 1 lossless WebP (VP8L), the sample browsers use to detect WebP support. */
     static final byte[] WEBP_1X1 = Base64.getDecoder().decode("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==");
@@ -21,7 +21,7 @@ final class MediaImages {
     }
 
     /** An image of the given size; {@code seed} makes the bytes differ between tests. */
-    static byte[] image(String format, int width, int height, int seed) {
+    public static byte[] image(String format, int width, int height, int seed) {
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         for (int x = 0; x < width; x++) {
             for (int y = 0; y < height; y++) {

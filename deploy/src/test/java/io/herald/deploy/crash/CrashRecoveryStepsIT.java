@@ -1,0 +1,502 @@
+package io.herald.deploy.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.SandboxLoopback;
+import io.herald.deploy.media.MediaImages;
+import io.herald.deploy.process.HeraldProcess;
+import io.herald.deploy.process.StoredPublications;
+import io.herald.testsupport.TestDatabase;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Herald runs as its own process and is killed with SIGKILL once, while every kind of step is in
+ * flight at the provider, each publication at its own target: an upload, a post whose image was
+ * uploaded, a first comment (on a Page that can be read back, and on a LinkedIn member that
+ * cannot), an update and a delete whose effect landed before the kill, and an update and a delete
+ * whose effect had not. The sandbox (in this JVM) survives and keeps the ground truth. Afterwards:
+ * every interrupted step was an unknown outcome; the upload was made again and the post uses only
+ * recorded uploads; posts and comments exist once; updates and deletes were sent again at most
+ * once and left the post as wanted; nothing was retried blindly.
+ */
+class CrashRecoveryStepsIT extends HeraldIntegrationTest {
+
+    private static final String CRASH_SYSTEM_KEY = "hs.crash-steps-system-key-abcdefghijklmnopqrstuvwxyz01";
+    private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
+    /** Below the attempt timeout, far above any answer the kill lets through. */
+    private static final String READ_TIMEOUT = "30s";
+    /** When a faulted call answers: long after the read timeout, so only the kill ends it. */
+    private static final long ANSWER_LATE = 120_000;
+    /** When a held call has its effect: after the test (the hold drops the exchange at 10 minutes). */
+    private static final long EFFECT_AFTER_THE_TEST = 590_000;
+
+    private final String run = "9" + System.nanoTime() % 1_000_000;
+    private TestDatabase database;
+    private HeraldProcess herald;
+    private String key;
+    private String ws;
+    private int seed;
+
+    @Test
+    void killedWhileEachKindOfStepIsInFlightHeraldMakesNothingTwiceAndLosesNothing() throws Exception {
+        database = TestDatabase.shared().freshSibling();
+        Path log = Path.of("target", "crash-steps-herald.log");
+        Files.deleteIfExists(log);
+        String sandbox = "http://localhost:" + SandboxLoopback.port() + "/sandbox";
+        herald = new HeraldProcess(List.of(
+                "--spring.datasource.url=" + database.jdbcUrl(),
+                "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.security.system-key=" + CRASH_SYSTEM_KEY,
+                "--herald.security.rate-limit.limit-for-period=100000",
+                "--herald.channels.facebook.graph-base-url=" + sandbox + "/facebook/v25.0",
+                "--herald.channels.linkedin.api-base-url=" + sandbox + "/linkedin",
+                "--herald.channels.facebook.read-timeout=" + READ_TIMEOUT,
+                "--herald.channels.linkedin.read-timeout=" + READ_TIMEOUT,
+                "--herald.publishing.attempt-timeout=35s",
+                "--herald.reconciliation.settle-delay=2s",
+                "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
+        try {
+            herald.start();
+            ws = "crashsteps" + run;
+            herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                    "{\"workspaceId\":\"" + ws + "\",\"name\":\"crash test of the steps\"}");
+            key = herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
+                    "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"crash\"}")
+                    .get("key").asText();
+            crashAndRecover();
+        } finally {
+            herald.stop();
+        }
+    }
+
+    private void crashAndRecover() throws Exception {
+        String uploadPage = facebookPage("fb-upload");
+        String createPage = facebookPage("fb-create");
+        String commentPage = facebookPage("fb-comment");
+        String commentAuthor = linkedInMemberWithoutReadScope("li-comment");
+        String updateLandedPage = facebookPage("fb-update-landed");
+        String updateLostPage = facebookPage("fb-update-lost");
+        String deleteLandedPage = facebookPage("fb-delete-landed");
+        String deleteLostPage = facebookPage("fb-delete-lost");
+        for (String channel : List.of("fb-update-landed", "fb-update-lost", "fb-delete-landed", "fb-delete-lost")) {
+            awaitView(publish(channel, "entry", "{\"body\":\"Before the crash\"}"),
+                    v -> v.path("status").asText().equals("SUCCEEDED"));
+        }
+        List<String> uploadImages = List.of(image(), image());
+        String createImage = image();
+        String commentImage = image();
+
+        // effect now, answer after the kill: the upload, the post, both comments, one update, one delete
+        fault("facebook", uploadPage, "DELAY_THEN_CREATE", "UPLOAD", ANSWER_LATE);
+        fault("facebook", createPage, "DELAY_THEN_CREATE", "PUBLISH", ANSWER_LATE);
+        fault("facebook", commentPage, "DELAY_THEN_CREATE", "COMMENT", ANSWER_LATE);
+        fault("linkedin", commentAuthor, "DELAY_THEN_CREATE", "COMMENT", ANSWER_LATE);
+        fault("facebook", updateLandedPage, "DELAY_THEN_CREATE", "EDIT", ANSWER_LATE);
+        fault("facebook", deleteLandedPage, "DELAY_THEN_CREATE", "DELETE", ANSWER_LATE);
+        // no answer and no effect before the read-back: the update and the delete that must be sent again
+        fault("facebook", updateLostPage, "CREATE_AFTER", "EDIT", EFFECT_AFTER_THE_TEST);
+        fault("facebook", deleteLostPage, "CREATE_AFTER", "DELETE", EFFECT_AFTER_THE_TEST);
+
+        Map<String, String> ids = new LinkedHashMap<>();
+        ids.put("upload", publish("fb-upload", "upload", content("Two photos, one upload cut off", uploadImages,
+                null)));
+        ids.put("create", publish("fb-create", "create", content("A post cut off after its upload",
+                List.of(createImage), null)));
+        ids.put("comment", publish("fb-comment", "comment", content("A post whose comment was cut off",
+                List.of(commentImage), "The comment, once")));
+        ids.put("comment-unreadable", publish("li-comment", "comment", content("A LinkedIn post, comment cut off",
+                List.of(), "Only once here too")));
+        ids.put("update-landed", change("fb-update-landed", "update", "After the crash"));
+        ids.put("update-lost", change("fb-update-lost", "update", "After the crash"));
+        ids.put("delete-landed", change("fb-delete-landed", "delete", null));
+        ids.put("delete-lost", change("fb-delete-lost", "delete", null));
+
+        Map<String, BooleanSupplier> inFlight = new LinkedHashMap<>();
+        inFlight.put("upload", () -> media("facebook", uploadPage).size() == 1);
+        inFlight.put("create", () -> sandboxTruth("facebook", createPage).size() == 1);
+        inFlight.put("comment", () -> commentsAt("facebook", commentPage) == 1);
+        inFlight.put("comment-unreadable", () -> commentsAt("linkedin", commentAuthor) == 1);
+        inFlight.put("update-landed", () -> sandboxTruth("facebook", updateLandedPage).get(0).has("edits"));
+        inFlight.put("update-lost", () -> lastAttemptInFlight(ids.get("update-lost")));
+        inFlight.put("delete-landed", () -> deleted("facebook", deleteLandedPage).size() == 1);
+        inFlight.put("delete-lost", () -> lastAttemptInFlight(ids.get("delete-lost")));
+        awaitAll(inFlight);
+        // the two calls seen only from Herald's side: give their requests time to reach the sandbox
+        Thread.sleep(1000);
+        herald.kill();
+        System.out.println("[crash-steps] SIGKILL with every step in flight");
+        herald.start();
+
+        Map<String, JsonNode> views = awaitSettled(ids);
+        StoredPublications replay;
+        try (Connection c = database.connect()) {
+            replay = StoredPublications.read(c, json, null);
+        }
+
+        // the upload: made again after the kill, and the post attaches only the recorded uploads
+        JsonNode upload = views.get("upload");
+        assertThat(stepNames(upload)).containsExactly("upload_media:SUCCEEDED", "upload_media:SUCCEEDED",
+                "create_post:SUCCEEDED");
+        assertInterrupted(upload, 0);
+        assertThat(upload.get("steps").get(0).get("attempts").asInt()).as("the cut-off upload, made again")
+                .isEqualTo(2);
+        JsonNode uploadPost = single(sandboxTruth("facebook", uploadPage), "posts at " + uploadPage);
+        assertThat(attachedIds(uploadPost)).as("the post attaches the recorded uploads, in order")
+                .containsExactly(providerIdOf(upload, 0), providerIdOf(upload, 1));
+        JsonNode uploaded = media("facebook", uploadPage);
+        assertThat(uploaded).as("the photos uploaded: one cut off, two recorded").hasSize(3);
+        List<String> orphans = new ArrayList<>();
+        uploaded.forEach(m -> {
+            if (!attachedIds(uploadPost).contains(m.get("id").asText())) {
+                orphans.add(m.get("id").asText());
+            }
+        });
+
+        // the post cut off after its upload: read back, once, with the upload of before the kill
+        JsonNode create = views.get("create");
+        assertThat(stepNames(create)).containsExactly("upload_media:SUCCEEDED", "create_post:SUCCEEDED");
+        assertInterrupted(create, 1);
+        assertReconciled(create, "create_post", "FOUND");
+        assertThat(create.get("steps").get(0).get("attempts").asInt()).as("the upload is reused").isEqualTo(1);
+        JsonNode createPost = single(sandboxTruth("facebook", createPage), "posts at " + createPage);
+        assertThat(media("facebook", createPage)).as("no upload after the kill").hasSize(1);
+        assertThat(attachedIds(createPost)).containsExactly(providerIdOf(create, 0));
+
+        // the comment on a Page: read back, one comment
+        JsonNode comment = views.get("comment");
+        assertThat(stepNames(comment)).containsExactly("upload_media:SUCCEEDED", "create_post:SUCCEEDED",
+                "first_comment:SUCCEEDED");
+        assertInterrupted(comment, 2);
+        assertReconciled(comment, "first_comment", "FOUND");
+        assertThat(comment.get("needsDecision").asBoolean()).isFalse();
+        JsonNode commentPost = single(sandboxTruth("facebook", commentPage), "posts at " + commentPage);
+        assertThat(commentPost.get("comments")).hasSize(1);
+        assertThat(commentPost.get("comments").get(0).get("text").asText()).isEqualTo("The comment, once");
+        assertThat(media("facebook", commentPage)).hasSize(1);
+
+        // the comment where the credentials cannot read comments: the operator decides, nothing is sent again
+        JsonNode unreadable = views.get("comment-unreadable");
+        assertInterrupted(unreadable, 1);
+        assertThat(unreadable.get("status").asText()).as("the post stands").isEqualTo("SUCCEEDED");
+        assertThat(unreadable.get("needsDecision").asBoolean()).isTrue();
+        assertThat(unreadable.get("decisionStep").asText()).isEqualTo("first_comment");
+        assertThat(unreadable.get("steps").get(1).get("attempts").asInt()).isEqualTo(1);
+        JsonNode linkedInPost = single(sandboxTruth("linkedin", commentAuthor), "posts of " + commentAuthor);
+        assertThat(linkedInPost.get("comments")).hasSize(1);
+
+        // the update that landed: read back as wanted, not sent again
+        JsonNode updateLanded = views.get("update-landed");
+        assertChange(updateLanded, "FOUND", 1);
+        JsonNode landedPost = single(sandboxTruth("facebook", updateLandedPage), "posts at " + updateLandedPage);
+        assertThat(landedPost.get("text").asText()).isEqualTo("After the crash");
+        assertThat(landedPost.get("edits")).hasSize(1);
+
+        // the update that had not landed: read back unchanged, sent again once
+        JsonNode updateLost = views.get("update-lost");
+        assertChange(updateLost, "NOT_FOUND", 2);
+        JsonNode lostPost = single(sandboxTruth("facebook", updateLostPage), "posts at " + updateLostPage);
+        assertThat(lostPost.get("text").asText()).isEqualTo("After the crash");
+        assertThat(lostPost.get("edits")).hasSize(1);
+
+        // the deletes: gone at the sandbox, the one that had not landed sent again once
+        assertChange(views.get("delete-landed"), "FOUND", 1);
+        assertChange(views.get("delete-lost"), "NOT_FOUND", 2);
+        for (String page : List.of(deleteLandedPage, deleteLostPage)) {
+            assertThat(sandboxTruth("facebook", page)).as("posts at " + page).isEmpty();
+            assertThat(deleted("facebook", page)).as("deleted at " + page).hasSize(1);
+        }
+
+        // the same, counted from what the sandbox holds
+        List<String> createdAt = List.of(uploadPage, createPage, commentPage);
+        int posts = 0;
+        int duplicates = 0;
+        for (String page : createdAt) {
+            posts += sandboxTruth("facebook", page).size();
+            duplicates += sandboxTruth("facebook", page).size() > 1 ? 1 : 0;
+        }
+        posts += sandboxTruth("linkedin", commentAuthor).size();
+        duplicates += sandboxTruth("linkedin", commentAuthor).size() > 1 ? 1 : 0;
+        int comments = commentsAt("facebook", commentPage) + commentsAt("linkedin", commentAuthor);
+        duplicates += (commentsAt("facebook", commentPage) > 1 ? 1 : 0)
+                + (commentsAt("linkedin", commentAuthor) > 1 ? 1 : 0);
+        int uploads = media("facebook", uploadPage).size() + media("facebook", createPage).size()
+                + media("facebook", commentPage).size();
+        int edits = editsAt(updateLandedPage) + editsAt(updateLostPage);
+        duplicates += (editsAt(updateLandedPage) > 1 ? 1 : 0) + (editsAt(updateLostPage) > 1 ? 1 : 0);
+        int deletes = deleted("facebook", deleteLandedPage).size() + deleted("facebook", deleteLostPage).size();
+        duplicates += (deleted("facebook", deleteLandedPage).size() > 1 ? 1 : 0)
+                + (deleted("facebook", deleteLostPage).size() > 1 ? 1 : 0);
+        int lost = 0;
+        for (String page : createdAt) {
+            lost += sandboxTruth("facebook", page).isEmpty() ? 1 : 0;
+        }
+        lost += sandboxTruth("linkedin", commentAuthor).isEmpty() ? 1 : 0;
+        lost += (commentsAt("facebook", commentPage) == 0 ? 1 : 0) + (commentsAt("linkedin", commentAuthor) == 0 ? 1 : 0);
+        for (String page : List.of(updateLandedPage, updateLostPage)) {
+            lost += sandboxTruth("facebook", page).get(0).get("text").asText().equals("After the crash") ? 0 : 1;
+        }
+        for (String page : List.of(deleteLandedPage, deleteLostPage)) {
+            lost += sandboxTruth("facebook", page).isEmpty() ? 0 : 1;
+        }
+        long decisions = views.values().stream().filter(v -> v.get("needsDecision").asBoolean()).count();
+        System.out.printf("[crash-steps] kills=1 publications=%d posts=%d comments=%d uploads=%d orphan_uploads=%d "
+                        + "edits=%d deletes=%d duplicates=%d lost=%d interrupted=%d interrupted_by_step=%s "
+                        + "unknown_reconciled=%d awaiting_decision=%d interrupted_uploads=%d uploaded_again=%d "
+                        + "blind_retries=%d timers_fired_twice_with_effect=%d%n",
+                views.size(), posts, comments, uploads, orphans.size(), edits, deletes, duplicates, lost,
+                replay.interrupted, new TreeMap<>(replay.interruptedBySteps), replay.interruptedReconciled,
+                decisions, replay.interruptedUploads, replay.interruptedUploadsRepeated, replay.blindRetries,
+                replay.firedTwiceWithEffect());
+        assertThat(views).hasSize(8);
+        assertThat(posts).isEqualTo(4);
+        assertThat(comments).isEqualTo(2);
+        assertThat(uploads).as("4 images, one of them uploaded again").isEqualTo(5);
+        assertThat(orphans).as("uploads no post uses").hasSize(1);
+        assertThat(edits).isEqualTo(2);
+        assertThat(deletes).isEqualTo(2);
+        assertThat(duplicates).isZero();
+        assertThat(lost).isZero();
+        assertThat(replay.interruptedBySteps).containsExactlyInAnyOrderEntriesOf(Map.of("post", 5,
+                "first_comment", 2));
+        assertThat(replay.interruptedReconciled).as("read back: all but the comment LinkedIn cannot read")
+                .isEqualTo(6);
+        assertThat(decisions).isEqualTo(1);
+        assertThat(replay.interruptedUploads).isEqualTo(1);
+        assertThat(replay.interruptedUploadsRepeated).isEqualTo(1);
+        assertThat(replay.blindRetries).isZero();
+        assertThat(replay.firedTwiceWithEffect()).isZero();
+    }
+
+    private String facebookPage(String channel) throws Exception {
+        String page = run + (++seed);
+        String token = "EAAB-crash-steps-" + page;
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"" + token + "\",\"pageId\":\"" + page
+                + "\",\"kind\":\"PAGE\"}");
+        herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/" + channel,
+                "{\"type\":\"facebook\",\"pageId\":\"" + page + "\",\"pageAccessToken\":\"" + token + "\"}");
+        return page;
+    }
+
+    /** A member whose token may post and comment but not read: a comment's outcome cannot be read back. */
+    private String linkedInMemberWithoutReadScope(String channel) throws Exception {
+        String author = "urn:li:person:crash" + run + (++seed);
+        String token = "li-crash-steps-" + run + seed;
+        sandbox("POST", "/linkedin/tokens", "{\"token\":\"" + token + "\",\"author\":\"" + author
+                + "\",\"scopes\":[\"w_member_social\"]}");
+        herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/" + channel, "{\"type\":\"linkedin\","
+                + "\"authorUrn\":\"" + author + "\",\"accessToken\":\"" + token + "\",\"scopes\":[\"w_member_social\"]}");
+        return author;
+    }
+
+    private void fault(String provider, String target, String type, String operation, long delayMillis) {
+        sandbox("POST", "/faults", "{\"provider\":\"" + provider + "\",\"target\":\"" + target + "\",\"type\":\""
+                + type + "\",\"operation\":\"" + operation + "\",\"delayMillis\":" + delayMillis + "}");
+    }
+
+    /** A new image, stored at Herald: its media id. */
+    private String image() throws Exception {
+        byte[] png = MediaImages.image("png", 8, 6, Integer.parseInt(run) + (++seed));
+        HttpResponse<String> created = herald.send(key, "POST", "/api/v1/workspaces/" + ws + "/media", png,
+                "image/png");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        return json.readTree(created.body()).get("mediaId").asText();
+    }
+
+    private static String content(String body, List<String> mediaIds, String comment) {
+        List<String> media = new ArrayList<>();
+        for (int i = 0; i < mediaIds.size(); i++) {
+            media.add("{\"mediaId\":\"" + mediaIds.get(i) + "\",\"altText\":\"image " + (i + 1) + "\"}");
+        }
+        return "{\"body\":\"" + body + "\",\"media\":[" + String.join(",", media) + "]"
+                + (comment == null ? "" : ",\"firstComment\":\"" + comment + "\"") + "}";
+    }
+
+    private String publish(String channel, String entry, String content) throws Exception {
+        return request("{\"calendarEntryId\":\"" + entry + "\",\"contentVersion\":1,\"channelId\":\"" + channel
+                + "\",\"action\":\"publish\",\"content\":" + content + "}");
+    }
+
+    /** An update to the given text, or a delete (no text), of the channel's entry's post. */
+    private String change(String channel, String action, String body) throws Exception {
+        return request("{\"calendarEntryId\":\"entry\",\"contentVersion\":2,\"channelId\":\"" + channel
+                + "\",\"action\":\"" + action + "\"" + (body == null ? "" : ",\"content\":{\"body\":\"" + body + "\"}")
+                + "}");
+    }
+
+    private String request(String body) throws Exception {
+        return herald.call(key, "POST", "/api/v1/workspaces/" + ws + "/publications", body)
+                .get("publicationId").asText();
+    }
+
+    /** The publication's view; an empty object while the view has not caught up with the request. */
+    private JsonNode view(String id) {
+        try {
+            HttpResponse<String> r = herald.send(key, "GET", "/api/v1/workspaces/" + ws + "/publications/" + id, null);
+            if (r.statusCode() == 404) {
+                return json.createObjectNode();
+            }
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            return json.readTree(r.body());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("no view of " + id, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode awaitView(String id, java.util.function.Predicate<JsonNode> until) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = view(id);
+            if (until.test(last)) {
+                return last;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("publication " + id + " did not get there: " + last);
+    }
+
+    private boolean lastAttemptInFlight(String id) {
+        JsonNode attempts = view(id).path("attempts");
+        return !attempts.isEmpty() && attempts.get(attempts.size() - 1).get("outcome").asText().equals("IN_FLIGHT");
+    }
+
+    /** Waits until every call is at the sandbox: all of them must be in flight before the read timeout. */
+    private static void awaitAll(Map<String, BooleanSupplier> inFlight) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        List<String> missing = new ArrayList<>(inFlight.keySet());
+        while (System.nanoTime() < deadline) {
+            missing.removeIf(name -> inFlight.get(name).getAsBoolean());
+            if (missing.isEmpty()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("calls not in flight in time: " + missing);
+    }
+
+    /** Every publication settled: no step pending or unknown, unless it waits for an operator. */
+    private Map<String, JsonNode> awaitSettled(Map<String, String> ids) throws InterruptedException {
+        Map<String, JsonNode> views = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            ids.forEach((name, id) -> views.put(name, view(id)));
+            if (views.values().stream().allMatch(CrashRecoveryStepsIT::settled)) {
+                return views;
+            }
+            Thread.sleep(500);
+        }
+        Map<String, String> byName = new TreeMap<>();
+        views.forEach((name, v) -> byName.put(name, v.path("status").asText() + " " + stepNames(v)));
+        throw new AssertionError("publications did not settle: " + byName);
+    }
+
+    private static boolean settled(JsonNode view) {
+        if (!SETTLED.contains(view.path("status").asText())) {
+            return false;
+        }
+        if (view.get("needsDecision").asBoolean()) {
+            return true;
+        }
+        for (JsonNode step : view.get("steps")) {
+            if (Set.of("PENDING", "OUTCOME_UNKNOWN").contains(step.get("status").asText())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> stepNames(JsonNode view) {
+        List<String> names = new ArrayList<>();
+        view.path("steps").forEach(s -> names.add(s.get("step").asText() + ":" + s.get("status").asText()));
+        return names;
+    }
+
+    /** The step's first attempt was the one the kill cut off: an unknown outcome, INTERRUPTED. */
+    private static void assertInterrupted(JsonNode view, int stepIndex) {
+        JsonNode step = view.get("steps").get(stepIndex);
+        int attemptNo = step.get("attemptNos").get(0).asInt();
+        JsonNode attempt = null;
+        for (JsonNode a : view.get("attempts")) {
+            if (a.get("attemptNo").asInt() == attemptNo) {
+                attempt = a;
+            }
+        }
+        assertThat(attempt).as("attempt %d of %s", attemptNo, view.get("publicationId")).isNotNull();
+        assertThat(attempt.get("outcome").asText()).as("%s of %s", step.get("step"), view.get("publicationId"))
+                .isEqualTo("OUTCOME_UNKNOWN");
+        assertThat(attempt.get("unknownCause").asText()).as("%s of %s", step.get("step"), view.get("publicationId"))
+                .isEqualTo("INTERRUPTED");
+    }
+
+    private static void assertReconciled(JsonNode view, String step, String result) {
+        JsonNode reconciliation = view.get("reconciliations").get(0);
+        assertThat(reconciliation.get("step").asText()).isEqualTo(step);
+        assertThat(reconciliation.get("result").asText()).isEqualTo(result);
+    }
+
+    /** An update or delete cut off by the kill: read back, then done, sent {@code attempts - 1} times again. */
+    private static void assertChange(JsonNode view, String readBack, int attempts) {
+        assertThat(view.get("status").asText()).as(view.toString()).isEqualTo("SUCCEEDED");
+        assertInterrupted(view, 0);
+        assertThat(view.get("reconciliations")).hasSize(1);
+        assertThat(view.get("reconciliations").get(0).get("result").asText()).isEqualTo(readBack);
+        assertThat(view.get("attempts")).as("attempts of %s", view.get("publicationId")).hasSize(attempts);
+    }
+
+    private static JsonNode single(JsonNode list, String what) {
+        assertThat(list).as(what).hasSize(1);
+        return list.get(0);
+    }
+
+    private static List<String> attachedIds(JsonNode post) {
+        List<String> ids = new ArrayList<>();
+        post.path("media").forEach(m -> ids.add(m.get("id").asText()));
+        return ids;
+    }
+
+    private static String providerIdOf(JsonNode view, int stepIndex) {
+        return view.get("steps").get(stepIndex).get("providerRef").get("id").asText();
+    }
+
+    private JsonNode media(String provider, String target) {
+        return send("GET", "/sandbox/_truth/" + provider + "/" + target + "/media", null, null).json();
+    }
+
+    private JsonNode deleted(String provider, String target) {
+        return send("GET", "/sandbox/_truth/" + provider + "/" + target + "/deleted", null, null).json();
+    }
+
+    /** The comments on the target's posts, all of them. */
+    private int commentsAt(String provider, String target) {
+        int comments = 0;
+        for (JsonNode post : sandboxTruth(provider, target)) {
+            comments += post.path("comments").size();
+        }
+        return comments;
+    }
+
+    private int editsAt(String page) {
+        int edits = 0;
+        for (JsonNode post : sandboxTruth("facebook", page)) {
+            edits += post.path("edits").size();
+        }
+        return edits;
+    }
+}
