@@ -3,6 +3,7 @@ package io.herald.deploy.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.media.MediaImages;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +47,8 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
     private static final long EFFECT_AFTER_THE_TEST = 590_000;
 
     private final String run = "9" + System.nanoTime() % 1_000_000;
+    /** Everything after the kill is checked, and every breach reported, before the test fails. */
+    private final SoftAssertions softly = new SoftAssertions();
     private TestDatabase database;
     private HeraldProcess herald;
     private String key;
@@ -149,75 +153,83 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
 
         // the upload: made again after the kill, and the post attaches only the recorded uploads
         JsonNode upload = views.get("upload");
-        assertThat(stepNames(upload)).containsExactly("upload_media:SUCCEEDED", "upload_media:SUCCEEDED",
-                "create_post:SUCCEEDED");
+        softly.assertThat(stepNames(upload)).as("upload: steps").containsExactly("upload_media:SUCCEEDED",
+                "upload_media:SUCCEEDED", "create_post:SUCCEEDED");
         assertInterrupted(upload, 0);
-        assertThat(upload.get("steps").get(0).get("attempts").asInt()).as("the cut-off upload, made again")
-                .isEqualTo(2);
+        softly.assertThat(upload.path("steps").path(0).path("attempts").asInt())
+                .as("upload: the cut-off upload, made again").isEqualTo(2);
         JsonNode uploadPost = single(sandboxTruth("facebook", uploadPage), "posts at " + uploadPage);
-        assertThat(attachedIds(uploadPost)).as("the post attaches the recorded uploads, in order")
+        softly.assertThat(attachedIds(uploadPost)).as("upload: the post attaches the recorded uploads, in order")
                 .containsExactly(providerIdOf(upload, 0), providerIdOf(upload, 1));
         JsonNode uploaded = media("facebook", uploadPage);
-        assertThat(uploaded).as("the photos uploaded: one cut off, two recorded").hasSize(3);
+        softly.assertThat(uploaded).as("upload: photos at the sandbox, one cut off and two recorded").hasSize(3);
         List<String> orphans = new ArrayList<>();
         uploaded.forEach(m -> {
-            if (!attachedIds(uploadPost).contains(m.get("id").asText())) {
-                orphans.add(m.get("id").asText());
+            if (!attachedIds(uploadPost).contains(m.path("id").asText())) {
+                orphans.add(m.path("id").asText());
             }
         });
 
         // the post cut off after its upload: read back, once, with the upload of before the kill
         JsonNode create = views.get("create");
-        assertThat(stepNames(create)).containsExactly("upload_media:SUCCEEDED", "create_post:SUCCEEDED");
+        softly.assertThat(stepNames(create)).as("create: steps").containsExactly("upload_media:SUCCEEDED",
+                "create_post:SUCCEEDED");
         assertInterrupted(create, 1);
         assertReconciled(create, "create_post", "FOUND");
-        assertThat(create.get("steps").get(0).get("attempts").asInt()).as("the upload is reused").isEqualTo(1);
+        softly.assertThat(create.path("steps").path(0).path("attempts").asInt()).as("create: the upload is reused")
+                .isEqualTo(1);
         JsonNode createPost = single(sandboxTruth("facebook", createPage), "posts at " + createPage);
-        assertThat(media("facebook", createPage)).as("no upload after the kill").hasSize(1);
-        assertThat(attachedIds(createPost)).containsExactly(providerIdOf(create, 0));
+        softly.assertThat(media("facebook", createPage)).as("create: no upload after the kill").hasSize(1);
+        softly.assertThat(attachedIds(createPost)).as("create: the post attaches the recorded upload")
+                .containsExactly(providerIdOf(create, 0));
 
         // the comment on a Page: read back, one comment
         JsonNode comment = views.get("comment");
-        assertThat(stepNames(comment)).containsExactly("upload_media:SUCCEEDED", "create_post:SUCCEEDED",
-                "first_comment:SUCCEEDED");
+        softly.assertThat(stepNames(comment)).as("comment: steps").containsExactly("upload_media:SUCCEEDED",
+                "create_post:SUCCEEDED", "first_comment:SUCCEEDED");
         assertInterrupted(comment, 2);
         assertReconciled(comment, "first_comment", "FOUND");
-        assertThat(comment.get("needsDecision").asBoolean()).isFalse();
+        softly.assertThat(comment.path("needsDecision").asBoolean()).as("comment: needs a decision").isFalse();
         JsonNode commentPost = single(sandboxTruth("facebook", commentPage), "posts at " + commentPage);
-        assertThat(commentPost.get("comments")).hasSize(1);
-        assertThat(commentPost.get("comments").get(0).get("text").asText()).isEqualTo("The comment, once");
-        assertThat(media("facebook", commentPage)).hasSize(1);
+        softly.assertThat(commentPost.path("comments")).as("comment: comments at the sandbox").hasSize(1);
+        softly.assertThat(commentPost.path("comments").path(0).path("text").asText()).as("comment: its text")
+                .isEqualTo("The comment, once");
+        softly.assertThat(media("facebook", commentPage)).as("comment: uploads").hasSize(1);
 
         // the comment where the credentials cannot read comments: the operator decides, nothing is sent again
         JsonNode unreadable = views.get("comment-unreadable");
         assertInterrupted(unreadable, 1);
-        assertThat(unreadable.get("status").asText()).as("the post stands").isEqualTo("SUCCEEDED");
-        assertThat(unreadable.get("needsDecision").asBoolean()).isTrue();
-        assertThat(unreadable.get("decisionStep").asText()).isEqualTo("first_comment");
-        assertThat(unreadable.get("steps").get(1).get("attempts").asInt()).isEqualTo(1);
+        softly.assertThat(unreadable.path("status").asText()).as("comment-unreadable: the post stands")
+                .isEqualTo("SUCCEEDED");
+        softly.assertThat(unreadable.path("needsDecision").asBoolean()).as("comment-unreadable: needs a decision")
+                .isTrue();
+        softly.assertThat(unreadable.path("decisionStep").asText()).as("comment-unreadable: decision step")
+                .isEqualTo("first_comment");
+        softly.assertThat(unreadable.path("steps").path(1).path("attempts").asInt())
+                .as("comment-unreadable: comment attempts").isEqualTo(1);
         JsonNode linkedInPost = single(sandboxTruth("linkedin", commentAuthor), "posts of " + commentAuthor);
-        assertThat(linkedInPost.get("comments")).hasSize(1);
+        softly.assertThat(linkedInPost.path("comments")).as("comment-unreadable: comments at the sandbox").hasSize(1);
 
         // the update that landed: read back as wanted, not sent again
         JsonNode updateLanded = views.get("update-landed");
         assertChange(updateLanded, "FOUND", 1);
         JsonNode landedPost = single(sandboxTruth("facebook", updateLandedPage), "posts at " + updateLandedPage);
-        assertThat(landedPost.get("text").asText()).isEqualTo("After the crash");
-        assertThat(landedPost.get("edits")).hasSize(1);
+        softly.assertThat(landedPost.path("text").asText()).as("update-landed: text").isEqualTo("After the crash");
+        softly.assertThat(landedPost.path("edits")).as("update-landed: edits at the sandbox").hasSize(1);
 
         // the update that had not landed: read back unchanged, sent again once
         JsonNode updateLost = views.get("update-lost");
         assertChange(updateLost, "NOT_FOUND", 2);
         JsonNode lostPost = single(sandboxTruth("facebook", updateLostPage), "posts at " + updateLostPage);
-        assertThat(lostPost.get("text").asText()).isEqualTo("After the crash");
-        assertThat(lostPost.get("edits")).hasSize(1);
+        softly.assertThat(lostPost.path("text").asText()).as("update-lost: text").isEqualTo("After the crash");
+        softly.assertThat(lostPost.path("edits")).as("update-lost: edits at the sandbox").hasSize(1);
 
         // the deletes: gone at the sandbox, the one that had not landed sent again once
         assertChange(views.get("delete-landed"), "FOUND", 1);
         assertChange(views.get("delete-lost"), "NOT_FOUND", 2);
         for (String page : List.of(deleteLandedPage, deleteLostPage)) {
-            assertThat(sandboxTruth("facebook", page)).as("posts at " + page).isEmpty();
-            assertThat(deleted("facebook", page)).as("deleted at " + page).hasSize(1);
+            softly.assertThat(sandboxTruth("facebook", page)).as("posts at " + page).isEmpty();
+            softly.assertThat(deleted("facebook", page)).as("deleted at " + page).hasSize(1);
         }
 
         // the same, counted from what the sandbox holds
@@ -245,14 +257,15 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
             lost += sandboxTruth("facebook", page).isEmpty() ? 1 : 0;
         }
         lost += sandboxTruth("linkedin", commentAuthor).isEmpty() ? 1 : 0;
-        lost += (commentsAt("facebook", commentPage) == 0 ? 1 : 0) + (commentsAt("linkedin", commentAuthor) == 0 ? 1 : 0);
+        lost += (commentsAt("facebook", commentPage) == 0 ? 1 : 0)
+                + (commentsAt("linkedin", commentAuthor) == 0 ? 1 : 0);
         for (String page : List.of(updateLandedPage, updateLostPage)) {
-            lost += sandboxTruth("facebook", page).get(0).get("text").asText().equals("After the crash") ? 0 : 1;
+            lost += sandboxTruth("facebook", page).path(0).path("text").asText().equals("After the crash") ? 0 : 1;
         }
         for (String page : List.of(deleteLandedPage, deleteLostPage)) {
             lost += sandboxTruth("facebook", page).isEmpty() ? 0 : 1;
         }
-        long decisions = views.values().stream().filter(v -> v.get("needsDecision").asBoolean()).count();
+        long decisions = views.values().stream().filter(v -> v.path("needsDecision").asBoolean()).count();
         System.out.printf("[crash-steps] kills=1 publications=%d posts=%d comments=%d uploads=%d orphan_uploads=%d "
                         + "edits=%d deletes=%d duplicates=%d lost=%d interrupted=%d interrupted_by_step=%s "
                         + "unknown_reconciled=%d awaiting_decision=%d interrupted_uploads=%d uploaded_again=%d "
@@ -261,24 +274,25 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
                 replay.interrupted, new TreeMap<>(replay.interruptedBySteps), replay.interruptedReconciled,
                 decisions, replay.interruptedUploads, replay.interruptedUploadsRepeated, replay.blindRetries,
                 replay.firedTwiceWithEffect());
-        assertThat(views).hasSize(8);
-        assertThat(posts).isEqualTo(4);
-        assertThat(comments).isEqualTo(2);
-        assertThat(uploads).as("4 images, one of them uploaded again").isEqualTo(5);
-        assertThat(orphans).as("uploads no post uses").hasSize(1);
-        assertThat(edits).isEqualTo(2);
-        assertThat(deletes).isEqualTo(2);
-        assertThat(duplicates).isZero();
-        assertThat(lost).isZero();
-        assertThat(replay.interruptedBySteps).containsExactlyInAnyOrderEntriesOf(Map.of("post", 5,
-                "first_comment", 2));
-        assertThat(replay.interruptedReconciled).as("read back: all but the comment LinkedIn cannot read")
+        softly.assertThat(views).as("publications").hasSize(8);
+        softly.assertThat(posts).as("posts").isEqualTo(4);
+        softly.assertThat(comments).as("comments").isEqualTo(2);
+        softly.assertThat(uploads).as("4 images, one of them uploaded again").isEqualTo(5);
+        softly.assertThat(orphans).as("uploads no post uses").hasSize(1);
+        softly.assertThat(edits).as("edits").isEqualTo(2);
+        softly.assertThat(deletes).as("deletes").isEqualTo(2);
+        softly.assertThat(duplicates).as("duplicates").isZero();
+        softly.assertThat(lost).as("lost").isZero();
+        softly.assertThat(replay.interruptedBySteps).as("interrupted by step")
+                .containsExactlyInAnyOrderEntriesOf(Map.of("post", 5, "first_comment", 2));
+        softly.assertThat(replay.interruptedReconciled).as("read back: all but the comment LinkedIn cannot read")
                 .isEqualTo(6);
-        assertThat(decisions).isEqualTo(1);
-        assertThat(replay.interruptedUploads).isEqualTo(1);
-        assertThat(replay.interruptedUploadsRepeated).isEqualTo(1);
-        assertThat(replay.blindRetries).isZero();
-        assertThat(replay.firedTwiceWithEffect()).isZero();
+        softly.assertThat(decisions).as("awaiting a decision").isEqualTo(1);
+        softly.assertThat(replay.interruptedUploads).as("interrupted uploads").isEqualTo(1);
+        softly.assertThat(replay.interruptedUploadsRepeated).as("uploaded again").isEqualTo(1);
+        softly.assertThat(replay.blindRetries).as("blind retries").isZero();
+        softly.assertThat(replay.firedTwiceWithEffect()).as("timers fired twice with effect").isZero();
+        softly.assertAll();
     }
 
     private String facebookPage(String channel) throws Exception {
@@ -298,7 +312,8 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
         sandbox("POST", "/linkedin/tokens", "{\"token\":\"" + token + "\",\"author\":\"" + author
                 + "\",\"scopes\":[\"w_member_social\"]}");
         herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/" + channel, "{\"type\":\"linkedin\","
-                + "\"authorUrn\":\"" + author + "\",\"accessToken\":\"" + token + "\",\"scopes\":[\"w_member_social\"]}");
+                + "\"authorUrn\":\"" + author + "\",\"accessToken\":\"" + token
+                + "\",\"scopes\":[\"w_member_social\"]}");
         return author;
     }
 
@@ -429,40 +444,42 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
     }
 
     /** The step's first attempt was the one the kill cut off: an unknown outcome, INTERRUPTED. */
-    private static void assertInterrupted(JsonNode view, int stepIndex) {
-        JsonNode step = view.get("steps").get(stepIndex);
-        int attemptNo = step.get("attemptNos").get(0).asInt();
-        JsonNode attempt = null;
-        for (JsonNode a : view.get("attempts")) {
-            if (a.get("attemptNo").asInt() == attemptNo) {
+    private void assertInterrupted(JsonNode view, int stepIndex) {
+        JsonNode step = view.path("steps").path(stepIndex);
+        int attemptNo = step.path("attemptNos").path(0).asInt();
+        JsonNode attempt = MissingNode.getInstance();
+        for (JsonNode a : view.path("attempts")) {
+            if (a.path("attemptNo").asInt() == attemptNo) {
                 attempt = a;
             }
         }
-        assertThat(attempt).as("attempt %d of %s", attemptNo, view.get("publicationId")).isNotNull();
-        assertThat(attempt.get("outcome").asText()).as("%s of %s", step.get("step"), view.get("publicationId"))
+        String what = step.path("step").asText() + " of " + view.path("publicationId").asText();
+        softly.assertThat(attempt.isMissingNode()).as("%s: attempt %d missing", what, attemptNo).isFalse();
+        softly.assertThat(attempt.path("outcome").asText()).as("%s: outcome of the cut-off attempt", what)
                 .isEqualTo("OUTCOME_UNKNOWN");
-        assertThat(attempt.get("unknownCause").asText()).as("%s of %s", step.get("step"), view.get("publicationId"))
-                .isEqualTo("INTERRUPTED");
+        softly.assertThat(attempt.path("unknownCause").asText()).as("%s: cause", what).isEqualTo("INTERRUPTED");
     }
 
-    private static void assertReconciled(JsonNode view, String step, String result) {
-        JsonNode reconciliation = view.get("reconciliations").get(0);
-        assertThat(reconciliation.get("step").asText()).isEqualTo(step);
-        assertThat(reconciliation.get("result").asText()).isEqualTo(result);
+    private void assertReconciled(JsonNode view, String step, String result) {
+        JsonNode reconciliation = view.path("reconciliations").path(0);
+        softly.assertThat(reconciliation.path("step").asText() + " " + reconciliation.path("result").asText())
+                .as("read-back of %s", view.path("publicationId").asText()).isEqualTo(step + " " + result);
     }
 
     /** An update or delete cut off by the kill: read back, then done, sent {@code attempts - 1} times again. */
-    private static void assertChange(JsonNode view, String readBack, int attempts) {
-        assertThat(view.get("status").asText()).as(view.toString()).isEqualTo("SUCCEEDED");
+    private void assertChange(JsonNode view, String readBack, int attempts) {
+        String id = view.path("publicationId").asText();
+        softly.assertThat(view.path("status").asText()).as("status of %s", id).isEqualTo("SUCCEEDED");
         assertInterrupted(view, 0);
-        assertThat(view.get("reconciliations")).hasSize(1);
-        assertThat(view.get("reconciliations").get(0).get("result").asText()).isEqualTo(readBack);
-        assertThat(view.get("attempts")).as("attempts of %s", view.get("publicationId")).hasSize(attempts);
+        softly.assertThat(view.path("reconciliations")).as("read-backs of %s", id).hasSize(1);
+        softly.assertThat(view.path("reconciliations").path(0).path("result").asText()).as("read-back of %s", id)
+                .isEqualTo(readBack);
+        softly.assertThat(view.path("attempts")).as("attempts of %s", id).hasSize(attempts);
     }
 
-    private static JsonNode single(JsonNode list, String what) {
-        assertThat(list).as(what).hasSize(1);
-        return list.get(0);
+    private JsonNode single(JsonNode list, String what) {
+        softly.assertThat(list).as(what).hasSize(1);
+        return list.path(0);
     }
 
     private static List<String> attachedIds(JsonNode post) {
@@ -472,7 +489,7 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
     }
 
     private static String providerIdOf(JsonNode view, int stepIndex) {
-        return view.get("steps").get(stepIndex).get("providerRef").get("id").asText();
+        return view.path("steps").path(stepIndex).path("providerRef").path("id").asText();
     }
 
     private JsonNode media(String provider, String target) {

@@ -33,7 +33,7 @@ public final class StoredPublications {
     public int conclusiveTwice;
     public int interruptedUploads;
     public int interruptedUploadsRepeated;
-    /** Interrupted attempts (uploads excepted) by step: {@code post} (create, update or delete), {@code first_comment}. */
+    /** Interrupted attempts (not uploads) by step: {@code post} (create, update, delete), {@code first_comment}. */
     public final Map<String, Integer> interruptedBySteps = new HashMap<>();
 
     public int firedTwiceWithEffect() {
