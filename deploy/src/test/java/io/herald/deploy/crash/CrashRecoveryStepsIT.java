@@ -1,5 +1,6 @@
 package io.herald.deploy.crash;
 
+import static io.herald.deploy.media.MediaImages.contentWithImages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -116,14 +117,14 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
         fault("facebook", deleteLostPage, "CREATE_AFTER", "DELETE", EFFECT_AFTER_THE_TEST);
 
         Map<String, String> ids = new LinkedHashMap<>();
-        ids.put("upload", publish("fb-upload", "upload", content("Two photos, one upload cut off", uploadImages,
-                null)));
-        ids.put("create", publish("fb-create", "create", content("A post cut off after its upload",
-                List.of(createImage), null)));
-        ids.put("comment", publish("fb-comment", "comment", content("A post whose comment was cut off",
-                List.of(commentImage), "The comment, once")));
-        ids.put("comment-unreadable", publish("li-comment", "comment", content("A LinkedIn post, comment cut off",
-                List.of(), "Only once here too")));
+        ids.put("upload", publish("fb-upload", "upload",
+                contentWithImages("Two photos, one upload cut off", uploadImages, null)));
+        ids.put("create", publish("fb-create", "create",
+                contentWithImages("A post cut off after its upload", List.of(createImage), null)));
+        ids.put("comment", publish("fb-comment", "comment",
+                contentWithImages("A post whose comment was cut off", List.of(commentImage), "The comment, once")));
+        ids.put("comment-unreadable", publish("li-comment", "comment",
+                contentWithImages("A LinkedIn post, comment cut off", List.of(), "Only once here too")));
         ids.put("update-landed", change("fb-update-landed", "update", "After the crash"));
         ids.put("update-lost", change("fb-update-lost", "update", "After the crash"));
         ids.put("delete-landed", change("fb-delete-landed", "delete", null));
@@ -331,15 +332,6 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
         return json.readTree(created.body()).get("mediaId").asText();
     }
 
-    private static String content(String body, List<String> mediaIds, String comment) {
-        List<String> media = new ArrayList<>();
-        for (int i = 0; i < mediaIds.size(); i++) {
-            media.add("{\"mediaId\":\"" + mediaIds.get(i) + "\",\"altText\":\"image " + (i + 1) + "\"}");
-        }
-        return "{\"body\":\"" + body + "\",\"media\":[" + String.join(",", media) + "]"
-                + (comment == null ? "" : ",\"firstComment\":\"" + comment + "\"") + "}";
-    }
-
     private String publish(String channel, String entry, String content) throws Exception {
         return request("{\"calendarEntryId\":\"" + entry + "\",\"contentVersion\":1,\"channelId\":\"" + channel
                 + "\",\"action\":\"publish\",\"content\":" + content + "}");
@@ -394,11 +386,14 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
 
     /** Waits until every call is at the sandbox: all of them must be in flight before the read timeout. */
     private static void awaitAll(Map<String, BooleanSupplier> inFlight) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long start = System.nanoTime();
+        long deadline = start + Duration.ofSeconds(20).toNanos();
         List<String> missing = new ArrayList<>(inFlight.keySet());
         while (System.nanoTime() < deadline) {
             missing.removeIf(name -> inFlight.get(name).getAsBoolean());
             if (missing.isEmpty()) {
+                System.out.printf("[crash-steps] every call in flight %d ms after the requests%n",
+                        Duration.ofNanos(System.nanoTime() - start).toMillis());
                 return;
             }
             Thread.sleep(100);

@@ -5,10 +5,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import javax.imageio.ImageIO;
 
 /** Images made in the test: with ImageIO where the JDK writes the format, a byte literal for WebP. */
@@ -37,6 +39,19 @@ public final class MediaImages {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * A publication's content naming these stored images in order, alt texts "image 1", "image 2"…,
+     * and a first comment when given.
+     */
+    public static String contentWithImages(String body, List<String> mediaIds, String comment) {
+        List<String> media = new ArrayList<>();
+        for (int i = 0; i < mediaIds.size(); i++) {
+            media.add("{\"mediaId\":\"" + mediaIds.get(i) + "\",\"altText\":\"image " + (i + 1) + "\"}");
+        }
+        return "{\"body\":\"" + body + "\",\"media\":[" + String.join(",", media) + "]"
+                + (comment == null ? "" : ",\"firstComment\":\"" + comment + "\"") + "}";
     }
 
     /** A PNG's signature and header chunk (valid), then bytes that do not decode. */
