@@ -5,14 +5,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import javax.imageio.ImageIO;
 
 /** Images made in the test: with ImageIO where the JDK writes the format, a byte literal for WebP. */
-final class MediaImages {
+public final class MediaImages {
 
     /** A 1 x 1 lossless WebP (VP8L), the sample browsers use to detect WebP support. */
     static final byte[] WEBP_1X1 = Base64.getDecoder().decode("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==");
@@ -21,7 +23,7 @@ final class MediaImages {
     }
 
     /** An image of the given size; {@code seed} makes the bytes differ between tests. */
-    static byte[] image(String format, int width, int height, int seed) {
+    public static byte[] image(String format, int width, int height, int seed) {
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         for (int x = 0; x < width; x++) {
             for (int y = 0; y < height; y++) {
@@ -37,6 +39,19 @@ final class MediaImages {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * A publication's content naming these stored images in order, alt texts "image 1", "image 2"…,
+     * and a first comment when given.
+     */
+    public static String contentWithImages(String body, List<String> mediaIds, String comment) {
+        List<String> media = new ArrayList<>();
+        for (int i = 0; i < mediaIds.size(); i++) {
+            media.add("{\"mediaId\":\"" + mediaIds.get(i) + "\",\"altText\":\"image " + (i + 1) + "\"}");
+        }
+        return "{\"body\":\"" + body + "\",\"media\":[" + String.join(",", media) + "]"
+                + (comment == null ? "" : ",\"firstComment\":\"" + comment + "\"") + "}";
     }
 
     /** A PNG's signature and header chunk (valid), then bytes that do not decode. */

@@ -62,12 +62,23 @@ public final class HeraldProcess {
     /** Sends a JSON request with the given key to this node; an IOException means the node is down. */
     public HttpResponse<String> send(String key, String method, String path, String body)
             throws IOException, InterruptedException {
+        return send(key, method, path, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body), "application/json");
+    }
+
+    /** Sends bytes of the given type (an image to {@code /media}) with the given key to this node. */
+    public HttpResponse<String> send(String key, String method, String path, byte[] body, String contentType)
+            throws IOException, InterruptedException {
+        return send(key, method, path, HttpRequest.BodyPublishers.ofByteArray(body), contentType);
+    }
+
+    private HttpResponse<String> send(String key, String method, String path, HttpRequest.BodyPublisher body,
+                                      String contentType) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(base() + path))
                 .timeout(Duration.ofSeconds(20))
                 .header("Authorization", "Bearer " + key)
-                .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", contentType)
+                .method(method, body)
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
 

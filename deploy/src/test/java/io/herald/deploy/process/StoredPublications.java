@@ -15,6 +15,10 @@ import java.util.Map;
  * redelivered event that took effect twice would leave: a second INITIAL attempt of one
  * publication, two attempts under one number, two INTERRUPTED outcomes of one attempt (its
  * expiry), or two conclusive read-backs of one attempt (a read-back row).
+ *
+ * <p>Each step of a publication is replayed on its own (DESIGN.md "Steps"): a blind retry is a
+ * step made again after its own unknown outcome. Uploads are repeatable, so an interrupted upload
+ * is not read back but uploaded again; those are counted apart, not as interrupted attempts.
  */
 public final class StoredPublications {
 
@@ -27,6 +31,10 @@ public final class StoredPublications {
     public int attemptNumberTwice;
     public int interruptedTwice;
     public int conclusiveTwice;
+    public int interruptedUploads;
+    public int interruptedUploadsRepeated;
+    /** Interrupted attempts (not uploads) by step: {@code post} (create, update, delete), {@code first_comment}. */
+    public final Map<String, Integer> interruptedBySteps = new HashMap<>();
 
     public int firedTwiceWithEffect() {
         return initialTwice + attemptNumberTwice + interruptedTwice + conclusiveTwice;
@@ -42,6 +50,8 @@ public final class StoredPublications {
         Map<String, Integer> conclusivePerAttempt = new HashMap<>();
         Map<String, Boolean> interruptedPending = new HashMap<>();
         Map<String, Boolean> unknownPending = new HashMap<>();
+        Map<String, String> stepOfAttempt = new HashMap<>();
+        Map<String, Boolean> uploadPending = new HashMap<>();
         String sql = "SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
                 + (workspace == null ? " WHERE aggregate_identifier LIKE 'pub\\_%'"
                 : " WHERE aggregate_identifier IN (SELECT publication_id FROM publication_view WHERE workspace_id = ?)")
@@ -60,7 +70,13 @@ public final class StoredPublications {
                         case "PublicationRequestedEvent" -> store.requested.merge(publication, 1, Integer::sum);
                         case "PublicationAttemptedEvent" -> {
                             store.attempts++;
-                            if (Boolean.TRUE.equals(unknownPending.get(publication))) {
+                            String step = publication + "/" + stepKey(payload);
+                            stepOfAttempt.put(attempt, step);
+                            if (isUpload(step)) {
+                                if (Boolean.TRUE.equals(uploadPending.put(step, false))) {
+                                    store.interruptedUploadsRepeated++;
+                                }
+                            } else if (Boolean.TRUE.equals(unknownPending.get(step))) {
                                 store.blindRetries++;
                             }
                             if ("INITIAL".equals(payload.path("trigger").asText())) {
@@ -69,23 +85,37 @@ public final class StoredPublications {
                             attemptNumbers.merge(attempt, 1, Integer::sum);
                         }
                         case "PublicationOutcomeUnknownEvent" -> {
-                            unknownPending.put(publication, true);
-                            if ("INTERRUPTED".equals(payload.path("cause").asText())) {
-                                store.interrupted++;
+                            String step = stepOfAttempt.getOrDefault(attempt, publication + "/post");
+                            boolean interruptedOutcome = "INTERRUPTED".equals(payload.path("cause").asText());
+                            if (interruptedOutcome) {
                                 interruptedPerAttempt.merge(attempt, 1, Integer::sum);
-                                interruptedPending.put(publication, true);
+                            }
+                            if (isUpload(step)) {
+                                if (interruptedOutcome) {
+                                    store.interruptedUploads++;
+                                    uploadPending.put(step, true);
+                                }
+                            } else {
+                                unknownPending.put(step, true);
+                                if (interruptedOutcome) {
+                                    store.interrupted++;
+                                    store.interruptedBySteps.merge(step.substring(step.indexOf('/') + 1), 1,
+                                            Integer::sum);
+                                    interruptedPending.put(step, true);
+                                }
                             }
                         }
                         case "PublicationReconciledEvent" -> {
                             String result = payload.path("result").asText();
+                            String step = stepOfAttempt.getOrDefault(attempt, publication + "/post");
                             if (!"UNKNOWN".equals(result)) {
                                 conclusivePerAttempt.merge(attempt, 1, Integer::sum);
-                                if (Boolean.TRUE.equals(interruptedPending.put(publication, false))) {
+                                if (Boolean.TRUE.equals(interruptedPending.put(step, false))) {
                                     store.interruptedReconciled++;
                                 }
                             }
                             if ("NOT_FOUND".equals(result)) {
-                                unknownPending.put(publication, false);
+                                unknownPending.put(step, false);
                             }
                         }
                         default -> { }
@@ -98,6 +128,20 @@ public final class StoredPublications {
         store.interruptedTwice = twice(interruptedPerAttempt);
         store.conclusiveTwice = twice(conclusivePerAttempt);
         return store;
+    }
+
+    /** The step an attempt makes: each upload by its image; create, update and delete as the one post step. */
+    private static String stepKey(JsonNode attempted) {
+        String step = attempted.path("step").asText("");
+        return switch (step) {
+            case "upload_media" -> step + ":" + attempted.path("mediaId");
+            case "first_comment" -> step;
+            default -> "post";
+        };
+    }
+
+    private static boolean isUpload(String step) {
+        return step.contains("/upload_media:");
     }
 
     private static int twice(Map<String, Integer> counts) {

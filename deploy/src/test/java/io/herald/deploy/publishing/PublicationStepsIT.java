@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.media.MediaImages;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -69,12 +70,7 @@ class PublicationStepsIT extends HeraldIntegrationTest {
     }
 
     private static String withImages(String body, List<String> mediaIds, String comment) {
-        List<String> media = new ArrayList<>();
-        for (int i = 0; i < mediaIds.size(); i++) {
-            media.add("{\"mediaId\":\"" + mediaIds.get(i) + "\",\"altText\":\"image " + (i + 1) + "\"}");
-        }
-        return "{\"body\":\"" + body + "\",\"media\":[" + String.join(",", media) + "]"
-                + (comment == null ? "" : ",\"firstComment\":\"" + comment + "\"") + "}";
+        return MediaImages.contentWithImages(body, mediaIds, comment);
     }
 
     /** The view once the post exists and every step settled (none pending, none unknown). */
