@@ -35,8 +35,15 @@ public sealed interface Exchange {
         }
     }
 
+    /** No answer came: the request never left, or it left and nothing usable came back. */
+    sealed interface Unanswered extends Exchange {
+
+        /** What happened, for a detail or reason; never carries a credential. */
+        String detail();
+    }
+
     /** Connection refused, DNS failure, TLS handshake failure, connect timeout: nothing was written. */
-    record NotSent(OutgoingRequest request, String detail, long durationMillis) implements Exchange {
+    record NotSent(OutgoingRequest request, String detail, long durationMillis) implements Unanswered {
         @Override
         public Instant sentAt() {
             return null;
@@ -45,6 +52,6 @@ public sealed interface Exchange {
 
     /** The request may have reached the provider; nothing usable came back. */
     record NoAnswer(OutgoingRequest request, UnknownCause cause, String detail, Instant sentAt, long durationMillis)
-            implements Exchange {
+            implements Unanswered {
     }
 }

@@ -11,7 +11,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
 import io.herald.adapters.http.RetryAfter;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
@@ -171,7 +171,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         OutgoingRequest outgoing = new OutgoingRequest("POST", URI.create(apiBase + "/rest/posts"),
                 headers(token), Json.write(body), "application/json", fingerprint, author, List.of(token));
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(outgoing).thenApply(this::classifyPublish), fingerprint, author, startedAt,
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(this::classifyPublish), fingerprint, author, startedAt,
                         outgoing.secrets())
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("linkedin", request, outcome));
     }
@@ -308,7 +308,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
         Instant windowStart = request.attemptStartedAt().minus(READ_BACK_MARGIN);
         Search search = new Search(connection, windowStart, http.clock().instant(),
                 Texts.normalise(commentaryOf(request.content())));
-        return Safety.readBack(readPage(search, 0, 1), connection.settings().authorUrn(), List.of(token));
+        return UnclassifiedFailure.asReadBackOutcome(readPage(search, 0, 1), connection.settings().authorUrn(), List.of(token));
     }
 
     private URI byAuthor(String author, int start, int count) {
@@ -447,7 +447,7 @@ public final class LinkedInAdapter implements ChannelAdapter {
                 : Capability.unavailable("The token lacks " + writeScope + ": Herald cannot post as " + author + ".");
         OutgoingRequest outgoing = new OutgoingRequest("GET", byAuthor(author, 0, 1), headers(token), null, null, null,
                 author, List.of(token));
-        return Safety.probe(http.send(outgoing).thenApply(exchange -> {
+        return UnclassifiedFailure.asCapabilityReport(http.send(outgoing).thenApply(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered)) {
                 return new CapabilityReport(publish, Capability.unavailable("LinkedIn could not be asked: "
                         + (exchange instanceof Exchange.NotSent n ? n.detail() : ((Exchange.NoAnswer) exchange).detail())));

@@ -8,7 +8,7 @@ import io.herald.platform.wire.Forms;
 import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -62,7 +62,7 @@ final class LinkedInComments {
         OutgoingRequest outgoing = new OutgoingRequest("POST", URI.create(apiBase + path), adapter.headers(token),
                 Json.write(body), "application/json", fingerprint, post, List.of(token));
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(outgoing).thenApply(exchange -> {
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered) || !answered.success()) {
                 return adapter.classifyPublish(exchange);
             }
@@ -88,7 +88,7 @@ final class LinkedInComments {
         }
         List<String> matches = new ArrayList<>();
         String text = Texts.normalise(request.content().firstComment());
-        return Safety.readBack(readPage(request, token, text, matches, 0, 1), request.postRef().id(),
+        return UnclassifiedFailure.asReadBackOutcome(readPage(request, token, text, matches, 0, 1), request.postRef().id(),
                 List.of(token));
     }
 

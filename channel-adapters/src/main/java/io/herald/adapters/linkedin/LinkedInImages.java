@@ -9,7 +9,7 @@ import io.herald.platform.wire.Forms;
 import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -61,7 +61,7 @@ final class LinkedInImages {
                 URI.create(apiBase + "/rest/images?action=initializeUpload"), adapter.headers(token),
                 Json.write(body), "application/json", fingerprint, author, List.of(token));
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(initialize).thenCompose(exchange -> {
+        return UnclassifiedFailure.asPublishOutcome(http.send(initialize).thenCompose(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered) || !answered.success()) {
                 return CompletableFuture.completedFuture(adapter.classifyPublish(exchange));
             }

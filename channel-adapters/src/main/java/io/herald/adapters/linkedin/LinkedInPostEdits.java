@@ -9,7 +9,7 @@ import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.PostChangeRequest;
@@ -73,7 +73,7 @@ final class LinkedInPostEdits {
                 body == null ? null : Json.write(body), body == null ? null : "application/json", fingerprint, urn,
                 List.of(token));
         boolean deleting = body == null;
-        return Safety.publish(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, urn, http.clock().instant(), outgoing.secrets());
     }
 

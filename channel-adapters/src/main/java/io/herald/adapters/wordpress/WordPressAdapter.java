@@ -11,7 +11,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
 import io.herald.adapters.http.RetryAfter;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.CapabilityReport;
@@ -186,7 +186,7 @@ public final class WordPressAdapter implements ChannelAdapter {
         OutgoingRequest outgoing = new OutgoingRequest("POST", route(site, "posts", Map.of()), auth(connection),
                 Json.write(body), "application/json", fingerprint, site, secretsOf(connection));
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(outgoing)
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
                                 .thenApply(exchange -> classifyPublish(exchange, request.publicationId().value())),
                         fingerprint, site, startedAt, outgoing.secrets())
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("wordpress", request, outcome));
@@ -304,7 +304,7 @@ public final class WordPressAdapter implements ChannelAdapter {
                     return http.send(new OutgoingRequest("GET", uri, auth(connection), null, null, null, site,
                             secrets)).thenApply(exchange -> classifyReadBack(exchange, id, user.id()));
                 });
-        return Safety.readBack(outcome, site, secrets);
+        return UnclassifiedFailure.asReadBackOutcome(outcome, site, secrets);
     }
 
     /** The connection's own user, or why it cannot be known (then the read-back's outcome). */
@@ -404,7 +404,7 @@ public final class WordPressAdapter implements ChannelAdapter {
                 route(site, "users/me", Map.of()), auth(connection), null, null, null, site, secrets));
         CompletableFuture<Exchange> options = http.send(new OutgoingRequest("OPTIONS",
                 route(site, "posts", Map.of()), auth(connection), null, null, null, site, secrets));
-        return Safety.probe(me.thenCombine(options, (meExchange, optionsExchange) -> {
+        return UnclassifiedFailure.asCapabilityReport(me.thenCombine(options, (meExchange, optionsExchange) -> {
             Capability publish = credentials(meExchange);
             if (!publish.available()) {
                 boolean refused = meExchange instanceof Exchange.Answered answered && answered.status() == 401;

@@ -8,7 +8,7 @@ import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -67,7 +67,7 @@ final class WordPressMedia {
                 null, request.contentType(), fingerprint, site, WordPressAdapter.secretsOf(connection),
                 request.bytes());
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(outgoing).thenApply(this::classify), fingerprint, site, startedAt,
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(this::classify), fingerprint, site, startedAt,
                 outgoing.secrets());
     }
 

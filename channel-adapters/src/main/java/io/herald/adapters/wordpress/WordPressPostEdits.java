@@ -7,7 +7,7 @@ import io.herald.adapters.http.Fingerprints;
 import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -76,7 +76,7 @@ final class WordPressPostEdits {
                 WordPressAdapter.auth(connection), body == null ? null : Json.write(body),
                 body == null ? null : "application/json", fingerprint, site, WordPressAdapter.secretsOf(connection));
         boolean deleting = body == null;
-        return Safety.publish(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, site, http.clock().instant(), outgoing.secrets());
     }
 
