@@ -9,9 +9,8 @@ import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.PostReadRequest;
-import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.contracts.publication.ProviderRef;
@@ -44,16 +43,16 @@ final class FacebookFeedReader {
 
     private final ProviderHttp http;
     private final FacebookGraph graph;
-    private final FacebookPostEdits edits;
 
-    FacebookFeedReader(ProviderHttp http, FacebookGraph graph, FacebookPostEdits edits) {
+    FacebookFeedReader(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
         this.graph = graph;
-        this.edits = edits;
     }
 
-    CompletableFuture<PostReading> readPost(PostReadRequest request) {
-        return edits.read(request);
+    /** Read-back (here), and one post read by its id (FacebookPostEdits). */
+    static ProviderAdapter.FeedReader of(ProviderHttp http, FacebookGraph graph) {
+        return new ProviderAdapter.FeedReader(new FacebookFeedReader(http, graph)::readBack,
+                new FacebookPostEdits(http, graph)::read);
     }
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {

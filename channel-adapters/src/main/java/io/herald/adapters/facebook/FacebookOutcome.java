@@ -20,13 +20,8 @@ final class FacebookOutcome {
     }
 
     static PublishOutcome of(Exchange exchange, Clock clock) {
-        if (exchange instanceof Exchange.NotSent notSent) {
-            return new PublishOutcome.Failed(FailureKind.NOT_SENT, null, notSent.detail(), null,
-                    Traces.of(exchange, null, null));
-        }
-        if (exchange instanceof Exchange.NoAnswer noAnswer) {
-            return new PublishOutcome.OutcomeUnknown(noAnswer.cause(), noAnswer.detail(),
-                    Traces.of(exchange, null, null));
+        if (exchange instanceof Exchange.Unanswered unanswered) {
+            return unanswered.writeOutcome();
         }
         Exchange.Answered answered = (Exchange.Answered) exchange;
         List<String> secrets = answered.request().secrets();

@@ -6,6 +6,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.contracts.channel.Capability;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * REJECTED first attempt with the fix. Reading is tried: one post of the feed with the read token.
  * A token the probe itself found invalid makes publishing unavailable too.
  */
-final class FacebookProbe {
+final class FacebookProbe implements ProviderAdapter.Probe {
 
     private final ProviderHttp http;
     private final FacebookGraph graph;
@@ -29,7 +30,8 @@ final class FacebookProbe {
         this.graph = graph;
     }
 
-    CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
+    @Override
+    public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
         String pageId = connection.settings().pageId();
         String pageToken = connection.secrets().pageAccessToken();
         Capability publish = Texts.blank(pageToken) || Texts.blank(pageId)

@@ -7,12 +7,10 @@ import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.CommentRequest;
-import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
-import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.platform.wire.Forms;
@@ -30,16 +28,18 @@ final class FacebookPublisher {
 
     private final ProviderHttp http;
     private final FacebookGraph graph;
-    private final FacebookPostEdits edits;
-    private final FacebookPhotos photos;
-    private final FacebookComments comments;
 
-    FacebookPublisher(ProviderHttp http, FacebookGraph graph, FacebookPostEdits edits) {
+    FacebookPublisher(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
         this.graph = graph;
-        this.edits = edits;
-        this.photos = new FacebookPhotos(http, graph);
-        this.comments = new FacebookComments(http, graph);
+    }
+
+    /** The write steps: the post itself (here), and the per-step classes' images, comment, edit and delete. */
+    static ProviderAdapter.Publisher steps(ProviderHttp http, FacebookGraph graph) {
+        FacebookPostEdits edits = new FacebookPostEdits(http, graph);
+        return new ProviderAdapter.Publisher(new FacebookPublisher(http, graph)::publish,
+                new FacebookPhotos(http, graph)::upload, new FacebookComments(http, graph)::comment, edits::edit,
+                edits::delete);
     }
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
@@ -80,22 +80,6 @@ final class FacebookPublisher {
                                 .thenApply(exchange -> FacebookOutcome.of(exchange, http.clock())),
                         fingerprint, pageId, startedAt, outgoing.secrets())
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("facebook", request, outcome));
-    }
-
-    CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
-        return edits.edit(request);
-    }
-
-    CompletableFuture<PublishOutcome> delete(PostChangeRequest request) {
-        return edits.delete(request);
-    }
-
-    CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
-        return photos.upload(request);
-    }
-
-    CompletableFuture<PublishOutcome> comment(CommentRequest request) {
-        return comments.comment(request);
     }
 
     private static CompletableFuture<PublishOutcome> refuseLocally(String fingerprint, String target, String code,

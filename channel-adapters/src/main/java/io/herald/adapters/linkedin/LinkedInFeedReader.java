@@ -6,8 +6,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.UnclassifiedFailure;
-import io.herald.adapters.port.PostReadRequest;
-import io.herald.adapters.port.PostReading;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.contracts.publication.ProviderRef;
@@ -32,16 +31,16 @@ final class LinkedInFeedReader {
 
     private final ProviderHttp http;
     private final LinkedInApi api;
-    private final LinkedInPostEdits edits;
 
-    LinkedInFeedReader(ProviderHttp http, LinkedInApi api, LinkedInPostEdits edits) {
+    LinkedInFeedReader(ProviderHttp http, LinkedInApi api) {
         this.http = http;
         this.api = api;
-        this.edits = edits;
     }
 
-    CompletableFuture<PostReading> readPost(PostReadRequest request) {
-        return edits.read(request);
+    /** Read-back (here), and one post read by its id (LinkedInPostEdits). */
+    static ProviderAdapter.FeedReader of(ProviderHttp http, LinkedInApi api) {
+        return new ProviderAdapter.FeedReader(new LinkedInFeedReader(http, api)::readBack,
+                new LinkedInPostEdits(http, api)::read);
     }
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {

@@ -6,6 +6,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * scopes (writing cannot be tested without posting); reading is tried with the same list the
  * read-back uses, one post of the author's.
  */
-final class LinkedInProbe {
+final class LinkedInProbe implements ProviderAdapter.Probe {
 
     private final ProviderHttp http;
     private final LinkedInApi api;
@@ -29,7 +30,8 @@ final class LinkedInProbe {
         this.api = api;
     }
 
-    CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
+    @Override
+    public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
         String author = connection.settings().authorUrn();
         String token = connection.secrets().accessToken();
         if (Texts.blank(author) || Texts.blank(token)) {

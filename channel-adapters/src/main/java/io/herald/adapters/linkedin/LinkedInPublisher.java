@@ -8,12 +8,10 @@ import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.CommentRequest;
-import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
-import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.platform.wire.Json;
@@ -30,16 +28,18 @@ final class LinkedInPublisher {
 
     private final ProviderHttp http;
     private final LinkedInApi api;
-    private final LinkedInPostEdits edits;
-    private final LinkedInImages images;
-    private final LinkedInComments comments;
 
-    LinkedInPublisher(ProviderHttp http, LinkedInApi api, LinkedInPostEdits edits) {
+    LinkedInPublisher(ProviderHttp http, LinkedInApi api) {
         this.http = http;
         this.api = api;
-        this.edits = edits;
-        this.images = new LinkedInImages(http, api);
-        this.comments = new LinkedInComments(http, api);
+    }
+
+    /** The write steps: the post itself (here), and the per-step classes' images, comment, edit and delete. */
+    static ProviderAdapter.Publisher steps(ProviderHttp http, LinkedInApi api) {
+        LinkedInPostEdits edits = new LinkedInPostEdits(http, api);
+        return new ProviderAdapter.Publisher(new LinkedInPublisher(http, api)::publish,
+                new LinkedInImages(http, api)::upload, new LinkedInComments(http, api)::comment, edits::edit,
+                edits::delete);
     }
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
@@ -77,22 +77,6 @@ final class LinkedInPublisher {
                                 .thenApply(exchange -> LinkedInOutcome.of(exchange, http.clock(), api.version())),
                         fingerprint, author, startedAt, outgoing.secrets())
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("linkedin", request, outcome));
-    }
-
-    CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
-        return edits.edit(request);
-    }
-
-    CompletableFuture<PublishOutcome> delete(PostChangeRequest request) {
-        return edits.delete(request);
-    }
-
-    CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
-        return images.upload(request);
-    }
-
-    CompletableFuture<PublishOutcome> comment(CommentRequest request) {
-        return comments.comment(request);
     }
 
     private static CompletableFuture<PublishOutcome> refuseLocally(String fingerprint, String target, String code,

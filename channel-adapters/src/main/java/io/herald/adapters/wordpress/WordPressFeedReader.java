@@ -6,9 +6,8 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.PostReadRequest;
-import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.contracts.publication.ProviderRef;
@@ -30,15 +29,15 @@ final class WordPressFeedReader {
     static final String READ_STATUSES = "draft,publish,future,pending,private";
 
     private final ProviderHttp http;
-    private final WordPressPostEdits edits;
 
-    WordPressFeedReader(ProviderHttp http, WordPressPostEdits edits) {
+    WordPressFeedReader(ProviderHttp http) {
         this.http = http;
-        this.edits = edits;
     }
 
-    CompletableFuture<PostReading> readPost(PostReadRequest request) {
-        return edits.read(request);
+    /** Read-back (here), and one post read by its id (WordPressPostEdits). */
+    static ProviderAdapter.FeedReader of(ProviderHttp http) {
+        return new ProviderAdapter.FeedReader(new WordPressFeedReader(http)::readBack,
+                new WordPressPostEdits(http)::read);
     }
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {

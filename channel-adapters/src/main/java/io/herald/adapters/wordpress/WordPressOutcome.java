@@ -27,12 +27,8 @@ final class WordPressOutcome {
 
     /** @param publicationId the id the post's meta should carry; empty where the write sets none */
     static PublishOutcome of(Exchange exchange, String publicationId, Clock clock) {
-        if (exchange instanceof Exchange.NotSent notSent) {
-            return new PublishOutcome.Failed(FailureKind.NOT_SENT, null, notSent.detail(), null,
-                    Traces.of(exchange, null, null));
-        }
-        if (exchange instanceof Exchange.NoAnswer noAnswer) {
-            return new PublishOutcome.OutcomeUnknown(noAnswer.cause(), noAnswer.detail(), Traces.of(exchange, null, null));
+        if (exchange instanceof Exchange.Unanswered unanswered) {
+            return unanswered.writeOutcome();
         }
         Exchange.Answered answered = (Exchange.Answered) exchange;
         JsonNode body = Json.parse(answered.body());

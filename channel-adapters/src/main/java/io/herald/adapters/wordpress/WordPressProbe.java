@@ -6,6 +6,7 @@ import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.contracts.channel.Capability;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * ({@code GET users/me}), reading back when the posts route shows the Herald mu-plugin's meta key
  * in its schema and as a filter ({@code OPTIONS posts}). Both are asked at once.
  */
-final class WordPressProbe {
+final class WordPressProbe implements ProviderAdapter.Probe {
 
     private final ProviderHttp http;
 
@@ -27,7 +28,8 @@ final class WordPressProbe {
         this.http = http;
     }
 
-    CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
+    @Override
+    public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
         String site = connection.settings().siteUrl();
         if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
                 || Texts.blank(connection.secrets().applicationPassword())) {

@@ -8,11 +8,10 @@ import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
+import io.herald.adapters.port.ProviderAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
-import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.platform.wire.Json;
@@ -34,13 +33,16 @@ final class WordPressPublisher {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
     private final ProviderHttp http;
-    private final WordPressPostEdits edits;
-    private final WordPressMedia media;
 
-    WordPressPublisher(ProviderHttp http, WordPressPostEdits edits) {
+    WordPressPublisher(ProviderHttp http) {
         this.http = http;
-        this.edits = edits;
-        this.media = new WordPressMedia(http);
+    }
+
+    /** The write steps: the post itself (here), and the per-step classes' images, edit and delete; no first comment. */
+    static ProviderAdapter.Publisher steps(ProviderHttp http) {
+        WordPressPostEdits edits = new WordPressPostEdits(http);
+        return new ProviderAdapter.Publisher(new WordPressPublisher(http)::publish,
+                new WordPressMedia(http)::upload, null, edits::edit, edits::delete);
     }
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
@@ -77,17 +79,5 @@ final class WordPressPublisher {
                                 .thenApply(exchange -> WordPressOutcome.of(exchange, publicationId, http.clock())),
                         fingerprint, site, startedAt, outgoing.secrets())
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("wordpress", request, outcome));
-    }
-
-    CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
-        return edits.edit(request);
-    }
-
-    CompletableFuture<PublishOutcome> delete(PostChangeRequest request) {
-        return edits.delete(request);
-    }
-
-    CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
-        return media.upload(request);
     }
 }
