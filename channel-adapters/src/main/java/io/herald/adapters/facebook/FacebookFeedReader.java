@@ -32,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * Read-back on a Page: the posts in the attempt's window, from the feed ({@code since} the window's
  * start) and the Page's scheduled posts (a scheduled post is not in the feed until its time), and
  * a post's comments for a first comment, every page through Graph's own paging links. One post is
- * read by its id through {@link FacebookPostEdits}.
+ * read by its id through {@link FacebookPostEditor}.
  */
 final class FacebookFeedReader {
 
@@ -49,10 +49,10 @@ final class FacebookFeedReader {
         this.graph = graph;
     }
 
-    /** Read-back (here), and one post read by its id (FacebookPostEdits). */
+    /** Read-back (here), and one post read by its id (FacebookPostEditor). */
     static ProviderAdapter.FeedReader of(ProviderHttp http, FacebookGraph graph) {
         return new ProviderAdapter.FeedReader(new FacebookFeedReader(http, graph)::readBack,
-                new FacebookPostEdits(http, graph)::read);
+                new FacebookPostEditor(http, graph)::read);
     }
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {

@@ -36,9 +36,9 @@ final class FacebookPublisher {
 
     /** The write steps: the post itself (here), and the per-step classes' images, comment, edit and delete. */
     static ProviderAdapter.Publisher steps(ProviderHttp http, FacebookGraph graph) {
-        FacebookPostEdits edits = new FacebookPostEdits(http, graph);
+        FacebookPostEditor edits = new FacebookPostEditor(http, graph);
         return new ProviderAdapter.Publisher(new FacebookPublisher(http, graph)::publish,
-                new FacebookPhotos(http, graph)::upload, new FacebookComments(http, graph)::comment, edits::edit,
+                new FacebookPhotoUpload(http, graph)::upload, new FacebookFirstComment(http, graph)::comment, edits::edit,
                 edits::delete);
     }
 
@@ -53,7 +53,7 @@ final class FacebookPublisher {
         if (!Texts.blank(request.content().link())) {
             form.put("link", request.content().link());
         }
-        FacebookPhotos.attach(form, request.uploads());
+        FacebookPhotoUpload.attach(form, request.uploads());
         Instant now = http.clock().instant();
         if (request.scheduledAt() != null && request.scheduledAt().isAfter(now)) {
             form.put("published", "false");

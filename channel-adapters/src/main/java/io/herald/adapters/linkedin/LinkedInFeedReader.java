@@ -22,7 +22,7 @@ import java.util.function.Function;
 /**
  * Read-back as the author: the author's posts newest first ({@code q=author}, by offset) until one
  * is older than the attempt's window, and a post's comments for a first comment (needs a read
- * scope). One post is read by its URN through {@link LinkedInPostEdits}.
+ * scope). One post is read by its URN through {@link LinkedInPostEditor}.
  */
 final class LinkedInFeedReader {
 
@@ -37,10 +37,10 @@ final class LinkedInFeedReader {
         this.api = api;
     }
 
-    /** Read-back (here), and one post read by its id (LinkedInPostEdits). */
+    /** Read-back (here), and one post read by its id (LinkedInPostEditor). */
     static ProviderAdapter.FeedReader of(ProviderHttp http, LinkedInApi api) {
         return new ProviderAdapter.FeedReader(new LinkedInFeedReader(http, api)::readBack,
-                new LinkedInPostEdits(http, api)::read);
+                new LinkedInPostEditor(http, api)::read);
     }
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {

@@ -36,9 +36,9 @@ final class LinkedInPublisher {
 
     /** The write steps: the post itself (here), and the per-step classes' images, comment, edit and delete. */
     static ProviderAdapter.Publisher steps(ProviderHttp http, LinkedInApi api) {
-        LinkedInPostEdits edits = new LinkedInPostEdits(http, api);
+        LinkedInPostEditor edits = new LinkedInPostEditor(http, api);
         return new ProviderAdapter.Publisher(new LinkedInPublisher(http, api)::publish,
-                new LinkedInImages(http, api)::upload, new LinkedInComments(http, api)::comment, edits::edit,
+                new LinkedInImageUpload(http, api)::upload, new LinkedInFirstComment(http, api)::comment, edits::edit,
                 edits::delete);
     }
 
@@ -56,7 +56,7 @@ final class LinkedInPublisher {
         distribution.putArray("thirdPartyDistributionChannels");
         body.put("lifecycleState", "PUBLISHED");
         body.put("isReshareDisabledByAuthor", false);
-        LinkedInImages.attach(body, request.uploads());
+        LinkedInImageUpload.attach(body, request.uploads());
         String fingerprint = Fingerprints.ofJson("POST", "/rest/posts", body);
         if (request.action() != PublicationAction.PUBLISH) {
             return refuseLocally(fingerprint, author, "unsupported_action",

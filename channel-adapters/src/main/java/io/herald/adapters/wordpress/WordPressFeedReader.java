@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * Read-back on a site: no window to search, the post is found by the publication id in its meta
  * ({@value WordPressAdapter#META_KEY}, which the Herald mu-plugin keeps and lets a client filter
  * by), among the posts of the connection's own user in every status. One post is read by its id
- * through {@link WordPressPostEdits}.
+ * through {@link WordPressPostEditor}.
  */
 final class WordPressFeedReader {
 
@@ -34,10 +34,10 @@ final class WordPressFeedReader {
         this.http = http;
     }
 
-    /** Read-back (here), and one post read by its id (WordPressPostEdits). */
+    /** Read-back (here), and one post read by its id (WordPressPostEditor). */
     static ProviderAdapter.FeedReader of(ProviderHttp http) {
         return new ProviderAdapter.FeedReader(new WordPressFeedReader(http)::readBack,
-                new WordPressPostEdits(http)::read);
+                new WordPressPostEditor(http)::read);
     }
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {

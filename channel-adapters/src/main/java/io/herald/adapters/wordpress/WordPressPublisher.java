@@ -40,9 +40,9 @@ final class WordPressPublisher {
 
     /** The write steps: the post itself (here), and the per-step classes' images, edit and delete; no first comment. */
     static ProviderAdapter.Publisher steps(ProviderHttp http) {
-        WordPressPostEdits edits = new WordPressPostEdits(http);
+        WordPressPostEditor edits = new WordPressPostEditor(http);
         return new ProviderAdapter.Publisher(new WordPressPublisher(http)::publish,
-                new WordPressMedia(http)::upload, null, edits::edit, edits::delete);
+                new WordPressMediaUpload(http)::upload, null, edits::edit, edits::delete);
     }
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
@@ -50,7 +50,7 @@ final class WordPressPublisher {
         String site = connection.settings().siteUrl();
         ObjectNode body = Json.object();
         body.put("title", request.content().title() == null ? "" : request.content().title());
-        WordPressMedia.attach(body, WordPressPostEdits.text(request.content()), request.uploads());
+        WordPressMediaUpload.attach(body, WordPressPostEditor.text(request.content()), request.uploads());
         Instant now = http.clock().instant();
         if (request.action() == PublicationAction.DRAFT) {
             body.put("status", "draft");

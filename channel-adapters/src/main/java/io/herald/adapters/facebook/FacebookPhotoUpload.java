@@ -24,12 +24,12 @@ import java.util.concurrent.CompletableFuture;
  * {@code published=false}), which the post then attaches. A photo no post uses is deleted by
  * Facebook after a day, so uploading again after an unknown outcome leaves nothing visible.
  */
-final class FacebookPhotos {
+final class FacebookPhotoUpload {
 
     private final ProviderHttp http;
     private final FacebookGraph graph;
 
-    FacebookPhotos(ProviderHttp http, FacebookGraph graph) {
+    FacebookPhotoUpload(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
         this.graph = graph;
     }

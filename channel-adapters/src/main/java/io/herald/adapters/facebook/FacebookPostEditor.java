@@ -26,12 +26,12 @@ import java.util.concurrent.CompletableFuture;
  * Edits, deletes and reads one Page post by its id ({@code POST|DELETE|GET /{post-id}}). Errors
  * classify as a create's do; Facebook's "does not exist" (code 100, subcode 33) ends a delete.
  */
-final class FacebookPostEdits {
+final class FacebookPostEditor {
 
     private final ProviderHttp http;
     private final FacebookGraph graph;
 
-    FacebookPostEdits(ProviderHttp http, FacebookGraph graph) {
+    FacebookPostEditor(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
         this.graph = graph;
     }

@@ -28,11 +28,11 @@ import java.util.concurrent.CompletableFuture;
  * deleted: WordPress's 410 {@code rest_already_trashed} and 404 {@code rest_post_invalid_id} end a
  * delete, and a read that shows status {@code trash} means the post is gone.
  */
-final class WordPressPostEdits {
+final class WordPressPostEditor {
 
     private final ProviderHttp http;
 
-    WordPressPostEdits(ProviderHttp http) {
+    WordPressPostEditor(ProviderHttp http) {
         this.http = http;
     }
 

@@ -20,12 +20,12 @@ import java.util.concurrent.CompletableFuture;
  * The {@code first_comment} step: {@code POST /{post-id}/comments} with the Page token. Its
  * read-back, the post's comments with the same text, is {@link FacebookFeedReader}'s.
  */
-final class FacebookComments {
+final class FacebookFirstComment {
 
     private final ProviderHttp http;
     private final FacebookGraph graph;
 
-    FacebookComments(ProviderHttp http, FacebookGraph graph) {
+    FacebookFirstComment(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
         this.graph = graph;
     }

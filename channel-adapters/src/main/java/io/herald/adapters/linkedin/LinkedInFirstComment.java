@@ -25,12 +25,12 @@ import java.util.concurrent.CompletableFuture;
  * The {@code first_comment} step: {@code POST /rest/socialActions/{post}/comments} as the post's
  * author. Its read-back, the post's comments with the same text, is {@link LinkedInFeedReader}'s.
  */
-final class LinkedInComments {
+final class LinkedInFirstComment {
 
     private final ProviderHttp http;
     private final LinkedInApi api;
 
-    LinkedInComments(ProviderHttp http, LinkedInApi api) {
+    LinkedInFirstComment(ProviderHttp http, LinkedInApi api) {
         this.http = http;
         this.api = api;
     }

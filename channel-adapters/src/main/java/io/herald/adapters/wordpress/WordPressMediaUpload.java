@@ -32,14 +32,14 @@ import java.util.concurrent.CompletableFuture;
  * its alt text with it. The post then makes the first image its featured image and shows every
  * image in its content. An attachment no post uses is not shown to readers.
  */
-final class WordPressMedia {
+final class WordPressMediaUpload {
 
     /** WordPress answers a refused file type with a 500 that is a refusal, not an unknown outcome. */
     private static final Set<String> REFUSED_TYPE = Set.of("rest_upload_sideload_error", "rest_upload_unknown_error");
 
     private final ProviderHttp http;
 
-    WordPressMedia(ProviderHttp http) {
+    WordPressMediaUpload(ProviderHttp http) {
         this.http = http;
     }
 

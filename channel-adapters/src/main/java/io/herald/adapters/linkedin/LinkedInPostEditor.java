@@ -26,12 +26,12 @@ import java.util.concurrent.CompletableFuture;
  * Edits ({@code PARTIAL_UPDATE} of the commentary), deletes and reads one post by its URN. A
  * delete answers 204 even for a post already deleted, and a 404 means the post is gone: both done.
  */
-final class LinkedInPostEdits {
+final class LinkedInPostEditor {
 
     private final ProviderHttp http;
     private final LinkedInApi api;
 
-    LinkedInPostEdits(ProviderHttp http, LinkedInApi api) {
+    LinkedInPostEditor(ProviderHttp http, LinkedInApi api) {
         this.http = http;
         this.api = api;
     }

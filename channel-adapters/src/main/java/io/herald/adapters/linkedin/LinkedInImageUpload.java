@@ -32,12 +32,12 @@ import java.util.concurrent.CompletableFuture;
  * post's author), then {@code PUT} the bytes to the upload URL. An image no post uses stays
  * invisible, so an unknown outcome of either call is answered by uploading again.
  */
-final class LinkedInImages {
+final class LinkedInImageUpload {
 
     private final ProviderHttp http;
     private final LinkedInApi api;
 
-    LinkedInImages(ProviderHttp http, LinkedInApi api) {
+    LinkedInImageUpload(ProviderHttp http, LinkedInApi api) {
         this.http = http;
         this.api = api;
     }
