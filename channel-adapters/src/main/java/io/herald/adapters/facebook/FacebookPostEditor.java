@@ -61,7 +61,8 @@ final class FacebookPostEditor {
                 form.isEmpty() ? null : Forms.encode(form), form.isEmpty() ? null : "application/x-www-form-urlencoded",
                 fingerprint, postId, FacebookGraph.secretsOf(connection));
         boolean deleting = "DELETE".equals(method);
-        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, postId, http.clock().instant(), outgoing.secrets());
     }
 

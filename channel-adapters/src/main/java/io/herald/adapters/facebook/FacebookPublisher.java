@@ -38,8 +38,8 @@ final class FacebookPublisher {
     static ProviderAdapter.Publisher steps(ProviderHttp http, FacebookGraph graph) {
         FacebookPostEditor edits = new FacebookPostEditor(http, graph);
         return new ProviderAdapter.Publisher(new FacebookPublisher(http, graph)::publish,
-                new FacebookPhotoUpload(http, graph)::upload, new FacebookFirstComment(http, graph)::comment, edits::edit,
-                edits::delete);
+                new FacebookPhotoUpload(http, graph)::upload,
+                new FacebookFirstComment(http, graph)::comment, edits::edit, edits::delete);
     }
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {

@@ -37,7 +37,7 @@ public final class FeedWindow {
     public record Item(String id, Instant created, String text, List<String> links, ProviderRef ref) {
     }
 
-    /** One page read: its items and the cursor of the next page (null: the last), or the outcome that ends the search. */
+    /** One page read: its items and the next page's cursor (null: the last), or the outcome that ends the search. */
     public record Page<C>(List<Item> items, C next, ReadBackOutcome failure) {
 
         public static <C> Page<C> failed(ReadBackOutcome failure) {
@@ -78,7 +78,7 @@ public final class FeedWindow {
         this.link = link;
     }
 
-    /** Posts created in [{@code start}, {@code end} + 1 min] with the text (and, where a post shows links, the link). */
+    /** Posts created in [{@code start}, {@code end} + 1 min] with the text (and the link, where a post shows links). */
     public static FeedWindow posts(String where, Instant start, Instant end, String text, String link) {
         return new FeedWindow("post", where, start, end, text, link);
     }
@@ -157,7 +157,8 @@ public final class FeedWindow {
         if (matches.size() == 1) {
             Item item = matches.get(0);
             return new ReadBackOutcome.Found(item.ref(), capitalised(noun) + " " + item.id()
-                    + (item.created() == null ? "" : " created " + item.created()) + " has the attempt's text; " + seen + " " + noun + "s in " + pages + " page(s) read.");
+                    + (item.created() == null ? "" : " created " + item.created()) + " has the attempt's text; "
+                    + seen + " " + noun + "s in " + pages + " page(s) read.");
         }
         if (matches.isEmpty()) {
             return new ReadBackOutcome.NotFound("No " + noun + " with the attempt's text among " + seen + " " + noun

@@ -106,7 +106,8 @@ final class LinkedInImageUpload {
     private CompletableFuture<PublishOutcome> checkProcessed(String image, String token, String author,
                                                              PublishOutcome uploaded) {
         OutgoingRequest status = new OutgoingRequest("GET",
-                api.uri("/rest/images/" + Forms.enc(image)), api.headers(token), null, null, null, author, List.of(token));
+                api.uri("/rest/images/" + Forms.enc(image)), api.headers(token), null, null, null, author,
+                List.of(token));
         return http.send(status).thenApply(exchange -> {
             if (exchange instanceof Exchange.Answered answered && answered.status() == 200
                     && "PROCESSING_FAILED".equals(Json.text(Json.parse(answered.body()), "status"))) {

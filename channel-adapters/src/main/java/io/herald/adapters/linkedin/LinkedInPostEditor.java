@@ -66,7 +66,8 @@ final class LinkedInPostEditor {
                 body == null ? null : Json.write(body), body == null ? null : "application/json", fingerprint, urn,
                 List.of(token));
         boolean deleting = body == null;
-        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, urn, http.clock().instant(), outgoing.secrets());
     }
 
@@ -96,7 +97,8 @@ final class LinkedInPostEditor {
             return CompletableFuture.completedFuture(new PostReading.Unavailable(
                     "No LinkedIn access token is stored: reconnect LinkedIn."));
         }
-        OutgoingRequest outgoing = new OutgoingRequest("GET", api.uri("/rest/posts/" + encoded(urn)), api.headers(token), null, null, null, urn, List.of(token));
+        OutgoingRequest outgoing = new OutgoingRequest("GET", api.uri("/rest/posts/" + encoded(urn)),
+                api.headers(token), null, null, null, urn, List.of(token));
         return http.send(outgoing).thenApply(exchange -> reading(exchange, request))
                 .exceptionally(failure -> new PostReading.Unknown("The post could not be read: "
                         + failure.getClass().getSimpleName()));

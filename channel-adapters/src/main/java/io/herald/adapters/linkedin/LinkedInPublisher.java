@@ -38,8 +38,8 @@ final class LinkedInPublisher {
     static ProviderAdapter.Publisher steps(ProviderHttp http, LinkedInApi api) {
         LinkedInPostEditor edits = new LinkedInPostEditor(http, api);
         return new ProviderAdapter.Publisher(new LinkedInPublisher(http, api)::publish,
-                new LinkedInImageUpload(http, api)::upload, new LinkedInFirstComment(http, api)::comment, edits::edit,
-                edits::delete);
+                new LinkedInImageUpload(http, api)::upload,
+                new LinkedInFirstComment(http, api)::comment, edits::edit, edits::delete);
     }
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {

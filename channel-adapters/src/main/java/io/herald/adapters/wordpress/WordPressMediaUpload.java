@@ -65,8 +65,8 @@ final class WordPressMediaUpload {
                 null, request.contentType(), fingerprint, site, WordPressRest.secretsOf(connection),
                 request.bytes());
         Instant startedAt = http.clock().instant();
-        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(this::classify), fingerprint, site, startedAt,
-                outgoing.secrets());
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(this::classify), fingerprint, site,
+                startedAt, outgoing.secrets());
     }
 
     private PublishOutcome classify(Exchange exchange) {

@@ -74,7 +74,8 @@ final class WordPressPostEditor {
                 WordPressRest.auth(connection), body == null ? null : Json.write(body),
                 body == null ? null : "application/json", fingerprint, site, WordPressRest.secretsOf(connection));
         boolean deleting = body == null;
-        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, site, http.clock().instant(), outgoing.secrets());
     }
 
