@@ -1,5 +1,7 @@
 package io.herald.adapters.http;
 
+import io.herald.adapters.port.PublishOutcome;
+import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.UnknownCause;
 import java.net.http.HttpHeaders;
 import java.time.Instant;
@@ -35,8 +37,23 @@ public sealed interface Exchange {
         }
     }
 
+    /** No answer came: the request never left, or it left and nothing usable came back. */
+    sealed interface Unanswered extends Exchange {
+
+        /** What happened, for a detail or reason; never carries a credential. */
+        String detail();
+
+        /** What a write that got no answer amounts to: nothing written, or no proof either way. */
+        default PublishOutcome writeOutcome() {
+            if (this instanceof NoAnswer noAnswer) {
+                return new PublishOutcome.OutcomeUnknown(noAnswer.cause(), detail(), Traces.of(this, null, null));
+            }
+            return new PublishOutcome.Failed(FailureKind.NOT_SENT, null, detail(), null, Traces.of(this, null, null));
+        }
+    }
+
     /** Connection refused, DNS failure, TLS handshake failure, connect timeout: nothing was written. */
-    record NotSent(OutgoingRequest request, String detail, long durationMillis) implements Exchange {
+    record NotSent(OutgoingRequest request, String detail, long durationMillis) implements Unanswered {
         @Override
         public Instant sentAt() {
             return null;
@@ -45,6 +62,6 @@ public sealed interface Exchange {
 
     /** The request may have reached the provider; nothing usable came back. */
     record NoAnswer(OutgoingRequest request, UnknownCause cause, String detail, Instant sentAt, long durationMillis)
-            implements Exchange {
+            implements Unanswered {
     }
 }

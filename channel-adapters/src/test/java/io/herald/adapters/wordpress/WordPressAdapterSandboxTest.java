@@ -187,6 +187,6 @@ class WordPressAdapterSandboxTest extends SandboxTestSupport {
                 java.net.URI.create(sandbox.wordPressSiteUrl(site) + "/wp-json/wp/v2/posts"),
                 java.util.Map.of(), null, null, null, site, java.util.List.of())));
 
-        assertThat(WordPressAdapter.metaSupport(exchange).available()).isTrue();
+        assertThat(WordPressProbe.metaSupport(exchange).available()).isTrue();
     }
 }

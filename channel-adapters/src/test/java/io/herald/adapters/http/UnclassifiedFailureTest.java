@@ -11,16 +11,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-class SafetyTest {
+class UnclassifiedFailureTest {
 
-    private static final String SECRET = "EAAGsafetySecretToken";
+    private static final String SECRET = "EAAGunclassifiedSecretToken";
 
     @Test
     void anUnforeseenFailureAfterSendingIsAnUnknownOutcomeWithoutTheSecret() {
         CompletableFuture<PublishOutcome> failing =
                 CompletableFuture.failedFuture(new IllegalStateException("boom with " + SECRET));
 
-        PublishOutcome outcome = Safety.publish(failing, "f".repeat(64), "page-1",
+        PublishOutcome outcome = UnclassifiedFailure.asPublishOutcome(failing, "f".repeat(64), "page-1",
                 Instant.parse("2026-11-29T10:00:00Z"), List.of(SECRET)).join();
 
         assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class, unknown -> {
@@ -32,9 +32,9 @@ class SafetyTest {
 
     @Test
     void readBackAndProbeFailuresBecomeUnknownAndUnavailable() {
-        ReadBackOutcome readBack = Safety.readBack(CompletableFuture.failedFuture(new NullPointerException()),
+        ReadBackOutcome readBack = UnclassifiedFailure.asReadBackOutcome(CompletableFuture.failedFuture(new NullPointerException()),
                 "page-1", List.of()).join();
-        CapabilityReport probe = Safety.probe(CompletableFuture.failedFuture(new NullPointerException()),
+        CapabilityReport probe = UnclassifiedFailure.asCapabilityReport(CompletableFuture.failedFuture(new NullPointerException()),
                 "page-1", List.of()).join();
 
         assertThat(readBack).isInstanceOf(ReadBackOutcome.Unknown.class);

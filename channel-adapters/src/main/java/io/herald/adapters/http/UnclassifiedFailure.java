@@ -14,18 +14,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The port promises futures that never complete exceptionally. Should reading an answer fail in
- * an unforeseen way, the request may still have taken effect: the honest outcome is "unknown".
+ * What an exception while a call's answer was classified becomes. The port promises futures that
+ * never complete exceptionally; should reading an answer fail in an unforeseen way, the request
+ * may still have taken effect: the honest outcome is "unknown". The exception's message is
+ * redacted before it is logged or quoted.
  */
-public final class Safety {
+public final class UnclassifiedFailure {
 
-    private static final Logger log = LoggerFactory.getLogger(Safety.class);
+    private static final Logger log = LoggerFactory.getLogger(UnclassifiedFailure.class);
 
-    private Safety() {
+    private UnclassifiedFailure() {
     }
 
-    public static CompletableFuture<PublishOutcome> publish(CompletableFuture<PublishOutcome> call, String fingerprint,
-                                                            String target, Instant startedAt, List<String> secrets) {
+    public static CompletableFuture<PublishOutcome> asPublishOutcome(CompletableFuture<PublishOutcome> call,
+                                                                     String fingerprint, String target,
+                                                                     Instant startedAt, List<String> secrets) {
         return call.exceptionally(failure -> {
             String what = describe(failure, secrets);
             log.error("classifying the answer for {} failed: {}", target, what);
@@ -35,8 +38,8 @@ public final class Safety {
         });
     }
 
-    public static CompletableFuture<ReadBackOutcome> readBack(CompletableFuture<ReadBackOutcome> call, String target,
-                                                              List<String> secrets) {
+    public static CompletableFuture<ReadBackOutcome> asReadBackOutcome(CompletableFuture<ReadBackOutcome> call,
+                                                                       String target, List<String> secrets) {
         return call.exceptionally(failure -> {
             String what = describe(failure, secrets);
             log.error("read-back at {} failed: {}", target, what);
@@ -44,8 +47,8 @@ public final class Safety {
         });
     }
 
-    public static CompletableFuture<CapabilityReport> probe(CompletableFuture<CapabilityReport> call, String target,
-                                                            List<String> secrets) {
+    public static CompletableFuture<CapabilityReport> asCapabilityReport(CompletableFuture<CapabilityReport> call,
+                                                                         String target, List<String> secrets) {
         return call.exceptionally(failure -> {
             String what = describe(failure, secrets);
             log.error("probe of {} failed: {}", target, what);

@@ -8,7 +8,7 @@ import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -32,17 +32,15 @@ import java.util.concurrent.CompletableFuture;
  * its alt text with it. The post then makes the first image its featured image and shows every
  * image in its content. An attachment no post uses is not shown to readers.
  */
-final class WordPressMedia {
+final class WordPressMediaUpload {
 
     /** WordPress answers a refused file type with a 500 that is a refusal, not an unknown outcome. */
     private static final Set<String> REFUSED_TYPE = Set.of("rest_upload_sideload_error", "rest_upload_unknown_error");
 
     private final ProviderHttp http;
-    private final WordPressAdapter adapter;
 
-    WordPressMedia(ProviderHttp http, WordPressAdapter adapter) {
+    WordPressMediaUpload(ProviderHttp http) {
         this.http = http;
-        this.adapter = adapter;
     }
 
     CompletableFuture<PublishOutcome> upload(UploadRequest request) {
@@ -55,25 +53,25 @@ final class WordPressMedia {
         Map<String, String> fingerprinted = new LinkedHashMap<>(query);
         fingerprinted.put("file", request.mediaId().value());
         String fingerprint = Fingerprints.ofParams("POST", "/wp/v2/media", fingerprinted);
-        if (!WordPressAdapter.validSite(site) || Texts.blank(connection.settings().username())
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
                 || Texts.blank(connection.secrets().applicationPassword())) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_credentials", "The connection has no valid site URL, user name or application password.",
                     null, Traces.notCalled(fingerprint, site)));
         }
-        Map<String, String> headers = new HashMap<>(WordPressAdapter.auth(connection));
+        Map<String, String> headers = new HashMap<>(WordPressRest.auth(connection));
         headers.put("Content-Disposition", "attachment; filename=\"" + request.fileName() + "\"");
-        OutgoingRequest outgoing = new OutgoingRequest("POST", WordPressAdapter.route(site, "media", query), headers,
-                null, request.contentType(), fingerprint, site, WordPressAdapter.secretsOf(connection),
+        OutgoingRequest outgoing = new OutgoingRequest("POST", WordPressRest.route(site, "media", query), headers,
+                null, request.contentType(), fingerprint, site, WordPressRest.secretsOf(connection),
                 request.bytes());
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(outgoing).thenApply(this::classify), fingerprint, site, startedAt,
-                outgoing.secrets());
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(this::classify), fingerprint, site,
+                startedAt, outgoing.secrets());
     }
 
     private PublishOutcome classify(Exchange exchange) {
         if (!(exchange instanceof Exchange.Answered answered)) {
-            return adapter.classifyPublish(exchange, "");
+            return WordPressOutcome.of(exchange, "", http.clock());
         }
         JsonNode body = Json.parse(answered.body());
         String code = answered.success() ? null : Json.text(body, "code");
@@ -92,7 +90,7 @@ final class WordPressMedia {
                     + Redactor.excerpt(String.valueOf(Json.text(body, "message")), answered.request().secrets(), 300),
                     null, trace);
         }
-        return adapter.classifyPublish(exchange, "");
+        return WordPressOutcome.of(exchange, "", http.clock());
     }
 
     /** The post's featured image (the first) and every image as a figure after the text, with its alt text. */

@@ -5,7 +5,7 @@ import io.herald.platform.wire.Json;
 import io.herald.adapters.http.Multipart;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -13,7 +13,6 @@ import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.UploadRequest;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.UploadedMedia;
-import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,16 +24,14 @@ import java.util.concurrent.CompletableFuture;
  * {@code published=false}), which the post then attaches. A photo no post uses is deleted by
  * Facebook after a day, so uploading again after an unknown outcome leaves nothing visible.
  */
-final class FacebookPhotos {
+final class FacebookPhotoUpload {
 
     private final ProviderHttp http;
-    private final URI graphBase;
-    private final FacebookAdapter adapter;
+    private final FacebookGraph graph;
 
-    FacebookPhotos(ProviderHttp http, URI graphBase, FacebookAdapter adapter) {
+    FacebookPhotoUpload(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
-        this.graphBase = graphBase;
-        this.adapter = adapter;
+        this.graph = graph;
     }
 
     CompletableFuture<PublishOutcome> upload(UploadRequest request) {
@@ -46,7 +43,7 @@ final class FacebookPhotos {
         if (!Texts.blank(request.altText())) {
             fields.put("alt_text_custom", request.altText());
         }
-        String path = "/" + FacebookAdapter.segment(pageId) + "/photos";
+        String path = "/" + FacebookGraph.segment(pageId) + "/photos";
         Map<String, String> fingerprinted = new LinkedHashMap<>(fields);
         fingerprinted.put("source", request.mediaId().value());
         String fingerprint = Fingerprints.ofParams("POST", path, fingerprinted);
@@ -57,11 +54,11 @@ final class FacebookPhotos {
         }
         Multipart body = Multipart.of(fields, "source", request.fileName(), request.contentType(), request.bytes(),
                 request.mediaId().value().substring(4));
-        OutgoingRequest outgoing = new OutgoingRequest("POST", URI.create(graphBase + path),
-                Map.of("Authorization", "Bearer " + token, "Accept", "application/json"), null,
-                body.contentType(), fingerprint, pageId, FacebookAdapter.secretsOf(connection), body.body());
+        OutgoingRequest outgoing = new OutgoingRequest("POST", graph.uri(path), FacebookGraph.bearer(token), null,
+                body.contentType(), fingerprint, pageId, FacebookGraph.secretsOf(connection), body.body());
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(outgoing).thenApply(adapter::classifyPublish), fingerprint, pageId,
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> FacebookOutcome.of(exchange, http.clock())), fingerprint, pageId,
                 startedAt, outgoing.secrets());
     }
 

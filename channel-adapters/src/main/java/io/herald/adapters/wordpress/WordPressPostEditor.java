@@ -7,7 +7,7 @@ import io.herald.adapters.http.Fingerprints;
 import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -28,17 +28,15 @@ import java.util.concurrent.CompletableFuture;
  * deleted: WordPress's 410 {@code rest_already_trashed} and 404 {@code rest_post_invalid_id} end a
  * delete, and a read that shows status {@code trash} means the post is gone.
  */
-final class WordPressPostEdits {
+final class WordPressPostEditor {
 
     private final ProviderHttp http;
-    private final WordPressAdapter adapter;
 
-    WordPressPostEdits(ProviderHttp http, WordPressAdapter adapter) {
+    WordPressPostEditor(ProviderHttp http) {
         this.http = http;
-        this.adapter = adapter;
     }
 
-    /** The post's text as a create writes it: the body, then a link on its own line. */
+    /** The post's text as a create writes it: the body, then a link on its own line (WordPress embeds or links it). */
     static String text(Content content) {
         String text = content.body() == null ? "" : content.body();
         if (!Texts.blank(content.link())) {
@@ -65,18 +63,19 @@ final class WordPressPostEdits {
         String path = "/wp/v2/posts/" + id;
         String fingerprint = body == null ? Fingerprints.ofParams(method, path, Map.of())
                 : Fingerprints.ofJson(method, path, body);
-        if (!WordPressAdapter.validSite(site) || Texts.blank(connection.settings().username())
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
                 || Texts.blank(connection.secrets().applicationPassword()) || id == null || !id.matches("\\d{1,18}")) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_credentials", "The connection has no valid site, user name or application password,"
                     + " or the post has no numeric id. Fix: reconnect the site.", null,
                     Traces.notCalled(fingerprint, site)));
         }
-        OutgoingRequest outgoing = new OutgoingRequest(method, WordPressAdapter.route(site, "posts/" + id, Map.of()),
-                WordPressAdapter.auth(connection), body == null ? null : Json.write(body),
-                body == null ? null : "application/json", fingerprint, site, WordPressAdapter.secretsOf(connection));
+        OutgoingRequest outgoing = new OutgoingRequest(method, WordPressRest.route(site, "posts/" + id, Map.of()),
+                WordPressRest.auth(connection), body == null ? null : Json.write(body),
+                body == null ? null : "application/json", fingerprint, site, WordPressRest.secretsOf(connection));
         boolean deleting = body == null;
-        return Safety.publish(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, site, http.clock().instant(), outgoing.secrets());
     }
 
@@ -99,21 +98,21 @@ final class WordPressPostEdits {
                                 + " been made.", trace);
             }
         }
-        return adapter.classifyPublish(exchange, request.publicationId().value());
+        return WordPressOutcome.of(exchange, request.publicationId().value(), http.clock());
     }
 
     CompletableFuture<PostReading> read(PostReadRequest request) {
         ChannelConnection connection = request.connection();
         String site = connection.settings().siteUrl();
         String id = request.target().id();
-        if (!WordPressAdapter.validSite(site) || Texts.blank(connection.secrets().applicationPassword())
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets().applicationPassword())
                 || id == null || !id.matches("\\d{1,18}")) {
             return CompletableFuture.completedFuture(new PostReading.Unavailable(
                     "The connection has no valid site or application password: reconnect the site."));
         }
         OutgoingRequest outgoing = new OutgoingRequest("GET",
-                WordPressAdapter.route(site, "posts/" + id, Map.of("context", "edit")),
-                WordPressAdapter.auth(connection), null, null, null, site, WordPressAdapter.secretsOf(connection));
+                WordPressRest.route(site, "posts/" + id, Map.of("context", "edit")),
+                WordPressRest.auth(connection), null, null, null, site, WordPressRest.secretsOf(connection));
         return http.send(outgoing).thenApply(exchange -> reading(exchange, request))
                 .exceptionally(failure -> new PostReading.Unknown("The post could not be read: "
                         + failure.getClass().getSimpleName()));

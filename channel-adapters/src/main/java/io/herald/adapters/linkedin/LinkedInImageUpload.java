@@ -7,9 +7,10 @@ import io.herald.adapters.http.Exchange;
 import io.herald.adapters.http.Fingerprints;
 import io.herald.platform.wire.Forms;
 import io.herald.platform.wire.Json;
+import io.herald.adapters.http.Origin;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -31,16 +32,14 @@ import java.util.concurrent.CompletableFuture;
  * post's author), then {@code PUT} the bytes to the upload URL. An image no post uses stays
  * invisible, so an unknown outcome of either call is answered by uploading again.
  */
-final class LinkedInImages {
+final class LinkedInImageUpload {
 
     private final ProviderHttp http;
-    private final URI apiBase;
-    private final LinkedInAdapter adapter;
+    private final LinkedInApi api;
 
-    LinkedInImages(ProviderHttp http, URI apiBase, LinkedInAdapter adapter) {
+    LinkedInImageUpload(ProviderHttp http, LinkedInApi api) {
         this.http = http;
-        this.apiBase = apiBase;
-        this.adapter = adapter;
+        this.api = api;
     }
 
     CompletableFuture<PublishOutcome> upload(UploadRequest request) {
@@ -58,12 +57,12 @@ final class LinkedInImages {
                     Traces.notCalled(fingerprint, author)));
         }
         OutgoingRequest initialize = new OutgoingRequest("POST",
-                URI.create(apiBase + "/rest/images?action=initializeUpload"), adapter.headers(token),
+                api.uri("/rest/images?action=initializeUpload"), api.headers(token),
                 Json.write(body), "application/json", fingerprint, author, List.of(token));
         Instant startedAt = http.clock().instant();
-        return Safety.publish(http.send(initialize).thenCompose(exchange -> {
+        return UnclassifiedFailure.asPublishOutcome(http.send(initialize).thenCompose(exchange -> {
             if (!(exchange instanceof Exchange.Answered answered) || !answered.success()) {
-                return CompletableFuture.completedFuture(adapter.classifyPublish(exchange));
+                return CompletableFuture.completedFuture(LinkedInOutcome.of(exchange, http.clock(), api.version()));
             }
             JsonNode value = Json.parse(answered.body()).path("value");
             String uploadUrl = Json.text(value, "uploadUrl");
@@ -71,7 +70,7 @@ final class LinkedInImages {
             if (Texts.blank(uploadUrl) || Texts.blank(image)) {
                 return CompletableFuture.completedFuture(new PublishOutcome.OutcomeUnknown(
                         UnknownCause.UNPARSABLE_RESPONSE, "LinkedIn initialized an upload without an upload URL"
-                        + " or image URN.", Traces.of(exchange, null, LinkedInAdapter.traceId(answered))));
+                        + " or image URN.", Traces.of(exchange, null, LinkedInApi.traceId(answered))));
             }
             return put(request, token, author, fingerprint, URI.create(uploadUrl), image);
         }), fingerprint, author, startedAt, List.of(token));
@@ -92,10 +91,10 @@ final class LinkedInImages {
         return http.send(put).thenCompose(exchange -> {
             if (exchange instanceof Exchange.Answered answered && answered.success()) {
                 PublishOutcome uploaded = new PublishOutcome.Published(new ProviderRef(image, null), null,
-                        Traces.of(exchange, null, LinkedInAdapter.traceId(answered)));
+                        Traces.of(exchange, null, LinkedInApi.traceId(answered)));
                 return checkProcessed(image, token, author, uploaded);
             }
-            return CompletableFuture.completedFuture(adapter.classifyPublish(exchange));
+            return CompletableFuture.completedFuture(LinkedInOutcome.of(exchange, http.clock(), api.version()));
         });
     }
 
@@ -107,8 +106,8 @@ final class LinkedInImages {
     private CompletableFuture<PublishOutcome> checkProcessed(String image, String token, String author,
                                                              PublishOutcome uploaded) {
         OutgoingRequest status = new OutgoingRequest("GET",
-                URI.create(apiBase + "/rest/images/" + Forms.enc(image)),
-                adapter.headers(token), null, null, null, author, List.of(token));
+                api.uri("/rest/images/" + Forms.enc(image)), api.headers(token), null, null, null, author,
+                List.of(token));
         return http.send(status).thenApply(exchange -> {
             if (exchange instanceof Exchange.Answered answered && answered.status() == 200
                     && "PROCESSING_FAILED".equals(Json.text(Json.parse(answered.body()), "status"))) {
@@ -121,7 +120,7 @@ final class LinkedInImages {
     }
 
     private boolean trusted(URI uploadUrl) {
-        if (LinkedInAdapter.sameOrigin(uploadUrl, apiBase)) {
+        if (Origin.same(uploadUrl, api.base())) {
             return true;
         }
         String host = uploadUrl.getHost();

@@ -8,7 +8,7 @@ import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.ChannelConnection;
@@ -18,7 +18,6 @@ import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.UnknownCause;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,16 +26,14 @@ import java.util.concurrent.CompletableFuture;
  * Edits, deletes and reads one Page post by its id ({@code POST|DELETE|GET /{post-id}}). Errors
  * classify as a create's do; Facebook's "does not exist" (code 100, subcode 33) ends a delete.
  */
-final class FacebookPostEdits {
+final class FacebookPostEditor {
 
     private final ProviderHttp http;
-    private final URI graphBase;
-    private final FacebookAdapter adapter;
+    private final FacebookGraph graph;
 
-    FacebookPostEdits(ProviderHttp http, URI graphBase, FacebookAdapter adapter) {
+    FacebookPostEditor(ProviderHttp http, FacebookGraph graph) {
         this.http = http;
-        this.graphBase = graphBase;
-        this.adapter = adapter;
+        this.graph = graph;
     }
 
     CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
@@ -53,19 +50,19 @@ final class FacebookPostEdits {
         ChannelConnection connection = request.connection();
         String postId = request.target().id();
         String token = connection.secrets().pageAccessToken();
-        String path = "/" + FacebookAdapter.segment(postId);
+        String path = "/" + FacebookGraph.segment(postId);
         String fingerprint = Fingerprints.ofParams(method, path, form);
         if (Texts.blank(postId) || Texts.blank(token)) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_page_token", "The connection has no Page access token, or the post has no id.", null,
                     Traces.notCalled(fingerprint, postId)));
         }
-        OutgoingRequest outgoing = new OutgoingRequest(method, URI.create(graphBase + path),
-                Map.of("Authorization", "Bearer " + token, "Accept", "application/json"),
+        OutgoingRequest outgoing = new OutgoingRequest(method, graph.uri(path), FacebookGraph.bearer(token),
                 form.isEmpty() ? null : Forms.encode(form), form.isEmpty() ? null : "application/x-www-form-urlencoded",
-                fingerprint, postId, FacebookAdapter.secretsOf(connection));
+                fingerprint, postId, FacebookGraph.secretsOf(connection));
         boolean deleting = "DELETE".equals(method);
-        return Safety.publish(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, postId, http.clock().instant(), outgoing.secrets());
     }
 
@@ -74,7 +71,7 @@ final class FacebookPostEdits {
             JsonNode body = Json.parse(answered.body());
             FacebookError error = FacebookError.of(answered, body);
             var trace = Traces.of(exchange, error == null ? null : error.codeText(),
-                    FacebookAdapter.traceId(answered, body));
+                    FacebookGraph.traceId(answered, body));
             if (answered.success() && body.path("success").asBoolean(false)) {
                 return new PublishOutcome.Published(request.target(), null, trace);
             }
@@ -82,7 +79,7 @@ final class FacebookPostEdits {
                 return new PublishOutcome.Published(request.target(), null, trace);
             }
         }
-        PublishOutcome outcome = adapter.classifyPublish(exchange);
+        PublishOutcome outcome = FacebookOutcome.of(exchange, http.clock());
         if (outcome instanceof PublishOutcome.Published || outcome instanceof PublishOutcome.DuplicateRefused) {
             // an edit or delete answers {"success":true}; anything else that looks like success proves nothing
             return new PublishOutcome.OutcomeUnknown(UnknownCause.UNPARSABLE_RESPONSE,
@@ -94,16 +91,14 @@ final class FacebookPostEdits {
     CompletableFuture<PostReading> read(PostReadRequest request) {
         ChannelConnection connection = request.connection();
         String postId = request.target().id();
-        String token = Texts.blank(connection.secrets().readAccessToken()) ? connection.secrets().pageAccessToken()
-                : connection.secrets().readAccessToken();
+        String token = FacebookGraph.readToken(connection);
         if (Texts.blank(token) || Texts.blank(postId)) {
             return CompletableFuture.completedFuture(new PostReading.Unavailable(
                     "No Facebook token is stored for reading: store a Page access token."));
         }
-        URI uri = URI.create(graphBase + "/" + FacebookAdapter.segment(postId) + "?fields=id,message");
-        OutgoingRequest outgoing = new OutgoingRequest("GET", uri,
-                Map.of("Authorization", "Bearer " + token, "Accept", "application/json"), null, null, null, postId,
-                FacebookAdapter.secretsOf(connection));
+        OutgoingRequest outgoing = new OutgoingRequest("GET",
+                graph.uri("/" + FacebookGraph.segment(postId) + "?fields=id,message"), FacebookGraph.bearer(token),
+                null, null, null, postId, FacebookGraph.secretsOf(connection));
         return http.send(outgoing).thenApply(exchange -> reading(exchange, request))
                 .exceptionally(failure -> new PostReading.Unknown("The post could not be read: " + failure.getClass()
                         .getSimpleName()));

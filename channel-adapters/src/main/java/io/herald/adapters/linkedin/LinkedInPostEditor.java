@@ -9,7 +9,7 @@ import io.herald.platform.wire.Json;
 import io.herald.adapters.http.OutgoingRequest;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Redactor;
-import io.herald.adapters.http.Safety;
+import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.PostChangeRequest;
@@ -18,8 +18,6 @@ import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.UnknownCause;
-import java.net.URI;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,25 +26,20 @@ import java.util.concurrent.CompletableFuture;
  * Edits ({@code PARTIAL_UPDATE} of the commentary), deletes and reads one post by its URN. A
  * delete answers 204 even for a post already deleted, and a 404 means the post is gone: both done.
  */
-final class LinkedInPostEdits {
+final class LinkedInPostEditor {
 
     private final ProviderHttp http;
-    private final URI apiBase;
-    private final Map<String, String> versionHeaders;
-    private final LinkedInAdapter adapter;
+    private final LinkedInApi api;
 
-    LinkedInPostEdits(ProviderHttp http, URI apiBase, String version, LinkedInAdapter adapter) {
+    LinkedInPostEditor(ProviderHttp http, LinkedInApi api) {
         this.http = http;
-        this.apiBase = apiBase;
-        this.versionHeaders = Map.of("LinkedIn-Version", version, "X-Restli-Protocol-Version", "2.0.0",
-                "Accept", "application/json");
-        this.adapter = adapter;
+        this.api = api;
     }
 
     CompletableFuture<PublishOutcome> edit(PostChangeRequest request) {
         ObjectNode body = Json.object();
         body.putObject("patch").putObject("$set")
-                .put("commentary", LittleText.escape(LinkedInAdapter.commentaryOf(request.content())));
+                .put("commentary", LittleText.escape(LinkedInApi.commentaryOf(request.content())));
         return change(request, "POST", body);
     }
 
@@ -65,15 +58,16 @@ final class LinkedInPostEdits {
                     "missing_credentials", "The connection has no access token, or the post has no URN.", null,
                     Traces.notCalled(fingerprint, urn)));
         }
-        Map<String, String> headers = headers(token);
+        Map<String, String> headers = api.headers(token);
         if (body != null) {
             headers.put("X-RestLi-Method", "PARTIAL_UPDATE");
         }
-        OutgoingRequest outgoing = new OutgoingRequest(method, URI.create(apiBase + path), headers,
+        OutgoingRequest outgoing = new OutgoingRequest(method, api.uri(path), headers,
                 body == null ? null : Json.write(body), body == null ? null : "application/json", fingerprint, urn,
                 List.of(token));
         boolean deleting = body == null;
-        return Safety.publish(http.send(outgoing).thenApply(exchange -> classify(exchange, request, deleting)),
+        return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
+                        .thenApply(exchange -> classify(exchange, request, deleting)),
                 fingerprint, urn, http.clock().instant(), outgoing.secrets());
     }
 
@@ -81,10 +75,10 @@ final class LinkedInPostEdits {
         if (exchange instanceof Exchange.Answered answered
                 && (answered.success() || (deleting && answered.status() == 404))) {
             return new PublishOutcome.Published(request.target(), null,
-                    Traces.of(exchange, LinkedInAdapter.errorCode(Json.parse(answered.body())),
-                            LinkedInAdapter.traceId(answered)));
+                    Traces.of(exchange, LinkedInApi.errorCode(Json.parse(answered.body())),
+                            LinkedInApi.traceId(answered)));
         }
-        PublishOutcome outcome = adapter.classifyPublish(exchange);
+        PublishOutcome outcome = LinkedInOutcome.of(exchange, http.clock(), api.version());
         if (outcome instanceof PublishOutcome.DuplicateRefused duplicate) {
             return new PublishOutcome.Failed(FailureKind.REJECTED, "DUPLICATE_POST", duplicate.detail(), null,
                     duplicate.trace());
@@ -103,8 +97,8 @@ final class LinkedInPostEdits {
             return CompletableFuture.completedFuture(new PostReading.Unavailable(
                     "No LinkedIn access token is stored: reconnect LinkedIn."));
         }
-        OutgoingRequest outgoing = new OutgoingRequest("GET", URI.create(apiBase + "/rest/posts/" + encoded(urn)),
-                headers(token), null, null, null, urn, List.of(token));
+        OutgoingRequest outgoing = new OutgoingRequest("GET", api.uri("/rest/posts/" + encoded(urn)),
+                api.headers(token), null, null, null, urn, List.of(token));
         return http.send(outgoing).thenApply(exchange -> reading(exchange, request))
                 .exceptionally(failure -> new PostReading.Unknown("The post could not be read: "
                         + failure.getClass().getSimpleName()));
@@ -119,7 +113,7 @@ final class LinkedInPostEdits {
         if (answered.status() == 200) {
             String commentary = LittleText.unescape(Json.text(body, "commentary"));
             boolean asWanted = request.wanted() != null && Texts.normalise(commentary)
-                    .equals(Texts.normalise(LinkedInAdapter.commentaryOf(request.wanted())));
+                    .equals(Texts.normalise(LinkedInApi.commentaryOf(request.wanted())));
             return new PostReading.Present(asWanted, "post " + urn + " reads \""
                     + Redactor.excerpt(commentary, answered.request().secrets(), 120) + "\"");
         }
@@ -128,17 +122,11 @@ final class LinkedInPostEdits {
         }
         String message = Redactor.excerpt(Json.text(body, "message"), answered.request().secrets(), 200);
         if (answered.status() == 403 || answered.status() == 401) {
-            return new PostReading.Unavailable(LinkedInAdapter.missingReadScope(
+            return new PostReading.Unavailable(LinkedInApi.missingReadScope(
                     request.connection().settings().authorUrn(), message));
         }
         return new PostReading.Unknown("LinkedIn did not return " + urn + " (HTTP " + answered.status() + "): "
                 + message);
-    }
-
-    private Map<String, String> headers(String token) {
-        Map<String, String> headers = new HashMap<>(versionHeaders);
-        headers.put("Authorization", "Bearer " + token);
-        return headers;
     }
 
     private static String encoded(String urn) {
