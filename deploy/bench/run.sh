@@ -172,7 +172,7 @@ SQL
 # each statement's calls per publication, most frequent first (BENCH_STATEMENTS_DETAIL names the file)
 statements_detail() {
     psql -tA -F' | ' -d "$DB" -v n="$E2E_COUNT" <<'SQL'
-SELECT round(calls::numeric / :n, 2), calls, left(regexp_replace(query, '\s+', ' ', 'g'), 160)
+SELECT round(calls::numeric / :n, 2), calls, left(regexp_replace(query, '\s+', ' ', 'g'), 400)
 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND query NOT LIKE '%bench-driver%' ORDER BY calls DESC LIMIT 40
 SQL

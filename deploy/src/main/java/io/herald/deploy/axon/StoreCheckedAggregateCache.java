@@ -1,15 +1,14 @@
 package io.herald.deploy.axon;
 
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.herald.platform.unitofwork.BatchAggregates;
 import java.sql.Array;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentMap;
 import org.axonframework.common.Registration;
 import org.axonframework.common.caching.Cache;
 import org.axonframework.eventsourcing.AggregateCacheEntry;
@@ -34,14 +33,15 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * batch instead of one a command. Within the batch Axon keeps each loaded aggregate in its unit of
  * work, so an aggregate's version is looked up at most once per batch, as before.
  *
- * <p>Entries live in a bounded Caffeine map; the live aggregate object is kept, as Axon's own
+ * <p>Entries live in a bounded map that keeps the most recently used ({@link RecentEntries}); the
+ * live aggregate object is kept, as Axon's own
  * in-memory caches do, and the repository's lock keeps it to one command at a time on this node.
  */
 public final class StoreCheckedAggregateCache implements Cache {
 
     private static final String BATCH_VERSIONS = StoreCheckedAggregateCache.class.getName() + ".versions";
 
-    private final ConcurrentMap<Object, Object> entries;
+    private final RecentEntries entries;
     private final EventStorageEngine store;
     private final JdbcTemplate jdbc;
     private final String eventTable;
@@ -51,11 +51,7 @@ public final class StoreCheckedAggregateCache implements Cache {
         this.store = store;
         this.jdbc = jdbc;
         this.eventTable = eventTable;
-        this.entries = Caffeine.newBuilder()
-                .maximumSize(maximumSize)
-                .expireAfterAccess(idleExpiry)
-                .build()
-                .asMap();
+        this.entries = new RecentEntries(maximumSize, idleExpiry, Clock.systemUTC());
     }
 
     @Override
@@ -123,12 +119,12 @@ public final class StoreCheckedAggregateCache implements Cache {
 
     @Override
     public boolean putIfAbsent(Object key, Object value) {
-        return entries.putIfAbsent(key, value) == null;
+        return entries.putIfAbsent(key, value);
     }
 
     @Override
     public boolean remove(Object key) {
-        return entries.remove(key) != null;
+        return entries.remove(key);
     }
 
     @Override
