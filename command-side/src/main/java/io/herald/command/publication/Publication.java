@@ -53,10 +53,10 @@ import org.slf4j.LoggerFactory;
  * One publication of one content version to one channel, identified by its idempotency key.
  * Makes each decision over the facts its events established ({@link PublicationState}): whether an
  * attempt may start (write-ahead, rule 1; {@link AttemptStart}), when a failure is retried
- * ({@link AttemptResults}), that an interrupted attempt is an unknown outcome (2), that nothing is
+ * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing is
  * written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
- * {@link ReadBacks}), that success is final (4), and that stale results change nothing (5). What
- * an operator decides is {@link OperatorDecisions}. Nothing outside mirrors this state:
+ * {@link ReadBackPolicy}), that success is final (4), and that stale results change nothing (5). What
+ * an operator decides is {@link OperatorDecisionPolicy}. Nothing outside mirrors this state:
  * processors turn its events into commands and calls.
  */
 @Aggregate(cache = "publicationCache")
@@ -156,10 +156,10 @@ public class Publication {
     /** The provider refused the attempt for its credentials: it did not execute, and it waits. */
     @CommandHandler
     public boolean handle(RecordAttemptAuthLostCommand command) {
-        if (AttemptResults.isStale(state, command.attemptNo(), "credentials refusal")) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "credentials refusal")) {
             return false;
         }
-        apply(AttemptResults.authLost(state, command));
+        apply(AttemptOutcomePolicy.authLost(state, command));
         return true;
     }
 
@@ -176,7 +176,7 @@ public class Publication {
 
     @CommandHandler
     public boolean handle(RecordAttemptSucceededCommand command) {
-        if (AttemptResults.isStale(state, command.attemptNo(), "success")) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "success")) {
             return false;
         }
         apply(new PublicationSucceededEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
@@ -188,17 +188,17 @@ public class Publication {
     /** @return when the attempt is retried, or null: the failure is final (or the result stale) */
     @CommandHandler
     public Instant handle(RecordAttemptFailedCommand command, RetryPolicy retryPolicy) {
-        if (AttemptResults.isStale(state, command.attemptNo(), "failure")) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "failure")) {
             return null;
         }
-        PublicationFailedEvent failed = AttemptResults.failed(state, command, retryPolicy);
+        PublicationFailedEvent failed = AttemptOutcomePolicy.failed(state, command, retryPolicy);
         apply(failed);
         return failed.retryAt();
     }
 
     @CommandHandler
     public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy) {
-        if (AttemptResults.isStale(state, command.attemptNo(), "unknown outcome")) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "unknown outcome")) {
             return false;
         }
         apply(new PublicationOutcomeUnknownEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
@@ -215,28 +215,28 @@ public class Publication {
         }
         log.warn("attempt {} of {} has no result by {}: outcome unknown", command.attemptNo(), publicationId,
                 state.lastAttemptExpiresAt());
-        apply(AttemptResults.expired(state));
+        apply(AttemptOutcomePolicy.expired(state));
         uploadAgainIfAllowed(retryPolicy, state.lastAttemptExpiresAt());
         return true;
     }
 
     @CommandHandler
     public boolean handle(RecordDuplicateSignalCommand command) {
-        if (AttemptResults.isStale(state, command.attemptNo(), "duplicate signal")) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "duplicate signal")) {
             return false;
         }
-        apply(AttemptResults.duplicate(state, command));
+        apply(AttemptOutcomePolicy.duplicate(state, command));
         nextStepIfDue(command.recordedAt());
         return true;
     }
 
     @CommandHandler
     public boolean handle(RecordReconciliationCommand command) {
-        if (!ReadBacks.settles(state, command)) {
+        if (!ReadBackPolicy.settles(state, command)) {
             return false;
         }
         boolean aboutComment = state.lastStepIsComment();
-        apply(ReadBacks.reconciled(state, command));
+        apply(ReadBackPolicy.reconciled(state, command));
         if (!aboutComment) {
             nextStepIfDue(command.recordedAt());
         }
@@ -246,13 +246,13 @@ public class Publication {
     /** A read-back is worth making only while the attempt it is about still has an unknown outcome. */
     @CommandHandler
     public ReadBackLicence handle(StartReadBackCommand command) {
-        return ReadBacks.licence(state, command.attemptNo());
+        return ReadBackPolicy.licence(state, command.attemptNo());
     }
 
     @CommandHandler
     public void handle(RequestReadBackCommand command) {
         requireWorkspace(command.workspaceId());
-        apply(ReadBacks.requested(state, command));
+        apply(ReadBackPolicy.requested(state, command));
     }
 
     /** The client asks to run it (again), API.md "execute"; a retry already due changes nothing. */
@@ -265,22 +265,22 @@ public class Publication {
     @CommandHandler
     public void handle(DecidePublicationCommand command) {
         requireWorkspace(command.workspaceId());
-        if (OperatorDecisions.aboutComment(state)) {
-            apply(OperatorDecisions.onComment(state, command));
+        if (OperatorDecisionPolicy.aboutComment(state)) {
+            apply(OperatorDecisionPolicy.onComment(state, command));
             return;
         }
-        apply(OperatorDecisions.onPost(state, command));
+        apply(OperatorDecisionPolicy.onPost(state, command));
         if (command.decision() == OperatorDecision.CONFIRM_PUBLISHED) {
             nextStepIfDue(command.decidedAt());
         }
     }
 
     private void nextStepIfDue(Instant at) {
-        AttemptResults.nextStepDue(state, at).ifPresent(AggregateLifecycle::apply);
+        AttemptOutcomePolicy.nextStepDue(state, at).ifPresent(AggregateLifecycle::apply);
     }
 
     private void uploadAgainIfAllowed(RetryPolicy retryPolicy, Instant at) {
-        AttemptResults.afterUnknownUpload(state, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
+        AttemptOutcomePolicy.afterUnknownUpload(state, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
     }
 
     private void requireWorkspace(WorkspaceId caller) {

@@ -23,12 +23,12 @@ class AttemptDrain implements SmartLifecycle {
     private static final long POLL_MILLIS = 50;
     private static final Logger log = LoggerFactory.getLogger(AttemptDrain.class);
 
-    private final AttemptCalls calls;
+    private final AttemptCaller calls;
     private final ResultRecorder results;
     private final EventProcessingConfiguration processing;
     private volatile boolean running;
 
-    AttemptDrain(AttemptCalls calls, ResultRecorder results, EventProcessingConfiguration processing) {
+    AttemptDrain(AttemptCaller calls, ResultRecorder results, EventProcessingConfiguration processing) {
         this.calls = calls;
         this.results = results;
         this.processing = processing;

@@ -1,5 +1,6 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.command.publishing.PublicationTimers.Kind;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.AttemptTrigger;
@@ -14,7 +15,6 @@ import java.time.Duration;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.stereotype.Component;
 
 /**
@@ -36,11 +36,11 @@ public class PublicationDispatcher {
 
     public static final String PROCESSING_GROUP = "publication-dispatcher";
 
-    private final AttemptStarts starts;
+    private final AttemptStarter starts;
     private final PublicationTimers timers;
     private final DispatcherErrorHandler errors;
 
-    public PublicationDispatcher(AttemptStarts starts, PublicationTimers timers, DispatcherErrorHandler errors) {
+    public PublicationDispatcher(AttemptStarter starts, PublicationTimers timers, DispatcherErrorHandler errors) {
         this.starts = starts;
         this.timers = timers;
         this.errors = errors;
@@ -82,7 +82,7 @@ public class PublicationDispatcher {
         if (errors.splitting()) {
             // the last batch failed: this retry only writes due-now rows, and the sweep starts them
             timers.setIn(publicationId, Kind.ATTEMPT_DUE, attemptNo, trigger, 0, Duration.ZERO);
-            CurrentUnitOfWork.get().afterCommit(u -> errors.splitBatchCommitted());
+            AfterCommit.run("the end of a split batch", errors::splitBatchCommitted);
             return;
         }
         starts.start(publicationId, attemptNo, trigger, false);

@@ -1,5 +1,6 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.platform.threads.BackgroundThreads;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,7 +14,6 @@ import java.util.function.Consumer;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.messaging.MetaData;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
 import org.axonframework.modelling.command.CommandTargetResolver;
 import org.slf4j.Logger;
@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
 /**
  * Records the answers of attempts and reads in batches: whatever arrived while the previous batch
  * was committing goes into the next one, as nested commands of one unit of work (one transaction,
- * group commit in the application); on a conflict, each is recorded alone ({@link Batches}). An
+ * group commit in the application); on a conflict, each is recorded alone ({@link GroupCommit}). An
  * answer that cannot be recorded at all is left to the attempt's expiry row: unknown, never lost.
  */
 @Component
@@ -42,16 +42,16 @@ public class ResultRecorder {
     }
 
     private final CommandGateway commands;
-    private final Batches batches;
+    private final GroupCommit groupCommit;
     private final MeterRegistry meters;
     private final BlockingQueue<Result> pending = new LinkedBlockingQueue<>();
     private final Thread recorder;
     private volatile boolean running = true;
     private final AtomicInteger unrecorded = new AtomicInteger();
 
-    public ResultRecorder(CommandGateway commands, Batches batches, MeterRegistry meters) {
+    public ResultRecorder(CommandGateway commands, GroupCommit groupCommit, MeterRegistry meters) {
         this.commands = commands;
-        this.batches = batches;
+        this.groupCommit = groupCommit;
         this.meters = meters;
         recorder = BackgroundThreads.named("herald-results").newThread(this::recordBatches);
         recorder.start();
@@ -99,10 +99,10 @@ public class ResultRecorder {
 
     void recordAll(List<Result> batch) {
         meters.summary("herald.results.batch_size").record(batch.size());
-        List<Result> lost = batches.inOneTransaction(batch, ResultRecorder::publicationOf, result -> {
+        List<Result> lost = groupCommit.inOneTransaction(batch, ResultRecorder::publicationOf, result -> {
             Object answer = commands.sendAndWait(GenericCommandMessage.asCommandMessage(result.command())
                     .andMetaData(result.origin()));
-            CurrentUnitOfWork.get().afterCommit(u -> result.then().accept(answer));
+            AfterCommit.run("the answer to " + result, () -> result.then().accept(answer));
         });
         lost.forEach(result -> log.error("{} could not be recorded; the attempt's expiry row will tell", result));
     }

@@ -33,9 +33,9 @@ public class TimerRows {
 
     private final TimerBatch timers;
     private final PublicationTimers rows;
-    private final ReadBacks readBacks;
+    private final ReadBackPath readBacks;
 
-    TimerRows(TimerBatch timers, PublicationTimers rows, ReadBacks readBacks) {
+    TimerRows(TimerBatch timers, PublicationTimers rows, ReadBackPath readBacks) {
         this.timers = timers;
         this.rows = rows;
         this.readBacks = readBacks;

@@ -1,5 +1,6 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.command.publishing.PublicationTimers.Timer;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrigger;
@@ -10,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.messaging.MetaData;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -30,21 +30,21 @@ public class TimerSweep {
 
     private final PublicationTimers timers;
     private final CommandGateway commands;
-    private final AttemptStarts starts;
-    private final ReadBacks readBacks;
+    private final AttemptStarter starts;
+    private final ReadBackPath readBacks;
     private final ResultRecorder results;
-    private final Batches batches;
+    private final GroupCommit groupCommit;
     private final PublishingProperties properties;
     private final MeterRegistry meters;
 
-    public TimerSweep(PublicationTimers timers, CommandGateway commands, AttemptStarts starts, ReadBacks readBacks,
-                      ResultRecorder results, Batches batches, PublishingProperties properties, MeterRegistry meters) {
+    public TimerSweep(PublicationTimers timers, CommandGateway commands, AttemptStarter starts, ReadBackPath readBacks,
+                      ResultRecorder results, GroupCommit groupCommit, PublishingProperties properties, MeterRegistry meters) {
         this.timers = timers;
         this.commands = commands;
         this.starts = starts;
         this.readBacks = readBacks;
         this.results = results;
-        this.batches = batches;
+        this.groupCommit = groupCommit;
         this.properties = properties;
         this.meters = meters;
     }
@@ -54,7 +54,7 @@ public class TimerSweep {
         int fired = 0;
         for (int i = 0; i < MAX_BATCHES; i++) {
             List<Timer> due = timers.claimDue(properties.sweepBatchSize());
-            List<Timer> failed = batches.inOneTransaction(due, timer -> timer.publicationId().value(), this::fire);
+            List<Timer> failed = groupCommit.inOneTransaction(due, timer -> timer.publicationId().value(), this::fire);
             failed.forEach(t -> log.warn("timer {} of {} could not fire; it fires again in {}", t.kind(),
                     t.publicationId(), PublicationTimers.CLAIM_LEASE));
             fired += due.size();
@@ -94,8 +94,8 @@ public class TimerSweep {
         readBacks.delayAfterRead(readNo).ifPresentOrElse(
                 next -> timers.rescheduleClaimed(timer, readNo + 1, next),
                 () -> timers.clearClaimed(timer));
-        MetaData origin = AttemptStarts.origin();
-        CurrentUnitOfWork.get().afterCommit(u -> readBacks.read(licence)
+        MetaData origin = AttemptStarter.origin();
+        AfterCommit.run("read-back of " + timer.publicationId(), () -> readBacks.read(licence)
                 .thenAccept(outcome -> readBacks.toRecord(licence, readNo, outcome)
                         .ifPresent(command -> results.record(command, origin)))
                 .exceptionally(failure -> {

@@ -182,7 +182,7 @@ final class EntryLineLife {
             happened("turn:wait");
             due(op, attemptNo, trigger);
         } else if (decision.verdict() == Verdict.READ_FIRST) {
-            // AttemptStarts reads before a re-attempt of a create that may have landed
+            // AttemptStarter reads before a re-attempt of a create that may have landed
             happened("start:read-first");
             if (posts > 0) {
                 commit(op, decide(op, new RecordReconciliationCommand(op.id, decision.readFirst().attemptNo(),

@@ -119,7 +119,7 @@ class PublicationStateMachineTest {
     /** Reconciliation's schedule: the first read after the settle delay, then two more, then the operator. */
     private static final Duration SETTLE = Duration.ofSeconds(30);
     private static final int MAX_READS = 3;
-    /** How long a read before a re-attempt may take before its row asks again (AttemptStarts). */
+    /** How long a read before a re-attempt may take before its row asks again (AttemptStarter). */
     private static final Duration READ_FIRST_LEASE = Duration.ofMinutes(1);
 
     /** What every run must have exercised somewhere, or the test proves less than it claims. */
@@ -355,7 +355,7 @@ class PublicationStateMachineTest {
                     && reads.isEmpty() && readsFirst.isEmpty();
         }
 
-        // ---- the dispatcher and the starts (AttemptStarts) ----
+        // ---- the dispatcher and the starts (AttemptStarter) ----
 
         private void dispatch() {
             Trigger trigger = undelivered.peekFirst();
@@ -391,7 +391,7 @@ class PublicationStateMachineTest {
         }
 
         /**
-         * StartAttempt inside a unit of work, then what AttemptStarts does with the decision; the node
+         * StartAttempt inside a unit of work, then what AttemptStarter does with the decision; the node
          * may die before the commit (null: nothing happened) or right after it.
          */
         private AttemptDecision start(int expected, AttemptTrigger trigger, boolean readDone, Crash crash) {
@@ -442,7 +442,7 @@ class PublicationStateMachineTest {
             return dice == 0 ? Crash.BEFORE_COMMIT : dice == 1 ? Crash.AFTER_COMMIT : Crash.NONE;
         }
 
-        // ---- the provider (AttemptCalls) and the result recorder ----
+        // ---- the provider (AttemptCaller) and the result recorder ----
 
         private void call() {
             AttemptDecision licence = licensed.remove(random.nextInt(licensed.size()));
@@ -453,7 +453,7 @@ class PublicationStateMachineTest {
                     .filter(e -> e instanceof PublicationAttemptedEvent a && a.attemptNo() == attemptNo)
                     .findFirst().orElseThrow()).expiresAt();
             if (!now.isBefore(deadline)) {
-                // AttemptCalls: a call still waiting at its attempt's deadline is never made
+                // AttemptCaller: a call still waiting at its attempt's deadline is never made
                 happened("call:too-late");
                 journal.add("     the call waited past its deadline: not made");
                 return;
@@ -559,7 +559,7 @@ class PublicationStateMachineTest {
             }
             commit(decided.events());
             if (answer instanceof RecordAttemptFailedCommand failed && failed.kind() == FailureKind.RATE_LIMITED) {
-                // AttemptCalls: the limit holds the whole connection until the publication's retry time
+                // AttemptCaller: the limit holds the whole connection until the publication's retry time
                 Instant until = decided.answer() instanceof Instant retryAt ? retryAt : now.plus(failed.providerDelay());
                 throttle.holdUntil(WS, CHANNEL, until);
             }

@@ -6,7 +6,7 @@ import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.command.publishing.PublishingProperties;
-import io.herald.command.publishing.ReadBacks;
+import io.herald.command.publishing.ReadBackPath;
 import io.herald.command.publishing.TimerSweep;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.RecordReconciliationCommand;
@@ -36,8 +36,8 @@ public class PublishingWiring {
     }
 
     @Bean
-    ReadBacks readBacks(ReadBackRunner runner, CapabilityProbes probes) {
-        return new ReadBacks() {
+    ReadBackPath readBacks(ReadBackRunner runner, CapabilityProbes probes) {
+        return new ReadBackPath() {
             @Override
             public Duration settleDelay() {
                 return runner.settleDelay();

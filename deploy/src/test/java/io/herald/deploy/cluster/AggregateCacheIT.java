@@ -2,8 +2,8 @@ package io.herald.deploy.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.herald.command.publishing.AttemptStarts;
-import io.herald.command.publishing.Batches;
+import io.herald.command.publishing.AttemptStarter;
+import io.herald.command.publishing.GroupCommit;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.id.WorkspaceId;
@@ -45,10 +45,10 @@ class AggregateCacheIT extends HeraldIntegrationTest {
     Cache publications;
 
     @Autowired
-    Batches batches;
+    GroupCommit groupCommit;
 
     @Autowired
-    AttemptStarts starts;
+    AttemptStarter starts;
 
     @Test
     void aPublicationChangedByAnotherNodeIsDecidedOnItsStoredState() {
@@ -91,7 +91,7 @@ class AggregateCacheIT extends HeraldIntegrationTest {
         // every decision taken, in order: a batch that decided on remembered state would have failed on the
         // store's key at commit and been sent again item by item, deciding each publication twice
         List<String> decided = new CopyOnWriteArrayList<>();
-        List<String> failed = batches.inOneTransaction(List.of(untouched, abandoned), id -> id,
+        List<String> failed = groupCommit.inOneTransaction(List.of(untouched, abandoned), id -> id,
                 id -> decided.add(id + " " + starts.start(new PublicationId(id), 1, AttemptTrigger.EXECUTE_REQUESTED,
                         false).verdict()));
 

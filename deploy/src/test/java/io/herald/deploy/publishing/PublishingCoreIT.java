@@ -2,8 +2,8 @@ package io.herald.deploy.publishing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.herald.command.publishing.AttemptStarts;
-import io.herald.command.publishing.Batches;
+import io.herald.command.publishing.AttemptStarter;
+import io.herald.command.publishing.GroupCommit;
 import io.herald.command.publishing.TimerSweep;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.AttemptDecision;
@@ -29,9 +29,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 class PublishingCoreIT extends HeraldIntegrationTest {
 
     @Autowired
-    Batches batches;
+    GroupCommit groupCommit;
     @Autowired
-    AttemptStarts starts;
+    AttemptStarter starts;
     @Autowired
     TimerSweep sweep;
     @Autowired
@@ -59,7 +59,7 @@ class PublishingCoreIT extends HeraldIntegrationTest {
         String next = scheduled("started");
         drive.startAttempt(inFlight);
         List<AttemptDecision> decisions = new ArrayList<>();
-        batches.run(() -> {
+        groupCommit.run(() -> {
             decisions.add(starts.start(PublicationId.of(inFlight), 0, AttemptTrigger.EXECUTE_REQUESTED, false));
             decisions.add(starts.start(PublicationId.of(next), 1, AttemptTrigger.EXECUTE_REQUESTED, false));
         });
@@ -79,9 +79,9 @@ class PublishingCoreIT extends HeraldIntegrationTest {
         String id = scheduled("redelivered");
         AtomicReference<AttemptDecision> first = new AtomicReference<>();
         AtomicReference<AttemptDecision> again = new AtomicReference<>();
-        batches.run(() -> first.set(starts.start(PublicationId.of(id), 1, AttemptTrigger.INITIAL, false)));
+        groupCommit.run(() -> first.set(starts.start(PublicationId.of(id), 1, AttemptTrigger.INITIAL, false)));
         awaitJson(path(id), view -> view.get("status").asText().equals("SUCCEEDED"));
-        batches.run(() -> again.set(starts.start(PublicationId.of(id), 1, AttemptTrigger.INITIAL, false)));
+        groupCommit.run(() -> again.set(starts.start(PublicationId.of(id), 1, AttemptTrigger.INITIAL, false)));
 
         assertThat(first.get().verdict()).isEqualTo(Verdict.START);
         assertThat(again.get().verdict()).isEqualTo(Verdict.REFUSED);
@@ -93,7 +93,7 @@ class PublishingCoreIT extends HeraldIntegrationTest {
     @Test
     void aBatchWithAFailingItemCommitsTheOthersEachAlone() {
         String good = scheduled("good");
-        List<String> failed = batches.inOneTransaction(List.of(good, "poison"), item -> item, item -> {
+        List<String> failed = groupCommit.inOneTransaction(List.of(good, "poison"), item -> item, item -> {
             if (item.equals("poison")) {
                 throw new IllegalStateException("fails every time");
             }

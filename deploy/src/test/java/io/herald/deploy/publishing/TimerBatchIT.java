@@ -3,7 +3,7 @@ package io.herald.deploy.publishing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.herald.command.publishing.Batches;
+import io.herald.command.publishing.GroupCommit;
 import io.herald.command.publishing.PublicationTimers.Kind;
 import io.herald.command.publishing.TimerBatch;
 import io.herald.contracts.id.PublicationId;
@@ -27,7 +27,7 @@ class TimerBatchIT extends HeraldIntegrationTest {
     TimerBatch timers;
 
     @Autowired
-    Batches batches;
+    GroupCommit groupCommit;
 
     @Test
     void eachRowEndsAsTheBatchLastWroteIt() {
@@ -38,10 +38,10 @@ class TimerBatchIT extends HeraldIntegrationTest {
         PublicationId setThenCleared = new PublicationId(prefix + "set-then-cleared");
         PublicationId clearedThenSet = new PublicationId(prefix + "cleared-then-set");
         Instant tomorrow = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
-        batches.run(() -> timers.setIn(settled, Kind.ATTEMPT_EXPIRY, 1, null, 0, Duration.ofMinutes(5)));
+        groupCommit.run(() -> timers.setIn(settled, Kind.ATTEMPT_EXPIRY, 1, null, 0, Duration.ofMinutes(5)));
         assertThat(rows(prefix)).containsOnlyKeys(settled.value());
 
-        batches.run(() -> {
+        groupCommit.run(() -> {
             timers.setIn(expiring, Kind.ATTEMPT_EXPIRY, 2, null, 0, Duration.ofMinutes(2));
             timers.setAt(scheduled, Kind.ATTEMPT_DUE, 1, AttemptTrigger.INITIAL, tomorrow);
             timers.clear(settled);
@@ -65,7 +65,7 @@ class TimerBatchIT extends HeraldIntegrationTest {
     @Test
     void aBatchThatRollsBackWritesNoRow() {
         String prefix = "pub_timer_rollback_" + System.nanoTime() + "_";
-        assertThatThrownBy(() -> batches.run(() -> {
+        assertThatThrownBy(() -> groupCommit.run(() -> {
             timers.setIn(new PublicationId(prefix + "a"), Kind.ATTEMPT_EXPIRY, 1, null, 0, Duration.ofMinutes(1));
             throw new IllegalStateException("the batch fails");
         })).hasMessage("the batch fails");

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  * The one read-back path (reconciliation's, wired in by the application): used after an unknown
  * outcome and before a re-attempt alike, with reconciliation's schedule of reads.
  */
-public interface ReadBacks {
+public interface ReadBackPath {
 
     /** How long after an unknown outcome the first read waits (a post can appear late). */
     Duration settleDelay();

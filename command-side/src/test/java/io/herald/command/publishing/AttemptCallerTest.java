@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import org.axonframework.messaging.MetaData;
 import org.junit.jupiter.api.Test;
 
-class AttemptCallsTest {
+class AttemptCallerTest {
 
     private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
     private static final PublicationId ID = new PublicationId("pub_1");
@@ -48,11 +48,11 @@ class AttemptCallsTest {
             }
         };
         // the lookup comes right before the provider call: no lookup, no call
-        AttemptCalls calls = new AttemptCalls((ws, ch) -> {
+        AttemptCaller calls = new AttemptCaller((ws, ch) -> {
             lookedUp.add(recorded.size());
             return Optional.empty();
         }, null, null, results, null, new ConnectionThrottle(), Clock.fixed(NOW, ZoneOffset.UTC),
-                new SimpleMeterRegistry(), new StepCalls(null));
+                new SimpleMeterRegistry(), new StepCaller(null));
         try {
             calls.call(attempt(1), NOW, MetaData.emptyInstance());
             calls.call(attempt(2), NOW.plusSeconds(1), MetaData.emptyInstance());

@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
  * (the post's, or the comment's once the post stands) is unknown; and a late find, which wins
  * even after the publication moved on to NOT_EXECUTED or a retry, since the post exists after all.
  */
-final class ReadBacks {
+final class ReadBackPolicy {
 
-    private static final Logger log = LoggerFactory.getLogger(ReadBacks.class);
+    private static final Logger log = LoggerFactory.getLogger(ReadBackPolicy.class);
 
-    private ReadBacks() {
+    private ReadBackPolicy() {
     }
 
     /** What to look for, while the attempt's outcome is unknown; null when a read-back would settle nothing. */

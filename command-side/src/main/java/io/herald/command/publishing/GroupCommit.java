@@ -19,13 +19,13 @@ import org.springframework.stereotype.Component;
  * is tried again alone, so one conflict costs one item its retry, not the batch.
  */
 @Component
-public class Batches {
+public class GroupCommit {
 
-    private static final Logger log = LoggerFactory.getLogger(Batches.class);
+    private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
 
     private final TransactionManager transactions;
 
-    public Batches(TransactionManager transactions) {
+    public GroupCommit(TransactionManager transactions) {
         this.transactions = transactions;
     }
 

@@ -22,9 +22,9 @@ import io.herald.contracts.publication.ReconciliationSource;
  * about that comment ({@code decisionStep: first_comment}). A decision not allowed is refused with
  * {@code decision_not_allowed} and a hint at what would be.
  */
-final class OperatorDecisions {
+final class OperatorDecisionPolicy {
 
-    private OperatorDecisions() {
+    private OperatorDecisionPolicy() {
     }
 
     /** The post stands; the decision is about its first comment. */

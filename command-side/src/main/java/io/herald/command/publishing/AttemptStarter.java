@@ -1,5 +1,6 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.command.publishing.PublicationTimers.Kind;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.AttemptDecision;
@@ -22,23 +23,23 @@ import org.springframework.stereotype.Component;
  * must wait, or read back first, gets a timer row in the same transaction, so a crash cannot lose it.
  */
 @Component
-public class AttemptStarts {
+public class AttemptStarter {
 
-    private static final Logger log = LoggerFactory.getLogger(AttemptStarts.class);
+    private static final Logger log = LoggerFactory.getLogger(AttemptStarter.class);
     /** How long a read before a re-attempt may take before its timer row asks again. */
     static final Duration READ_FIRST_LEASE = Duration.ofMinutes(1);
 
     private final CommandGateway commands;
     private final PublicationTimers timers;
-    private final AttemptCalls calls;
-    private final Batches batches;
+    private final AttemptCaller calls;
+    private final GroupCommit groupCommit;
     private final PublishingProperties properties;
     private final Clock clock;
 
-    public AttemptStarts(CommandGateway commands, PublicationTimers timers, AttemptCalls calls, Batches batches,
+    public AttemptStarter(CommandGateway commands, PublicationTimers timers, AttemptCaller calls, GroupCommit groupCommit,
                          PublishingProperties properties, Clock clock) {
         this.commands = commands;
-        this.batches = batches;
+        this.groupCommit = groupCommit;
         this.timers = timers;
         this.calls = calls;
         this.properties = properties;
@@ -54,20 +55,21 @@ public class AttemptStarts {
         AttemptDecision decision = commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(origin));
         switch (decision.verdict()) {
-            case START -> CurrentUnitOfWork.get().afterCommit(u -> calls.call(decision,
-                    command.startedAt().plus(command.attemptTimeout()), origin));
+            case START -> AfterCommit.run("attempt " + decision.attemptNo() + " of " + publicationId,
+                    () -> calls.call(decision, command.startedAt().plus(command.attemptTimeout()), origin));
             case READ_FIRST -> {
                 timers.setIn(publicationId, Kind.ATTEMPT_DUE, decision.attemptNo(), trigger, 0, READ_FIRST_LEASE);
                 // nothing there (or no way to look): ask again, now with the read done; the row is then moot
-                CurrentUnitOfWork.get().afterCommit(u -> calls.readFirst(decision, origin).thenAccept(write -> {
-                    if (write) {
-                        batches.run(() -> start(publicationId, decision.attemptNo(), trigger, true));
-                    }
-                }).exceptionally(failure -> {
-                    log.error("read before attempt {} of {} broke; its timer row asks again", decision.attemptNo(),
-                            publicationId, failure);
-                    return null;
-                }));
+                AfterCommit.run("read before attempt " + decision.attemptNo() + " of " + publicationId,
+                        () -> calls.readFirst(decision, origin).thenAccept(write -> {
+                            if (write) {
+                                groupCommit.run(() -> start(publicationId, decision.attemptNo(), trigger, true));
+                            }
+                        }).exceptionally(failure -> {
+                            log.error("read before attempt {} of {} broke; its timer row asks again",
+                                    decision.attemptNo(), publicationId, failure);
+                            return null;
+                        }));
             }
             case WAIT -> timers.setAt(publicationId, Kind.ATTEMPT_DUE, decision.attemptNo(), trigger,
                     decision.notBefore());

@@ -46,27 +46,27 @@ import org.springframework.stereotype.Component;
  * If this node dies anywhere in between, the attempt's expiry row turns it into an unknown outcome.
  */
 @Component
-public class AttemptCalls {
+public class AttemptCaller {
 
-    private static final Logger log = LoggerFactory.getLogger(AttemptCalls.class);
+    private static final Logger log = LoggerFactory.getLogger(AttemptCaller.class);
 
     private final ChannelDirectory directory;
     private final ChannelAdapters adapters;
-    private final ReadBacks readBacks;
+    private final ReadBackPath readBacks;
     private final ResultRecorder results;
     private final CapabilityProbes probes;
     private final ConnectionThrottle throttle;
     private final Clock clock;
     private final MeterRegistry meters;
-    private final StepCalls steps;
+    private final StepCaller steps;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
     private final ExecutorService executor = Executors.newFixedThreadPool(4, BackgroundThreads.named("herald-attempts"));
     /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public AttemptCalls(ChannelDirectory directory, ChannelAdapters adapters, ReadBacks readBacks,
+    public AttemptCaller(ChannelDirectory directory, ChannelAdapters adapters, ReadBackPath readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
-                        MeterRegistry meters, StepCalls steps) {
+                        MeterRegistry meters, StepCaller steps) {
         this.steps = steps;
         this.throttle = throttle;
         this.directory = directory;
@@ -171,7 +171,7 @@ public class AttemptCalls {
                 }
                 if (outcome instanceof ReadBackOutcome.Unknown unknown) {
                     log.warn("read before re-attempt of {} inconclusive ({}); asking again in {}",
-                            attempt.publicationId(), unknown.reason(), AttemptStarts.READ_FIRST_LEASE);
+                            attempt.publicationId(), unknown.reason(), AttemptStarter.READ_FIRST_LEASE);
                     return false;
                 }
                 // nothing there, or no way to look: the operator's (or the connection's) decision stands

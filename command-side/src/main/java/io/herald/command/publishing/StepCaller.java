@@ -21,11 +21,11 @@ import org.springframework.stereotype.Component;
  * under the post, or the edit or deletion of the entry's post.
  */
 @Component
-public class StepCalls {
+public class StepCaller {
 
     private final MediaStore media;
 
-    public StepCalls(MediaStore media) {
+    public StepCaller(MediaStore media) {
         this.media = media;
     }
 

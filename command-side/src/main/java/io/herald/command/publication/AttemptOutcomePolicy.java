@@ -28,11 +28,11 @@ import org.slf4j.LoggerFactory;
  * about the attempt in flight at all (rule 5), when a failure is retried, which step is due next,
  * and what a credentials refusal, an unknown upload or a duplicate refusal is recorded as.
  */
-final class AttemptResults {
+final class AttemptOutcomePolicy {
 
-    private static final Logger log = LoggerFactory.getLogger(AttemptResults.class);
+    private static final Logger log = LoggerFactory.getLogger(AttemptOutcomePolicy.class);
 
-    private AttemptResults() {
+    private AttemptOutcomePolicy() {
     }
 
     /** A result for an attempt that is not the one in flight changes nothing. */
