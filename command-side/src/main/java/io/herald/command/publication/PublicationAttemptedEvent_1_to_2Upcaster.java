@@ -1,12 +1,8 @@
 package io.herald.command.publication;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationStep;
-import org.axonframework.serialization.SimpleSerializedType;
-import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
-import org.axonframework.serialization.upcasting.event.SingleEventUpcaster;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
@@ -16,23 +12,15 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @Order(2)
-public class PublicationAttemptedEvent_1_to_2Upcaster extends SingleEventUpcaster {
+public class PublicationAttemptedEvent_1_to_2Upcaster extends JsonPayloadUpcaster {
 
-    private static final SimpleSerializedType REVISION_1 =
-            new SimpleSerializedType(PublicationAttemptedEvent.class.getName(), "1");
-
-    @Override
-    protected boolean canUpcast(IntermediateEventRepresentation representation) {
-        return REVISION_1.equals(representation.getType());
+    public PublicationAttemptedEvent_1_to_2Upcaster() {
+        super(PublicationAttemptedEvent.class, "1", "2");
     }
 
     @Override
-    protected IntermediateEventRepresentation doUpcast(IntermediateEventRepresentation representation) {
-        return representation.upcastPayload(new SimpleSerializedType(REVISION_1.getName(), "2"), JsonNode.class,
-                payload -> {
-                    ((ObjectNode) payload).put("step", PublicationStep.CREATE_POST.wireName());
-                    ((ObjectNode) payload).putNull("mediaId");
-                    return payload;
-                });
+    void edit(ObjectNode payload) {
+        payload.put("step", PublicationStep.CREATE_POST.wireName());
+        payload.putNull("mediaId");
     }
 }

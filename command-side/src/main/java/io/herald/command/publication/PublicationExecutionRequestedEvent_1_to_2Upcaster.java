@@ -1,11 +1,7 @@
 package io.herald.command.publication;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
-import org.axonframework.serialization.SimpleSerializedType;
-import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
-import org.axonframework.serialization.upcasting.event.SingleEventUpcaster;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
@@ -15,22 +11,14 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @Order(1)
-public class PublicationExecutionRequestedEvent_1_to_2Upcaster extends SingleEventUpcaster {
+public class PublicationExecutionRequestedEvent_1_to_2Upcaster extends JsonPayloadUpcaster {
 
-    private static final SimpleSerializedType REVISION_1 =
-            new SimpleSerializedType(PublicationExecutionRequestedEvent.class.getName(), "1");
-
-    @Override
-    protected boolean canUpcast(IntermediateEventRepresentation representation) {
-        return REVISION_1.equals(representation.getType());
+    public PublicationExecutionRequestedEvent_1_to_2Upcaster() {
+        super(PublicationExecutionRequestedEvent.class, "1", "2");
     }
 
     @Override
-    protected IntermediateEventRepresentation doUpcast(IntermediateEventRepresentation representation) {
-        return representation.upcastPayload(new SimpleSerializedType(REVISION_1.getName(), "2"), JsonNode.class,
-                payload -> {
-                    ((ObjectNode) payload).put("attemptNo", 0);
-                    return payload;
-                });
+    void edit(ObjectNode payload) {
+        payload.put("attemptNo", 0);
     }
 }
