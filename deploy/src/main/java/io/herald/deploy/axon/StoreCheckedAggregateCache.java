@@ -34,8 +34,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * work, so an aggregate's version is looked up at most once per batch, as before.
  *
  * <p>Entries live in a bounded map that keeps the most recently used ({@link RecentEntries}); the
- * live aggregate object is kept, as Axon's own
- * in-memory caches do, and the repository's lock keeps it to one command at a time on this node.
+ * live aggregate object is kept, as Axon's own in-memory caches do, and the repository's lock keeps
+ * it to one command at a time on this node.
  */
 public final class StoreCheckedAggregateCache implements Cache {
 
