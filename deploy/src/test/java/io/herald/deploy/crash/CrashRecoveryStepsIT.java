@@ -40,6 +40,8 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
 
     private static final String CRASH_SYSTEM_KEY = "hs.crash-steps-system-key-abcdefghijklmnopqrstuvwxyz01";
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
+    /** How long every view must stay as it is to count as settled. */
+    private static final Duration SETTLED_FOR = Duration.ofSeconds(5);
     /** Below the attempt timeout, far above any answer the kill lets through. */
     private static final String READ_TIMEOUT = "30s";
     /** When a faulted call answers: long after the read timeout, so only the kill ends it. */
@@ -430,20 +432,36 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
         throw new AssertionError("calls not in flight in time: " + missing);
     }
 
-    /** Every publication settled: no step pending or unknown, unless it waits for an operator. */
+    /**
+     * Every publication settled: no step pending or unknown, unless it waits for an operator; and
+     * still so a while later. A NOT_FOUND read-back of an update or delete looks settled (NOT_EXECUTED,
+     * an operator's case) until the dispatcher sends the step again, a moment later.
+     */
     private Map<String, JsonNode> awaitSettled(Map<String, String> ids) throws InterruptedException {
         Map<String, JsonNode> views = new LinkedHashMap<>();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             ids.forEach((name, id) -> views.put(name, view(id)));
             if (views.values().stream().allMatch(CrashRecoveryStepsIT::settled)) {
-                return views;
+                Thread.sleep(SETTLED_FOR.toMillis());
+                Map<String, JsonNode> later = new LinkedHashMap<>();
+                ids.forEach((name, id) -> later.put(name, view(id)));
+                if (later.keySet().stream().allMatch(name -> state(later.get(name)).equals(state(views.get(name))))) {
+                    return later;
+                }
+                continue;
             }
             Thread.sleep(500);
         }
         Map<String, String> byName = new TreeMap<>();
         views.forEach((name, v) -> byName.put(name, v.path("status").asText() + " " + stepNames(v)));
         throw new AssertionError("publications did not settle: " + byName);
+    }
+
+    /** What settling changes: the status, the operator's case, each step's status and the attempts made. */
+    private static String state(JsonNode view) {
+        return view.path("status").asText() + " " + view.path("needsDecision").asBoolean() + " " + stepNames(view)
+                + " attempts=" + view.path("attempts").size();
     }
 
     private static boolean settled(JsonNode view) {
