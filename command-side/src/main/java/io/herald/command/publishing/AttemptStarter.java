@@ -36,8 +36,8 @@ public class AttemptStarter {
     private final PublishingProperties properties;
     private final Clock clock;
 
-    public AttemptStarter(CommandGateway commands, PublicationTimers timers, AttemptCaller calls, GroupCommit groupCommit,
-                         PublishingProperties properties, Clock clock) {
+    public AttemptStarter(CommandGateway commands, PublicationTimers timers, AttemptCaller calls,
+                          GroupCommit groupCommit, PublishingProperties properties, Clock clock) {
         this.commands = commands;
         this.groupCommit = groupCommit;
         this.timers = timers;

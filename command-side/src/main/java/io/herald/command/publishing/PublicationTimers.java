@@ -89,7 +89,7 @@ public class PublicationTimers {
                         rs.getTimestamp(5).toInstant()), STUCK_AFTER_FIRES, limit);
     }
 
-    /** Many rows in at most two statements: the writes' due times and the rows that go (a batch's {@link TimerBatch}). */
+    /** Many rows in at most two statements: the due times, and the rows that go ({@link TimerBatch}). */
     void writeAll(Map<PublicationId, TimerBatch.Write> writes) {
         List<String> cleared = new ArrayList<>();
         List<Object[]> set = new ArrayList<>();
@@ -105,7 +105,8 @@ public class PublicationTimers {
         });
         if (!cleared.isEmpty()) {
             jdbc.update(connection -> {
-                var statement = connection.prepareStatement("DELETE FROM publication_timer WHERE publication_id = ANY (?)");
+                var statement = connection.prepareStatement(
+                        "DELETE FROM publication_timer WHERE publication_id = ANY (?)");
                 statement.setArray(1, connection.createArrayOf("varchar", cleared.toArray()));
                 return statement;
             });

@@ -38,7 +38,8 @@ public class TimerSweep {
     private final MeterRegistry meters;
 
     public TimerSweep(PublicationTimers timers, CommandGateway commands, AttemptStarter starts, ReadBackPath readBacks,
-                      ResultRecorder results, GroupCommit groupCommit, PublishingProperties properties, MeterRegistry meters) {
+                      ResultRecorder results, GroupCommit groupCommit, PublishingProperties properties,
+                      MeterRegistry meters) {
         this.timers = timers;
         this.commands = commands;
         this.starts = starts;
