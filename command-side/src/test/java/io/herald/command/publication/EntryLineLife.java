@@ -54,8 +54,6 @@ import org.axonframework.messaging.ResultMessage;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.axonframework.test.aggregate.ResultValidator;
-import org.hamcrest.BaseMatcher;
-import org.hamcrest.Description;
 
 /**
  * One entry's line at one channel: a publish, then updates and deletes accepted at random moments,
@@ -368,21 +366,5 @@ final class EntryLineLife {
         validator.expectEventsMatching(events);
         return new Decided(result.value.getPayload(), events.value.stream().<Object>map(EventMessage::getPayload)
                 .toList());
-    }
-
-    private static final class Capture<T> extends BaseMatcher<T> {
-        T value;
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public boolean matches(Object actual) {
-            value = (T) actual;
-            return true;
-        }
-
-        @Override
-        public void describeTo(Description description) {
-            description.appendText("anything");
-        }
     }
 }

@@ -71,8 +71,6 @@ import org.axonframework.test.AxonAssertionError;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.axonframework.test.aggregate.ResultValidator;
-import org.hamcrest.BaseMatcher;
-import org.hamcrest.Description;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -1043,23 +1041,6 @@ class PublicationStateMachineTest {
                 return "duplicate";
             }
             return "reconciliation-" + ((RecordReconciliationCommand) result).result();
-        }
-    }
-
-    /** Records what the fixture hands it, and always matches. */
-    private static final class Capture<T> extends BaseMatcher<T> {
-        T value;
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public boolean matches(Object actual) {
-            value = (T) actual;
-            return true;
-        }
-
-        @Override
-        public void describeTo(Description description) {
-            description.appendText("anything");
         }
     }
 }
