@@ -66,6 +66,8 @@ public class Publication {
     static final String STALE_TRIGGER = "stale_trigger";
     static final String WAITING_FOR_ENTRY = "waiting_for_entry";
     static final String HELD = "connection_needs_reauth";
+    /** The command name of {@link #handleNew}: a {@link RequestPublicationCommand} sent without a read first. */
+    public static final String REQUEST_NEW = "io.herald.command.publication.RequestNewPublication";
 
     @AggregateIdentifier
     private PublicationId publicationId;
@@ -75,6 +77,19 @@ public class Publication {
 
     protected Publication() {
         // required by Axon
+    }
+
+    /**
+     * A request for a publication intake has not seen yet: a new instance, with no read of the
+     * store. If the publication exists after all (a client's retry, another node's request, an
+     * entry this node forgot), its first event meets the store's unique key, the command fails with
+     * {@code AggregateStreamCreationException}, and intake sends it again as
+     * {@link RequestPublicationCommand}, which loads the publication and answers as a replay.
+     */
+    @CommandHandler(commandName = REQUEST_NEW)
+    @CreationPolicy(AggregateCreationPolicy.ALWAYS)
+    public boolean handleNew(RequestPublicationCommand command) {
+        return handle(command);
     }
 
     @CommandHandler

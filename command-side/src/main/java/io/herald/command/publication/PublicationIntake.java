@@ -20,7 +20,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.GenericMessage;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
@@ -113,14 +115,16 @@ public class PublicationIntake {
     }
 
     /**
-     * A request racing another node for the same new publication loses at the event store's unique
-     * key; sent again, it finds the publication and answers like any replay.
+     * First as a new publication, without reading the store (almost every request is new). One that
+     * exists already (a client's retry, another node's request) meets the event store's unique key;
+     * sent again as a plain request, it loads the publication and answers like any replay.
      */
     private boolean send(RequestPublicationCommand command) {
         try {
-            return commands.<Boolean>sendAndWait(command);
-        } catch (AggregateStreamCreationException | ConcurrencyException raced) {
-            log.info("publication {} was created concurrently; resending as a replay", command.publicationId());
+            return commands.<Boolean>sendAndWait(new GenericCommandMessage<>(new GenericMessage<>(command),
+                    Publication.REQUEST_NEW));
+        } catch (AggregateStreamCreationException | ConcurrencyException exists) {
+            log.debug("publication {} exists; resending its request as a replay", command.publicationId());
             return commands.<Boolean>sendAndWait(command);
         }
     }

@@ -53,6 +53,8 @@ import io.herald.contracts.publication.UnknownCause;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.messaging.GenericMessage;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
@@ -157,6 +159,15 @@ class PublicationTest {
         void firstRequestIsRecorded() {
             fixture.givenNoPriorActivity()
                     .when(request(CONTENT))
+                    .expectSuccessfulHandlerExecution()
+                    .expectResultMessagePayload(true)
+                    .expectEvents(requested());
+        }
+
+        @Test
+        void aNewRequestSentWithoutAReadIsRecordedTheSameWay() {
+            fixture.givenNoPriorActivity()
+                    .when(new GenericCommandMessage<>(new GenericMessage<>(request(CONTENT)), Publication.REQUEST_NEW))
                     .expectSuccessfulHandlerExecution()
                     .expectResultMessagePayload(true)
                     .expectEvents(requested());
