@@ -90,7 +90,7 @@ SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
 HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 # the JVM options and malloc arenas of the Kubernetes manifests (deploy/k8s/configmap.yaml)
-HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10}
+HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 
 start_herald() {
@@ -115,18 +115,25 @@ measure() { local out; if out=$("${DRIVER[@]}" "$@" 2>>"$WORK/driver.err"); then
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
 rss_mb() { echo $(( $(ps -o rss= -p "$HERALD_PID") / 1024 )); }
-# CPU seconds used so far by Herald and by all PostgreSQL server processes (user + system)
+# CPU ticks used so far by Herald, by all PostgreSQL server processes (user + system), and by
+# Herald's JIT compiler threads (part of Herald's)
 cpu_seconds() {
-    local tck herald pg=0 pid
+    local tck herald pg=0 pid jit=0 task
     tck=$(getconf CLK_TCK)
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
     for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
         pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
-    echo "$herald $pg $tck"
+    for task in /proc/"$HERALD_PID"/task/*; do
+        if grep -q Compiler "$task/comm" 2>/dev/null; then
+            jit=$((jit + $(awk '{print $14+$15}' "$task/stat" 2>/dev/null || echo 0)))
+        fi
+    done
+    echo "$herald $pg $tck $jit"
 }
 cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
-print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.1f} ms, PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.1f} ms')"; }
+print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.1f} ms (its JIT compiler {(int(b[3])-int(a[3]))/t*1000/n:.1f} ms),'
+      f' PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.1f} ms')"; }
 
 # A server with autovacuum off (some CI set-ups turn it off) lets the dead rows of Herald's busiest small
 # tables pile up (every publication inserts and deletes a timer row and rewrites its view row), and
