@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import java.time.Instant;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.axonframework.common.caching.Cache;
@@ -23,9 +25,13 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
+import org.axonframework.serialization.ChainingConverter;
+import org.axonframework.serialization.RevisionResolver;
 import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -168,12 +174,32 @@ public class AxonPersistenceConfiguration {
     ObjectMapper defaultAxonObjectMapper() {
         return JsonMapper.builder()
                 .addModule(new JavaTimeModule())
+                // after the module of java.time, so that it reads instants first
+                .addModule(new SimpleModule("herald-stored-instants")
+                        .addDeserializer(Instant.class, new StoredInstantDeserializer()))
                 .addModule(new ParameterNamesModule())
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
                 .build();
+    }
+
+    /**
+     * The one serializer of messages, events and everything else Axon stores, as Axon's own
+     * configuration builds it from {@code axon.serializer.*: jackson} (the revision resolver, the
+     * mapper above, a converter on the application's class loader), with each type name resolved
+     * once ({@link TypeCachingJacksonSerializer}). Axon's message and event serializers are this one.
+     */
+    @Bean
+    @Primary
+    Serializer serializer(RevisionResolver revisionResolver,
+                          @Qualifier("defaultAxonObjectMapper") ObjectMapper defaultAxonObjectMapper,
+                          ApplicationContext context) {
+        return new TypeCachingJacksonSerializer(JacksonSerializer.builder()
+                .revisionResolver(revisionResolver)
+                .converter(new ChainingConverter(context.getClassLoader()))
+                .objectMapper(defaultAxonObjectMapper));
     }
 
     /** The mapper for HTTP and everything else: Spring Boot's, configured by {@code spring.jackson.*}. */

@@ -34,6 +34,17 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
     @Autowired
     CommandGateway commands;
 
+    @Autowired
+    org.axonframework.config.Configuration axon;
+
+    /** The rebuild reads with Axon's event serializer: the one that resolves each type name once. */
+    @Test
+    void everyAxonSerializerIsTheTypeCachingOne() {
+        assertThat(axon.serializer().getClass().getSimpleName()).isEqualTo("TypeCachingJacksonSerializer");
+        assertThat(axon.eventSerializer()).isSameAs(axon.serializer());
+        assertThat(axon.messageSerializer()).isSameAs(axon.serializer());
+    }
+
     @Test
     void rebuildingEveryProjectionGivesTheSameRows() {
         String ws = newWorkspace("rebuild");
