@@ -86,10 +86,9 @@ final class StoredEventPages {
             sequence = last.getSequenceNumber();
             List<TrackedEventMessage<?>> messages =
                     EventUtils.upcastAndDeserializeTrackedEvents(page.stream(), serializer, upcasters).toList();
-            messages.forEach(message -> {
-                message.getPayload();
-                message.getMetaData();
-            });
+            // payloads only: no projection reads an event's metadata, which stays serialized unless one
+            // asks (deserializing it here was about a tenth of a rebuild's CPU samples)
+            messages.forEach(TrackedEventMessage::getPayload);
             pages.put(messages);
         }
     }
