@@ -38,7 +38,11 @@ import org.springframework.test.context.DynamicPropertySource;
         // tests send far more requests per second than a client should; the limit has its own test
         "herald.security.rate-limit.limit-for-period=1000000",
         // pages smaller than a publication's stream, so a rebuild continues streams across pages
-        "herald.rebuild.page-size=3"
+        "herald.rebuild.page-size=3",
+        // the shared application closes when the test JVM exits, with provider calls of fault tests still
+        // held by the sandbox; waiting 20 s a phase for them outlasted the test runner's 30 s for the exit
+        // (the graceful stop itself is tested on processes of their own, HeraldProcess)
+        "spring.lifecycle.timeout-per-shutdown-phase=2s"
 })
 public abstract class HeraldIntegrationTest {
 
