@@ -118,14 +118,16 @@ rss_mb() { echo $(( $(ps -o rss= -p "$HERALD_PID") / 1024 )); }
 # CPU ticks used so far by Herald, by all PostgreSQL server processes (user + system), and by
 # Herald's JIT compiler threads (part of Herald's)
 cpu_seconds() {
-    local tck herald pg=0 pid jit=0 task
+    local tck herald pg=0 pid jit=0 task name
     tck=$(getconf CLK_TCK)
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
     for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
         pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
+    # the thread names read by the shell itself: no process started per thread of Herald's
     for task in /proc/"$HERALD_PID"/task/*; do
-        if grep -q Compiler "$task/comm" 2>/dev/null; then
+        read -r name < "$task/comm" 2>/dev/null || continue
+        if [[ $name == *Compiler* ]]; then
             jit=$((jit + $(awk '{print $14+$15}' "$task/stat" 2>/dev/null || echo 0)))
         fi
     done
