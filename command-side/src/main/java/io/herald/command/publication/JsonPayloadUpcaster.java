@@ -2,12 +2,16 @@ package io.herald.command.publication;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.platform.projection.RevisionUpcaster;
 import org.axonframework.serialization.SimpleSerializedType;
 import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
 import org.axonframework.serialization.upcasting.event.SingleEventUpcaster;
 
-/** Reads one stored revision of an event as the next by editing its JSON payload; nothing stored is rewritten. */
-abstract class JsonPayloadUpcaster extends SingleEventUpcaster {
+/**
+ * Reads one stored revision of an event as the next by editing its JSON payload; nothing stored is
+ * rewritten, and the type stays the same.
+ */
+abstract class JsonPayloadUpcaster extends SingleEventUpcaster implements RevisionUpcaster {
 
     private final SimpleSerializedType from;
     private final SimpleSerializedType to;

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.platform.projection.RevisionUpcaster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.serialization.upcasting.event.EventUpcaster;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -43,6 +45,18 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
         assertThat(axon.serializer().getClass().getSimpleName()).isEqualTo("TypeCachingJacksonSerializer");
         assertThat(axon.eventSerializer()).isSameAs(axon.serializer());
         assertThat(axon.messageSerializer()).isSameAs(axon.serializer());
+    }
+
+    @Autowired
+    List<EventUpcaster> upcasters;
+
+    /**
+     * Herald's upcasters only read older revisions of a type, so a rebuild reads only the stored
+     * types its projection handles (the channel view's rebuild does not read every publication's).
+     */
+    @Test
+    void everyUpcasterKeepsItsType() {
+        assertThat(upcasters).isNotEmpty().allSatisfy(upcaster -> assertThat(upcaster).isInstanceOf(RevisionUpcaster.class));
     }
 
     @Test

@@ -36,6 +36,10 @@ final class StoredEventPages {
     private final boolean upcasting;
     private final int pageSize;
 
+    /**
+     * @param upcasting whether an upcaster may turn a stored type into another one, so that
+     *                  every stored type must be read
+     */
     StoredEventPages(NamedParameterJdbcTemplate jdbc, Serializer serializer, EventUpcaster upcasters,
                      boolean upcasting, int pageSize) {
         this.jdbc = jdbc;
@@ -47,8 +51,8 @@ final class StoredEventPages {
 
     /**
      * The stored payload types the projection may handle, so the others are never read: a type
-     * no class on this node matches, or any type at all once upcasters are configured (an upcaster
-     * may turn a stored type into one the projection handles), is read and offered to it.
+     * no class on this node matches, or any type at all once an upcaster may change a type (and so
+     * turn a stored type into one the projection handles), is read and offered to it.
      */
     List<String> storedTypes(EventHandlerInvoker handlers) {
         List<String> types = new ArrayList<>();
