@@ -23,12 +23,6 @@ final class TypeCachingJacksonSerializer extends JacksonSerializer {
     @Override
     @SuppressWarnings("rawtypes")
     public Class classForType(SerializedType type) {
-        Class<?> known = classes.get(type.getName());
-        if (known != null) {
-            return known;
-        }
-        Class<?> resolved = super.classForType(type);
-        classes.put(type.getName(), resolved);
-        return resolved;
+        return classes.computeIfAbsent(type.getName(), name -> super.classForType(type));
     }
 }

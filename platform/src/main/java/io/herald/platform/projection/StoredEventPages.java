@@ -33,19 +33,19 @@ final class StoredEventPages {
     private final NamedParameterJdbcTemplate jdbc;
     private final Serializer serializer;
     private final EventUpcaster upcasters;
-    private final boolean upcasting;
+    private final boolean readEveryType;
     private final int pageSize;
 
     /**
-     * @param upcasting whether an upcaster may turn a stored type into another one, so that
-     *                  every stored type must be read
+     * @param readEveryType whether an upcaster may turn a stored type into another one, so that
+     *                      every stored type must be read
      */
     StoredEventPages(NamedParameterJdbcTemplate jdbc, Serializer serializer, EventUpcaster upcasters,
-                     boolean upcasting, int pageSize) {
+                     boolean readEveryType, int pageSize) {
         this.jdbc = jdbc;
         this.serializer = serializer;
         this.upcasters = upcasters;
-        this.upcasting = upcasting;
+        this.readEveryType = readEveryType;
         this.pageSize = pageSize;
     }
 
@@ -60,7 +60,7 @@ final class StoredEventPages {
         jdbc.query(sql, (RowCallbackHandler) rs -> {
             String type = rs.getString(1);
             Class<?> payload = serializer.classForType(new SimpleSerializedType(type, rs.getString(2)));
-            if ((upcasting || UnknownSerializedType.class.equals(payload) || handlers.canHandleType(payload))
+            if ((readEveryType || UnknownSerializedType.class.equals(payload) || handlers.canHandleType(payload))
                     && !types.contains(type)) {
                 types.add(type);
             }
