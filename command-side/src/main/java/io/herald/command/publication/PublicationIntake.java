@@ -46,9 +46,12 @@ public class PublicationIntake {
     private final ChannelAdapters adapters;
     private final MediaStore media;
     private final UpdateMediaCheck updateMedia;
+    private final IntakeCommit newRequests;
 
     public PublicationIntake(ChannelConnectionStore channels, EntryOrder entries, CommandGateway commands,
-                             Clock clock, ChannelAdapters adapters, MediaStore media, UpdateMediaCheck updateMedia) {
+                             Clock clock, ChannelAdapters adapters, MediaStore media, UpdateMediaCheck updateMedia,
+                             IntakeCommit newRequests) {
+        this.newRequests = newRequests;
         this.channels = channels;
         this.entries = entries;
         this.commands = commands;
@@ -115,13 +118,14 @@ public class PublicationIntake {
     }
 
     /**
-     * First as a new publication, without reading the store (almost every request is new). One that
-     * exists already (a client's retry, another node's request) meets the event store's unique key;
-     * sent again as a plain request, it loads the publication and answers like any replay.
+     * First as a new publication, without reading the store (almost every request is new), in a
+     * batch with the others arriving now ({@link IntakeCommit}). One that exists already (a client's
+     * retry, another node's request) meets the event store's unique key; sent again as a plain
+     * request, it loads the publication and answers like any replay.
      */
     private boolean send(RequestPublicationCommand command) {
         try {
-            return commands.<Boolean>sendAndWait(new GenericCommandMessage<>(new GenericMessage<>(command),
+            return newRequests.<Boolean>sendAndWait(new GenericCommandMessage<>(new GenericMessage<>(command),
                     Publication.REQUEST_NEW));
         } catch (AggregateStreamCreationException | ConcurrencyException exists) {
             log.debug("publication {} exists; resending its request as a replay", command.publicationId());

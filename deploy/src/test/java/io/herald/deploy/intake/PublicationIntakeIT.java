@@ -11,12 +11,15 @@ import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.deploy.HeraldIntegrationTest;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -30,6 +33,9 @@ class PublicationIntakeIT extends HeraldIntegrationTest {
 
     @Autowired
     CommandGateway commands;
+
+    @Autowired
+    MeterRegistry meters;
 
     /**
      * Scheduled a day ahead, so the dispatcher leaves these publications alone while the
@@ -116,6 +122,56 @@ class PublicationIntakeIT extends HeraldIntegrationTest {
                 SELECT count(*) FROM domain_event_entry
                  WHERE aggregate_identifier = ? AND payload_type LIKE '%PublicationRequestedEvent'""",
                 Long.class, id)).isEqualTo(1);
+    }
+
+    /**
+     * Requests arriving together are stored in batches (group commit); copies of one request in a
+     * batch make it fail and be sent again alone. Whatever the batches were: one publication per
+     * request, one 202 for it, and its event carries the id of the HTTP request that created it.
+     */
+    @Test
+    void concurrentRequestsAreStoredOnceEachAndEachEventNamesItsOwnRequest() throws Exception {
+        String ws = newWorkspace("batch");
+        facebookChannel(ws, "fb-main", "EAAB-token-batch");
+        int entries = 30;
+        int copies = 2;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(entries * copies);
+        List<Future<Response>> answers = new ArrayList<>();
+        for (int i = 0; i < entries * copies; i++) {
+            String entry = "e-" + (i % entries);
+            answers.add(pool.submit(() -> {
+                start.await();
+                return send("POST", "/api/v1/workspaces/" + ws + "/publications", body(entry, 1, "fb-main", entry));
+            }));
+        }
+        start.countDown();
+        Map<String, String> creatorOf = new HashMap<>();
+        Set<String> ids = new HashSet<>();
+        for (Future<Response> answer : answers) {
+            Response r = answer.get();
+            assertThat(r.status()).as(r.toString()).isIn(200, 202);
+            String id = r.json().get("publicationId").asText();
+            ids.add(id);
+            if (r.status() == 202) {
+                assertThat(creatorOf.put(id, r.correlationId())).as("a second 202 for %s", id).isNull();
+            }
+        }
+        pool.shutdown();
+
+        assertThat(ids).hasSize(entries);
+        assertThat(creatorOf).hasSize(entries);
+        for (String id : ids) {
+            List<byte[]> metadata = jdbc.queryForList("""
+                    SELECT meta_data FROM domain_event_entry
+                     WHERE aggregate_identifier = ? AND payload_type LIKE '%PublicationRequestedEvent'""",
+                    byte[].class, id);
+            assertThat(metadata).as("requested events of %s", id).hasSize(1);
+            assertThat(new String(metadata.get(0), StandardCharsets.UTF_8)).contains(creatorOf.get(id));
+        }
+        var sizes = meters.find("herald.intake.batch_size").summary();
+        System.out.printf("[intake-batch] requests=%d publications=%d largest_batch=%.0f%n", entries * copies,
+                ids.size(), sizes == null ? 0 : sizes.max());
     }
 
     @Test
