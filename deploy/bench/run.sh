@@ -13,7 +13,9 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
-E2E_COUNT=${BENCH_E2E_COUNT:-2000}
+# long enough for a steady state: 2,000 took about 3 s on two cores, where the start and the last
+# answers weigh in (README: runs 11 and 12)
+E2E_COUNT=${BENCH_E2E_COUNT:-10000}
 # publications sent end to end before anything is measured, so the JIT has compiled Herald's hot
 # paths (on two cores the compiler threads keep taking CPU for the first 1-2 minutes of load, and a
 # cold JVM halves the first phase's figures); 0 skips it
