@@ -19,9 +19,12 @@ import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventData;
+import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
@@ -109,6 +112,26 @@ public class AxonPersistenceConfiguration {
                 return Stream.empty();
             }
         };
+    }
+
+    /**
+     * Axon's event store as its Spring Boot set-up builds it, keeping {@code
+     * herald.processing.cached-events} recent events in memory instead of 10,000. Each cached event
+     * holds its own tracking token, and each token its own set of the store's gaps (dozens while
+     * batches commit side by side): 10,000 of them lived for seconds under load, long enough to
+     * reach the old generation and die there, and the full collections they caused paused
+     * requests for a quarter of a second every few seconds.
+     */
+    @Bean
+    EmbeddedEventStore eventStore(EventStorageEngine storageEngine,
+                                  org.axonframework.config.Configuration configuration,
+                                  ProcessingProperties processing) {
+        return EmbeddedEventStore.builder()
+                .storageEngine(storageEngine)
+                .messageMonitor(configuration.messageMonitor(EventStore.class, "eventStore"))
+                .spanFactory(configuration.getComponent(EventBusSpanFactory.class))
+                .cachedEvents(processing.cachedEvents())
+                .build();
     }
 
     /**
