@@ -41,6 +41,17 @@ final class KeyedLists<T> {
         }
     }
 
+    /** The newest item of the list, without copying it: a create asks for it on every post. */
+    Optional<T> last(String provider, String name) {
+        List<T> list = lists.get(key(provider, name));
+        if (list == null) {
+            return Optional.empty();
+        }
+        synchronized (list) {
+            return list.isEmpty() ? Optional.empty() : Optional.of(list.get(list.size() - 1));
+        }
+    }
+
     /** The first item that matches, in any list of the provider. */
     Optional<T> first(String provider, Predicate<T> matches) {
         for (Map.Entry<String, List<T>> entry : lists.entrySet()) {

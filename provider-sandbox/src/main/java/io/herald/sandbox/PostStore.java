@@ -35,8 +35,7 @@ public final class PostStore {
     }
 
     public Optional<SandboxPost> last(String provider, String target) {
-        List<SandboxPost> all = of(provider, target);
-        return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+        return posts.last(provider, target);
     }
 
     /** The post with this id at the target, if it exists (deleted posts do not). */
