@@ -41,7 +41,8 @@ public class IntakeCommit {
     /**
      * Requests of one entry and channel keep their order of arrival (their line's order); requests
      * of different lines are stored in one order in every batch, so two batches committing at once
-     * (on this node or another) take their rows' locks in the same order and cannot deadlock.
+     * (on this node or another) take their lines' row locks in the same order and do not deadlock
+     * over them; a batch that failed for any reason is sent again one request at a time.
      */
     private static final Comparator<Pending> LINE_ORDER = Comparator
             .<Pending, String>comparing(p -> p.request().workspaceId().value())
