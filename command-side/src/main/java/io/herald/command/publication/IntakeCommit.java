@@ -96,13 +96,11 @@ public class IntakeCommit {
      */
     @SuppressWarnings("unchecked")
     public <R> R sendAndWait(CommandMessage<RequestPublicationCommand> message) {
-        if (!running) {
-            throw new IllegalStateException("Herald is stopping");
-        }
         Map<String, String> context = MDC.getCopyOfContextMap();
         CompletableFuture<Object> answer = new CompletableFuture<>();
         pending.add(new Pending(message, context == null ? Map.of() : context, answer));
         if (!running) {
+            // stopping: nothing takes from the queue any more
             refuseWaiting();
         }
         try {
