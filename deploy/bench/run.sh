@@ -22,6 +22,11 @@ E2E_COUNT=${BENCH_E2E_COUNT:-10000}
 WARMUP_COUNT=${BENCH_WARMUP_COUNT:-10000}
 SLOW_COUNT=${BENCH_SLOW_COUNT:-2000}
 SLOW_LATENCY_MS=${BENCH_SLOW_LATENCY_MS:-2000}
+# rounds of the slow-provider phase sent before anything is measured, as the warm-up is for the rest:
+# a slow answer takes paths a zero-latency one never does (the sandbox's asynchronous reply, a new
+# connection per call in flight), and unwarmed the compiler took 29 % of Herald's CPU in that phase
+# (README: runs of 2026-12-02); 0 skips them
+SLOW_WARMUP_ROUNDS=${BENCH_SLOW_WARMUP_ROUNDS:-2}
 # a second slow-provider run whose ideal (in flight ÷ latency) fits inside the CPU budget, so what it
 # reaches shows whether in-flight calls wait on threads; 0 skips it
 FIT_COUNT=${BENCH_FIT_COUNT:-300}
@@ -200,6 +205,15 @@ if [ "$WARMUP_COUNT" -gt 0 ]; then
     log "warm-up, $WARMUP_COUNT publications end to end"
     WARM=$(measure e2e "$BASE" "$KEY" bench "$WARMUP_COUNT" warm- "$JDBC")
 fi
+SLOW_WARM="skipped"
+if [ "$SLOW_WARMUP_ROUNDS" -gt 0 ] && [ "$SLOW_COUNT" -gt 0 ]; then
+    log "warm-up of the slow provider's paths, $SLOW_WARMUP_ROUNDS rounds of $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms"
+    latency "$SLOW_LATENCY_MS"
+    for round in $(seq 1 "$SLOW_WARMUP_ROUNDS"); do
+        SLOW_WARM=$(measure e2e "$BASE" "$KEY" bench "$SLOW_COUNT" "slow-warm$round-" "$JDBC")
+    done
+    latency 0
+fi
 settle
 
 # --- 2. intake: closed loop at saturation, then an open loop at a fixed 500 req/s
@@ -243,7 +257,9 @@ settle
 # --- 4. slow provider: every answer takes SLOW_LATENCY_MS
 log "slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms"
 latency "$SLOW_LATENCY_MS"
+CPU_0=$(cpu_seconds)
 SLOW=$(measure e2e "$BASE" "$KEY" bench "$SLOW_COUNT" slow- "$JDBC")
+SLOW_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$SLOW_COUNT")
 settle
 FIT="skipped"
 if [ "$FIT_COUNT" -gt 0 ]; then
@@ -292,6 +308,7 @@ cat <<EOF
 machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
 warm-up, $WARMUP_COUNT publications (not a figure): $WARM
+warm-up, slow provider, last of $SLOW_WARMUP_ROUNDS rounds (not a figure): $SLOW_WARM
 intake, saturation ($SATURATION_CLIENTS clients):   $SAT
   then backlog done: $DRAIN_1
 intake, fixed 500 req/s:                    $FIX
@@ -308,6 +325,7 @@ stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
   Herald end to end ÷ reference:            $(calc "$E2E_RATE/$REF_RATE" .3f)
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
   ideal (in flight ÷ latency):              $(calc "$SLOW_COUNT/($SLOW_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f)
+  CPU per publication:                      $SLOW_CPU
 slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
   ideal (in flight ÷ latency):              $(calc "$FIT_COUNT/($FIT_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$FIT_RATE/($FIT_COUNT/($FIT_LATENCY_MS/1000))" .3f)
 replay, all projections rebuilt:            $REPLAY
