@@ -21,9 +21,9 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
@@ -34,12 +34,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP layer of one provider: one HTTP client with the provider's connect timeout, a
  * per-request read timeout, and the split every adapter depends on: "the request never left"
- * versus "it left and no answer came". Calls are asynchronous; a slow provider holds a connection,
- * never a thread, and the client's executor (a cached pool, as the client's default) grows with
- * demand instead of being a small fixed pool that one slow provider could drain. Its threads run
- * at the lowest priority: where the JVM maps priorities to the OS, requests are answered first
- * (README). Answers are read up to {@link #MAX_ANSWER_BYTES}. Hosts that workspace users supply go
- * through {@link #guarded}, whose client connects only to addresses the outbound guard allowed.
+ * versus "it left and no answer came". Calls are asynchronous: a slow provider holds a connection,
+ * never a thread. The client's executor runs only short tasks, none of which waits for another
+ * task of the pool (reading an answer, completing a call, classifying it; for webhooks, recording
+ * the delivery), so each provider has a fixed pool of {@link #EXECUTOR_THREADS}. The client's
+ * default, a cached pool, started a thread for every task that found none idle: 173 for Facebook
+ * under the benchmark's load, each a stack and a hand-off more. With 16, Herald took less CPU per
+ * publication in alternating benchmark runs; with two, end to end slowed by a tenth (README). A host
+ * name is looked up on that pool, but a lookup that hangs holds every call to that host whatever the
+ * pool, since the JVM lets one lookup of a name run at a time. The threads run at the lowest
+ * priority: where the JVM maps priorities to the OS, requests are answered first (README). Answers
+ * are read up to {@link #MAX_ANSWER_BYTES}. Hosts that workspace users supply go through
+ * {@link #guarded}, whose client connects only to addresses the outbound guard allowed.
  */
 public final class ProviderHttp {
 
@@ -47,6 +53,9 @@ public final class ProviderHttp {
 
     /** The most of a provider's answer Herald reads; a larger answer counts as unparsable. */
     public static final int MAX_ANSWER_BYTES = 1024 * 1024;
+
+    /** Threads of each provider's executor (see above). */
+    static final int EXECUTOR_THREADS = 16;
 
     private final String provider;
     private final HttpClient client;
@@ -70,7 +79,9 @@ public final class ProviderHttp {
         this.readTimeout = readTimeout;
         this.answerDeadline = connectTimeout.plus(readTimeout.multipliedBy(2));
         this.clock = clock;
-        ExecutorService executor = Executors.newCachedThreadPool(threads(provider + "-http"));
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(EXECUTOR_THREADS, EXECUTOR_THREADS, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), threads(provider + "-http"));
+        executor.allowCoreThreadTimeOut(true);
         if (guard == null) {
             // HTTP/1.1: one request per connection makes "was the request written" a question about
             // one exchange only, and behaves the same against the providers and the sandbox.
