@@ -57,9 +57,11 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
         connect(ws, page);
         seed(ws, page, "ok", SUCCEEDED, null);
         seed(ws, page, "refused", FAILED, "VALIDATION_ERROR");
-        // the calendar's receiver is down: its deliveries about unknown outcomes wait, answered 503
+        // the calendar's receiver is down for ten minutes: its deliveries about unknown outcomes wait,
+        // answered 503, and are still waiting when the console shows them however slow the machine
+        // (the tests' retry schedule alone is used up in about 20 s)
         WebhookReceiver receiver = new WebhookReceiver();
-        receiver.answer(WebhookReceiver.Answer.status(503));
+        receiver.answer(new WebhookReceiver.Answer(503, 0, null, "600"));
         receiver.start();
         Response hook = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/calendar", "{\"url\":\""
                 + receiver.url("/hooks") + "\",\"events\":[\"publication.outcome_unknown\"]}");
