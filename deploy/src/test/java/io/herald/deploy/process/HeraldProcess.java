@@ -30,10 +30,17 @@ import java.util.concurrent.TimeUnit;
 public final class HeraldProcess {
 
     private static final Path JAR = Path.of("target", "herald.jar").toAbsolutePath();
-    /** The extracted jar and its class-data archive, made by the first start of this test JVM. */
-    private static final Path LAUNCH = Path.of("target", "herald-launch").toAbsolutePath();
+    /**
+     * The extracted jar and its class-data archive, made by the first start of this test JVM; one
+     * directory for each of the build's test JVMs ({@code herald.test.fork}), which run side by side.
+     */
+    private static final Path LAUNCH = Path.of("target", "herald-launch" + System.getProperty("herald.test.fork", ""))
+            .toAbsolutePath();
     private static final Path ARCHIVE = LAUNCH.resolve("herald.jsa");
     private static boolean prepared;
+    /** The connection pool of the test applications (src/test/resources/config/application.yml). */
+    private static final List<String> TEST_POOL = List.of("--spring.datasource.hikari.maximum-pool-size=12",
+            "--spring.datasource.hikari.minimum-idle=2", "--spring.datasource.hikari.idle-timeout=10000");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -47,6 +54,9 @@ public final class HeraldProcess {
         this.port = freePort();
         this.arguments = new ArrayList<>(arguments);
         this.arguments.add("--server.port=" + port);
+        // the build's two test JVMs run their applications and processes on one PostgreSQL, whose
+        // default of 100 connections a pool of 20 held open by each of them overran
+        this.arguments.addAll(TEST_POOL);
         this.log = log;
     }
 
@@ -161,8 +171,8 @@ public final class HeraldProcess {
         List<String> extract = java();
         extract.addAll(List.of("-Djarmode=tools", "-jar", JAR.toString(), "extract", "--force",
                 "--destination", LAUNCH.toString()));
-        if (run(extract, LAUNCH.resolveSibling("herald-launch-extract.log")) != 0) {
-            throw new IllegalStateException("the packaged jar could not be extracted; see target/herald-launch-extract.log");
+        if (run(extract, LAUNCH.resolveSibling(LAUNCH.getFileName() + "-extract.log")) != 0) {
+            throw new IllegalStateException("the packaged jar could not be extracted; see " + LAUNCH + "-extract.log");
         }
         Files.deleteIfExists(ARCHIVE);
         List<String> train = java();
@@ -172,12 +182,12 @@ public final class HeraldProcess {
                 "--herald.data-dir=" + Files.createTempDirectory("herald-launch"),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
                 "--herald.security.system-key=hs.launch-training-key-0123456789abcdefghijklmnopqrstuvwxyz"));
-        int exit = run(train, LAUNCH.resolveSibling("herald-launch-training.log"));
+        int exit = run(train, LAUNCH.resolveSibling(LAUNCH.getFileName() + "-training.log"));
         if (exit != 0 || !Files.isRegularFile(ARCHIVE)) {
             // only slower: every process loads its classes from the jar
             Files.deleteIfExists(ARCHIVE);
             System.out.println("[herald-process] no class-data archive (training exited with " + exit
-                    + "; see target/herald-launch-training.log)");
+                    + "; see " + LAUNCH + "-training.log)");
         }
         prepared = true;
     }
