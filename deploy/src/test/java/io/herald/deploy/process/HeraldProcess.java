@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Herald as a separate operating-system process (the packaged jar), to be killed and restarted;
@@ -31,16 +32,16 @@ public final class HeraldProcess {
 
     private static final Path JAR = Path.of("target", "herald.jar").toAbsolutePath();
     /**
-     * The extracted jar and its class-data archive, made by the first start of this test JVM; one
-     * directory for each of the build's test JVMs ({@code herald.test.fork}), which run side by side.
+     * The extracted jar and its class-data archive, made by the first start of this test JVM in a
+     * directory of its own (the build runs two test JVMs side by side), removed when it exits.
      */
-    private static final Path LAUNCH = Path.of("target", "herald-launch" + System.getProperty("herald.test.fork", ""))
+    private static final Path LAUNCH = Path.of("target", "herald-launch-" + ProcessHandle.current().pid())
             .toAbsolutePath();
     private static final Path ARCHIVE = LAUNCH.resolve("herald.jsa");
-    private static boolean prepared;
     /** The connection pool of the test applications (src/test/resources/config/application.yml). */
     private static final List<String> TEST_POOL = List.of("--spring.datasource.hikari.maximum-pool-size=12",
             "--spring.datasource.hikari.minimum-idle=2", "--spring.datasource.hikari.idle-timeout=10000");
+    private static boolean prepared;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -168,11 +169,18 @@ public final class HeraldProcess {
         if (!JAR.toFile().isFile()) {
             throw new IllegalStateException("the packaged jar is missing: " + JAR + " (run the package phase)");
         }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                FileSystemUtils.deleteRecursively(LAUNCH);
+            } catch (IOException e) {
+                System.out.println("[herald-process] could not remove " + LAUNCH + ": " + e);
+            }
+        }, "remove-herald-launch"));
         List<String> extract = java();
         extract.addAll(List.of("-Djarmode=tools", "-jar", JAR.toString(), "extract", "--force",
                 "--destination", LAUNCH.toString()));
-        if (run(extract, LAUNCH.resolveSibling(LAUNCH.getFileName() + "-extract.log")) != 0) {
-            throw new IllegalStateException("the packaged jar could not be extracted; see " + LAUNCH + "-extract.log");
+        if (run(extract, launchLog("extract")) != 0) {
+            throw new IllegalStateException("the packaged jar could not be extracted; see " + launchLog("extract"));
         }
         Files.deleteIfExists(ARCHIVE);
         List<String> train = java();
@@ -182,14 +190,19 @@ public final class HeraldProcess {
                 "--herald.data-dir=" + Files.createTempDirectory("herald-launch"),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
                 "--herald.security.system-key=hs.launch-training-key-0123456789abcdefghijklmnopqrstuvwxyz"));
-        int exit = run(train, LAUNCH.resolveSibling(LAUNCH.getFileName() + "-training.log"));
+        int exit = run(train, launchLog("training"));
         if (exit != 0 || !Files.isRegularFile(ARCHIVE)) {
             // only slower: every process loads its classes from the jar
             Files.deleteIfExists(ARCHIVE);
             System.out.println("[herald-process] no class-data archive (training exited with " + exit
-                    + "; see " + LAUNCH + "-training.log)");
+                    + "; see " + launchLog("training") + ")");
         }
         prepared = true;
+    }
+
+    /** Beside the launch directory: what a step of {@link #prepare()} wrote. */
+    private static Path launchLog(String step) {
+        return LAUNCH.resolveSibling(LAUNCH.getFileName() + "-" + step + ".log");
     }
 
     private static int run(List<String> command, Path log) throws IOException, InterruptedException {
