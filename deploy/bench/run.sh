@@ -39,6 +39,8 @@ REF_SEGMENTS=${BENCH_REF_SEGMENTS:-2}
 SATURATION_CLIENTS=${BENCH_CLIENTS:-64}
 # an intake rate Herald keeps up with end to end, to show the answer's latency when not overloaded
 SUSTAINED_RATE=${BENCH_SUSTAINED_RATE:-50}
+# the open loop's fixed rate, and the rate at which the database's own answer time is measured
+FIXED_RATE=${BENCH_FIXED_RATE:-500}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -83,6 +85,20 @@ VALUES ('pub_' || md5(random()::text), 0, 'Publication', gen_random_uuid()::text
 SQL
 pgbench -n -c 8 -j 2 -T "$SECONDS_PER_PHASE" -f "$WORK/append.sql" "$DB" > "$WORK/pgbench.txt" 2>&1
 RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
+# --- 1a. the database's own answer time at the fixed intake rate: the same append, FIXED_RATE
+# transactions a second (pgbench's --rate: Poisson arrivals) from 8 clients, each timed from its
+# scheduled start as the driver times a request. A request at that rate waits for an append and a
+# commit too, so this p99 is a floor under intake's on this machine (README: the floor).
+log "pgbench: the append at a fixed $FIXED_RATE tx/s, ${SECONDS_PER_PHASE}s"
+DB_FIXED="not measured: pgbench failed"
+if pgbench -n -c 8 -j 2 -R "$FIXED_RATE" -T "$SECONDS_PER_PHASE" -l --log-prefix="$WORK/fixed" -f "$WORK/append.sql" \
+        "$DB" > "$WORK/pgbench-fixed.txt" 2>&1; then
+    # a log line: client, transaction, microseconds, script, epoch seconds, microseconds, schedule lag
+    DB_FIXED=$(cat "$WORK"/fixed.* | python3 -c 'import sys
+ms = sorted((int(f[2]) + int(f[6])) / 1000 for f in (l.split() for l in sys.stdin))
+at = lambda p: ms[min(len(ms) - 1, max(0, -(-len(ms) * p // 100) - 1))]
+print(f"transactions={len(ms)} p50_ms={at(50):.1f} p99_ms={at(99):.1f}")')
+fi
 psql -q -d "$DB" -c 'DROP TABLE bench_event'
 
 # --- Herald, with its sandbox, on that database
@@ -220,8 +236,8 @@ settle
 log "intake at saturation, $SATURATION_CLIENTS clients"
 SAT=$(measure saturate "$BASE" "$KEY" bench "$SATURATION_CLIENTS" "$SECONDS_PER_PHASE" sat-)
 DRAIN_1=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_1"; settle
-log "intake at 500 req/s"
-FIX=$(measure fixed "$BASE" "$KEY" bench 500 "$SECONDS_PER_PHASE" fix-)
+log "intake at $FIXED_RATE req/s"
+FIX=$(measure fixed "$BASE" "$KEY" bench "$FIXED_RATE" "$SECONDS_PER_PHASE" fix-)
 DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"; settle
 log "intake at $SUSTAINED_RATE req/s"
 SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus-)
@@ -302,16 +318,18 @@ RAW_THIRD=$(calc "$RAW_TPS/3" .1f)
 E2E_RATE=$(field publications_per_s "$E2E")
 REF_RATE=$(field lifecycles_per_s "$REF")
 SLOW_RATE=$(field publications_per_s "$SLOW")
+SAT_RATE=$(field accepted_per_s "$SAT")
 FIT_RATE=$(field publications_per_s "$FIT")
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
 machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
+  the append alone at $FIXED_RATE tx/s (8 clients):  $DB_FIXED
 warm-up, $WARMUP_COUNT publications (not a figure): $WARM
 warm-up, slow provider, last of $SLOW_WARMUP_ROUNDS rounds (not a figure): $SLOW_WARM
 intake, saturation ($SATURATION_CLIENTS clients):   $SAT
   then backlog done: $DRAIN_1
-intake, fixed 500 req/s:                    $FIX
+intake, fixed $FIXED_RATE req/s:                    $FIX
   then backlog done: $DRAIN_2
 intake, fixed $SUSTAINED_RATE req/s:                     $SUS
   then backlog done: $DRAIN_3
@@ -325,6 +343,7 @@ stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
   Herald end to end ÷ reference:            $(calc "$E2E_RATE/$REF_RATE" .3f)
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
   ideal (in flight ÷ latency):              $(calc "$SLOW_COUNT/($SLOW_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f)
+  at most, intake at saturation's rate:     $(calc "$SLOW_COUNT/($SLOW_COUNT/$SAT_RATE+$SLOW_LATENCY_MS/1000)" .0f) publications/s; $(calc "$SLOW_COUNT/($SLOW_COUNT/$SAT_RATE+$SLOW_LATENCY_MS/1000)/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f) of the ideal
   CPU per publication:                      $SLOW_CPU
 slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
   ideal (in flight ÷ latency):              $(calc "$FIT_COUNT/($FIT_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$FIT_RATE/($FIT_COUNT/($FIT_LATENCY_MS/1000))" .3f)
