@@ -88,7 +88,7 @@ RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
 # --- 1a. the database's own answer time at the fixed intake rate: the same append, FIXED_RATE
 # transactions a second (pgbench's --rate: Poisson arrivals) from 8 clients, each timed from its
 # scheduled start as the driver times a request. A request at that rate waits for an append and a
-# commit too, so this p99 is a floor under intake's on this machine (README: the floor).
+# commit too, so this p99 is a floor under intake's on this machine (README, runs 8 and 9).
 log "pgbench: the append at a fixed $FIXED_RATE tx/s, ${SECONDS_PER_PHASE}s"
 DB_FIXED="not measured: pgbench failed"
 if pgbench -n -c 8 -j 2 -R "$FIXED_RATE" -T "$SECONDS_PER_PHASE" -l --log-prefix="$WORK/fixed" -f "$WORK/append.sql" \
@@ -97,7 +97,8 @@ if pgbench -n -c 8 -j 2 -R "$FIXED_RATE" -T "$SECONDS_PER_PHASE" -l --log-prefix
     DB_FIXED=$(cat "$WORK"/fixed.* | python3 -c 'import sys
 ms = sorted((int(f[2]) + int(f[6])) / 1000 for f in (l.split() for l in sys.stdin))
 at = lambda p: ms[min(len(ms) - 1, max(0, -(-len(ms) * p // 100) - 1))]
-print(f"transactions={len(ms)} p50_ms={at(50):.1f} p99_ms={at(99):.1f}")')
+print(f"transactions={len(ms)} p50_ms={at(50):.1f} p99_ms={at(99):.1f}")') \
+        || DB_FIXED="not measured: pgbench logged no transactions"
 fi
 psql -q -d "$DB" -c 'DROP TABLE bench_event'
 
