@@ -88,7 +88,7 @@ RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
 # --- 1a. the database's own answer time at the fixed intake rate: the same append, FIXED_RATE
 # transactions a second (pgbench's --rate: Poisson arrivals) from 8 clients, each timed from its
 # scheduled start as the driver times a request. A request at that rate waits for an append and a
-# commit too, so this p99 is a floor under intake's on this machine (README, runs 8 and 9).
+# commit too, so this p99 is about the least intake's can be on this machine (README, runs 8 and 9).
 log "pgbench: the append at a fixed $FIXED_RATE tx/s, ${SECONDS_PER_PHASE}s"
 DB_FIXED="not measured: pgbench failed"
 if pgbench -n -c 8 -j 2 -R "$FIXED_RATE" -T "$SECONDS_PER_PHASE" -l --log-prefix="$WORK/fixed" -f "$WORK/append.sql" \
