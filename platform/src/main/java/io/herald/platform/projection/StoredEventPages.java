@@ -81,19 +81,24 @@ final class StoredEventPages {
                             new GenericDomainEventEntry<>(rs.getString(2), rs.getString(3), rs.getLong(4),
                                     rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
                                     rs.getBytes(9), rs.getBytes(10))));
-            if (page.isEmpty()) {
+            if (!page.isEmpty()) {
+                TrackedDomainEventData<byte[]> last = page.get(page.size() - 1);
+                aggregate = last.getAggregateIdentifier();
+                sequence = last.getSequenceNumber();
+                List<TrackedEventMessage<?>> messages =
+                        EventUtils.upcastAndDeserializeTrackedEvents(page.stream(), serializer, upcasters).toList();
+                // payloads only: no projection reads an event's metadata, which stays serialized unless one
+                // asks (deserializing it here was about a tenth of a rebuild's CPU samples)
+                messages.forEach(TrackedEventMessage::getPayload);
+                pages.put(messages);
+            }
+            // a short page is the last of what the store held: asking again would cost another pass over
+            // the table for a projection of rare types (found only by reading every row), and what is
+            // appended meanwhile the processor handles after the rebuild, as it does what the pages passed
+            if (page.size() < pageSize) {
                 pages.put(List.of());
                 return;
             }
-            TrackedDomainEventData<byte[]> last = page.get(page.size() - 1);
-            aggregate = last.getAggregateIdentifier();
-            sequence = last.getSequenceNumber();
-            List<TrackedEventMessage<?>> messages =
-                    EventUtils.upcastAndDeserializeTrackedEvents(page.stream(), serializer, upcasters).toList();
-            // payloads only: no projection reads an event's metadata, which stays serialized unless one
-            // asks (deserializing it here was about a tenth of a rebuild's CPU samples)
-            messages.forEach(TrackedEventMessage::getPayload);
-            pages.put(messages);
         }
     }
 }
