@@ -114,7 +114,7 @@ SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
 HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 # the JVM options and malloc arenas of the Kubernetes manifests (deploy/k8s/configmap.yaml)
-HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10}
+HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 
 start_herald() {
