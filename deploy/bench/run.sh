@@ -319,6 +319,8 @@ RAW_THIRD=$(calc "$RAW_TPS/3" .1f)
 E2E_RATE=$(field publications_per_s "$E2E")
 REF_RATE=$(field lifecycles_per_s "$REF")
 SLOW_RATE=$(field publications_per_s "$SLOW")
+# the slow phase's ideal, in flight ÷ latency (an expression for calc)
+SLOW_IDEAL="$SLOW_COUNT/($SLOW_LATENCY_MS/1000)"
 # the most the slow phase could reach: its last request accepted at intake's saturation rate, its call
 # then as slow as any ("none" where the saturation phase measured nothing, so calc says not measured)
 SAT_RATE=$(field accepted_per_s "$SAT")
@@ -346,8 +348,8 @@ stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
   ratio to raw append ÷ 3:                  $(calc "$REF_RATE/($RAW_TPS/3)" .3f)
   Herald end to end ÷ reference:            $(calc "$E2E_RATE/$REF_RATE" .3f)
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
-  ideal (in flight ÷ latency):              $(calc "$SLOW_COUNT/($SLOW_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f)
-  at most, intake at saturation's rate:     $(calc "$SLOW_BOUND" .0f) publications/s; $(calc "$SLOW_BOUND/($SLOW_COUNT/($SLOW_LATENCY_MS/1000))" .3f) of the ideal
+  ideal (in flight ÷ latency):              $(calc "$SLOW_IDEAL" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_IDEAL)" .3f)
+  at most, intake at saturation's rate:     $(calc "$SLOW_BOUND" .0f) publications/s; $(calc "$SLOW_BOUND/($SLOW_IDEAL)" .3f) of the ideal
   CPU per publication:                      $SLOW_CPU
 slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
   ideal (in flight ÷ latency):              $(calc "$FIT_COUNT/($FIT_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$FIT_RATE/($FIT_COUNT/($FIT_LATENCY_MS/1000))" .3f)
