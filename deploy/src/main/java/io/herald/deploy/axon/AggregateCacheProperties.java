@@ -10,7 +10,8 @@ import org.springframework.validation.annotation.Validated;
 /**
  * {@code herald.command.*}: the publications a node keeps in memory between commands.
  *
- * @param aggregateCacheSize publications kept at most (a few hundred bytes each)
+ * @param aggregateCacheSize publications kept at most (about 2 KB each with a short post, more with a
+ *                           long text: its content is kept)
  * @param aggregateCacheIdle a publication unused this long is dropped
  */
 @ConfigurationProperties("herald.command")
