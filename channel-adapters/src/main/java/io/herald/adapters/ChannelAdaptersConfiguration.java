@@ -1,14 +1,18 @@
 package io.herald.adapters;
 
+import com.fasterxml.jackson.databind.Module;
 import io.herald.adapters.facebook.FacebookAdapter;
+import io.herald.adapters.facebook.FacebookPlugin;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.linkedin.LinkedInAdapter;
+import io.herald.adapters.linkedin.LinkedInPlugin;
 import io.herald.adapters.outbound.HostResolver;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.outbound.OutboundProperties;
-import io.herald.adapters.port.ChannelAdapter;
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.wordpress.WordPressAdapter;
+import io.herald.adapters.wordpress.WordPressPlugin;
 import java.time.Clock;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,17 +21,20 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The three adapters and the {@link ChannelAdapters} registry, one HTTP client per provider.
- * Uses the application's {@link Clock} bean when there is exactly one, else the system clock (UTC).
+ * The channel plug-ins and their {@link ChannelPlugins} registry, one HTTP client per provider.
+ * Registering a channel is one line in {@link #create}. Uses the application's {@link Clock} bean
+ * when there is exactly one, else the system clock (UTC).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ChannelAdaptersProperties.class, OutboundProperties.class})
 public class ChannelAdaptersConfiguration {
 
-    /** Builds the adapters without Spring, e.g. in tests. */
-    public static ChannelAdapters create(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
-        return new ChannelAdapters(List.of(facebook(properties, clock), linkedIn(properties, clock),
-                wordPress(properties, guard, clock)));
+    /** Every channel plug-in Herald has; also builds them without Spring, e.g. in tests. */
+    public static ChannelPlugins create(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
+        return new ChannelPlugins(List.<ChannelPlugin>of(
+                new FacebookPlugin(facebook(properties, clock)),
+                new LinkedInPlugin(linkedIn(properties, clock)),
+                new WordPressPlugin(wordPress(properties, guard, clock))));
     }
 
     public static FacebookAdapter facebook(ChannelAdaptersProperties properties, Clock clock) {
@@ -61,23 +68,14 @@ public class ChannelAdaptersConfiguration {
     }
 
     @Bean
-    FacebookAdapter facebookAdapter(ChannelAdaptersProperties properties, ObjectProvider<Clock> clock) {
-        return facebook(properties, clock.getIfUnique(Clock::systemUTC));
+    ChannelPlugins channelPlugins(ChannelAdaptersProperties properties, OutboundGuard guard,
+                                  ObjectProvider<Clock> clock) {
+        return create(properties, guard, clock.getIfUnique(Clock::systemUTC));
     }
 
+    /** Tells every mapper Spring builds which settings record a channel type's tag names. */
     @Bean
-    LinkedInAdapter linkedInAdapter(ChannelAdaptersProperties properties, ObjectProvider<Clock> clock) {
-        return linkedIn(properties, clock.getIfUnique(Clock::systemUTC));
-    }
-
-    @Bean
-    WordPressAdapter wordPressAdapter(ChannelAdaptersProperties properties, OutboundGuard guard,
-                                      ObjectProvider<Clock> clock) {
-        return wordPress(properties, guard, clock.getIfUnique(Clock::systemUTC));
-    }
-
-    @Bean
-    ChannelAdapters channelAdapters(List<ChannelAdapter> adapters) {
-        return new ChannelAdapters(adapters);
+    Module channelSettingsTypes(ChannelPlugins plugins) {
+        return plugins.jacksonModule();
     }
 }

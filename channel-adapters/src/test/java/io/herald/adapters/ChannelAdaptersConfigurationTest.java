@@ -1,9 +1,12 @@
 package io.herald.adapters;
 
+import io.herald.adapters.wordpress.WordPressPlugin;
+import io.herald.adapters.linkedin.LinkedInPlugin;
+import io.herald.adapters.facebook.FacebookPlugin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.adapters.facebook.FacebookAdapter;
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.contracts.channel.ChannelType;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -36,10 +39,11 @@ class ChannelAdaptersConfigurationTest {
                     assertThat(properties.linkedin().version()).isEqualTo("202612");
                     assertThat(properties.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
                     assertThat(properties.wordpress().readTimeout()).isEqualTo(Duration.ofSeconds(45));
-                    ChannelAdapters adapters = context.getBean(ChannelAdapters.class);
-                    assertThat(adapters.forType(ChannelType.FACEBOOK)).isInstanceOf(FacebookAdapter.class);
-                    assertThat(adapters.forType(ChannelType.LINKEDIN).type()).isEqualTo(ChannelType.LINKEDIN);
-                    assertThat(adapters.forType(ChannelType.WORDPRESS).type()).isEqualTo(ChannelType.WORDPRESS);
+                    ChannelPlugins adapters = context.getBean(ChannelPlugins.class);
+                    assertThat(adapters.typeList()).isEqualTo("facebook, linkedin or wordpress");
+                    assertThat(adapters.forType(FacebookPlugin.TYPE)).isInstanceOf(FacebookAdapter.class);
+                    assertThat(adapters.forType(LinkedInPlugin.TYPE).type()).isEqualTo(LinkedInPlugin.TYPE);
+                    assertThat(adapters.forType(WordPressPlugin.TYPE).type()).isEqualTo(WordPressPlugin.TYPE);
                 });
     }
 

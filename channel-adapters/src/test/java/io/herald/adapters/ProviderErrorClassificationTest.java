@@ -1,5 +1,14 @@
 package io.herald.adapters;
 
+import io.herald.adapters.wordpress.WordPressPlugin;
+import io.herald.adapters.linkedin.LinkedInPlugin;
+import io.herald.adapters.facebook.FacebookPlugin;
+import io.herald.adapters.wordpress.WordPressSecrets;
+import io.herald.adapters.wordpress.WordPressSettings;
+import io.herald.adapters.linkedin.LinkedInSecrets;
+import io.herald.adapters.linkedin.LinkedInSettings;
+import io.herald.adapters.facebook.FacebookSecrets;
+import io.herald.adapters.facebook.FacebookSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.adapters.facebook.FacebookAdapter;
@@ -9,13 +18,11 @@ import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.linkedin.LinkedInAdapter;
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.ChannelSecrets;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.adapters.wordpress.WordPressAdapter;
-import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
@@ -75,24 +82,26 @@ class ProviderErrorClassificationTest {
     }
 
     static ChannelConnection connection(ChannelType type) {
-        return switch (type) {
-            case FACEBOOK -> new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-main"), type,
-                    new ChannelSettings("123456", null, null, null, null, false),
-                    new ChannelSecrets(FB_TOKEN, null, null, null), false);
-            case LINKEDIN -> new ChannelConnection(new WorkspaceId("acme"), new ChannelId("li-main"), type,
-                    new ChannelSettings(null, "urn:li:person:abc", List.of("w_member_social"), null, null, false),
-                    new ChannelSecrets(null, null, LI_TOKEN, null), false);
-            case WORDPRESS -> new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-main"), type,
-                    new ChannelSettings(null, null, null, provider.baseUrl(), "editor", false),
-                    new ChannelSecrets(null, null, null, WP_PASSWORD), false);
+        return switch (type.wireName()) {
+            case "facebook" -> new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-main"), type,
+                    new FacebookSettings("123456", false),
+                    new FacebookSecrets(FB_TOKEN, null), false);
+            case "linkedin" -> new ChannelConnection(new WorkspaceId("acme"), new ChannelId("li-main"), type,
+                    new LinkedInSettings("urn:li:person:abc", List.of("w_member_social")),
+                    new LinkedInSecrets(LI_TOKEN), false);
+            case "wordpress" -> new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-main"), type,
+                    new WordPressSettings(provider.baseUrl(), "editor"),
+                    new WordPressSecrets(WP_PASSWORD), false);
+            default -> throw new IllegalArgumentException(type.wireName());
         };
     }
 
     static ChannelAdapter adapter(ChannelType type) {
-        return switch (type) {
-            case FACEBOOK -> facebook;
-            case LINKEDIN -> linkedIn;
-            case WORDPRESS -> wordPress;
+        return switch (type.wireName()) {
+            case "facebook" -> facebook;
+            case "linkedin" -> linkedIn;
+            case "wordpress" -> wordPress;
+            default -> throw new IllegalArgumentException(type.wireName());
         };
     }
 
@@ -113,9 +122,9 @@ class ProviderErrorClassificationTest {
     }
 
     static Stream<Arguments> publishAnswers() {
-        var fb = ChannelType.FACEBOOK;
-        var li = ChannelType.LINKEDIN;
-        var wp = ChannelType.WORDPRESS;
+        var fb = FacebookPlugin.TYPE;
+        var li = LinkedInPlugin.TYPE;
+        var wp = WordPressPlugin.TYPE;
         Map<String, String> none = Map.of();
         return Stream.of(
                 row("fb 200 id", fb, 200, none, "{\"id\":\"123456_789\"}", "PUBLISHED", null),
@@ -235,11 +244,11 @@ class ProviderErrorClassificationTest {
         provider.answer(new Answer(400, Map.of("x-business-use-case-usage",
                 "{\"123456\":[{\"type\":\"pages\",\"call_count\":100,\"total_cputime\":30,\"total_time\":30,\"estimated_time_to_regain_access\":7}]}"),
                 fbError(32, null, "(#32) Page request limit reached")));
-        PublishOutcome.Failed fromUsage = (PublishOutcome.Failed) facebook.publish(request(ChannelType.FACEBOOK)).get(30, TimeUnit.SECONDS);
+        PublishOutcome.Failed fromUsage = (PublishOutcome.Failed) facebook.publish(request(FacebookPlugin.TYPE)).get(30, TimeUnit.SECONDS);
         provider.answer(new Answer(403, Map.of("Retry-After", "120"), fbError(4, null, "(#4) Application request limit reached")));
-        PublishOutcome.Failed fromRetryAfter = (PublishOutcome.Failed) facebook.publish(request(ChannelType.FACEBOOK)).get(30, TimeUnit.SECONDS);
+        PublishOutcome.Failed fromRetryAfter = (PublishOutcome.Failed) facebook.publish(request(FacebookPlugin.TYPE)).get(30, TimeUnit.SECONDS);
         provider.answer(new Answer(400, Map.of(), fbError(613, null, "Calls to this api have exceeded the rate limit.")));
-        PublishOutcome.Failed withoutDelay = (PublishOutcome.Failed) facebook.publish(request(ChannelType.FACEBOOK)).get(30, TimeUnit.SECONDS);
+        PublishOutcome.Failed withoutDelay = (PublishOutcome.Failed) facebook.publish(request(FacebookPlugin.TYPE)).get(30, TimeUnit.SECONDS);
 
         assertThat(fromUsage.retryAfter()).isEqualTo(Duration.ofMinutes(7));
         assertThat(fromRetryAfter.retryAfter()).isEqualTo(Duration.ofSeconds(120));
@@ -250,7 +259,7 @@ class ProviderErrorClassificationTest {
     void linkedInRateLimitWaitsUntilMidnightUtc() throws Exception {
         provider.answer(new Answer(429, Map.of(), "{\"status\":429,\"serviceErrorCode\":101,\"code\":\"TOO_MANY_REQUESTS\",\"message\":\"limit\"}"));
 
-        PublishOutcome.Failed failed = (PublishOutcome.Failed) linkedIn.publish(request(ChannelType.LINKEDIN)).get(30, TimeUnit.SECONDS);
+        PublishOutcome.Failed failed = (PublishOutcome.Failed) linkedIn.publish(request(LinkedInPlugin.TYPE)).get(30, TimeUnit.SECONDS);
 
         assertThat(failed.retryAfter()).isEqualTo(Duration.ofHours(2));
     }
@@ -259,7 +268,7 @@ class ProviderErrorClassificationTest {
     void linkedInDuplicateNamesTheEarlierUrn() throws Exception {
         provider.answer(new Answer(422, Map.of(), "{\"message\":\"ERROR :: /commentary :: Content is a duplicate of urn:li:share:7141138937766391808\",\"errorDetails\":{\"inputErrors\":[{\"description\":\"Duplicate post is detected\",\"input\":{},\"code\":\"DUPLICATE_POST\"}]},\"status\":422}"));
 
-        PublishOutcome.DuplicateRefused duplicate = (PublishOutcome.DuplicateRefused) linkedIn.publish(request(ChannelType.LINKEDIN)).get(30, TimeUnit.SECONDS);
+        PublishOutcome.DuplicateRefused duplicate = (PublishOutcome.DuplicateRefused) linkedIn.publish(request(LinkedInPlugin.TYPE)).get(30, TimeUnit.SECONDS);
 
         assertThat(duplicate.earlierPost().id()).isEqualTo("urn:li:share:7141138937766391808");
         assertThat(duplicate.earlierPost().url()).isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:7141138937766391808/");
@@ -267,38 +276,38 @@ class ProviderErrorClassificationTest {
 
     static Stream<Arguments> readAnswers() {
         return Stream.of(
-                Arguments.of("fb user token", ChannelType.FACEBOOK, new Answer(400, Map.of(),
+                Arguments.of("fb user token", FacebookPlugin.TYPE, new Answer(400, Map.of(),
                         fbError(190, null, "(#190) This method must be called with a Page Access Token")),
                         "UNAVAILABLE", "must be called with a Page Access Token"),
-                Arguments.of("fb expired", ChannelType.FACEBOOK, new Answer(400, Map.of(),
+                Arguments.of("fb expired", FacebookPlugin.TYPE, new Answer(400, Map.of(),
                         fbError(190, 463, "Error validating access token: Session has expired")), "AUTH_LOST", "fresh Page access token"),
-                Arguments.of("fb rate limited", ChannelType.FACEBOOK, new Answer(400, Map.of(),
+                Arguments.of("fb rate limited", FacebookPlugin.TYPE, new Answer(400, Map.of(),
                         fbError(32, null, "(#32) Page request limit reached")), "UNKNOWN", "32"),
-                Arguments.of("fb 500", ChannelType.FACEBOOK, new Answer(500, Map.of(),
+                Arguments.of("fb 500", FacebookPlugin.TYPE, new Answer(500, Map.of(),
                         fbError(2, null, "An unexpected error has occurred.")), "UNKNOWN", "code 2"),
-                Arguments.of("fb no paging, empty", ChannelType.FACEBOOK, new Answer(200, Map.of(), "{\"data\":[]}"),
+                Arguments.of("fb no paging, empty", FacebookPlugin.TYPE, new Answer(200, Map.of(), "{\"data\":[]}"),
                         "NOT_FOUND", "0 posts"),
-                Arguments.of("li access denied", ChannelType.LINKEDIN, new Answer(403, Map.of(),
+                Arguments.of("li access denied", LinkedInPlugin.TYPE, new Answer(403, Map.of(),
                         "{\"status\":403,\"serviceErrorCode\":100,\"code\":\"ACCESS_DENIED\",\"message\":\"Not enough permissions to access: partnerApiPostsExternal.FINDER-author.20260901\"}"),
                         "UNAVAILABLE", "missing r_member_social"),
-                Arguments.of("li 401", ChannelType.LINKEDIN, new Answer(401, Map.of(),
+                Arguments.of("li 401", LinkedInPlugin.TYPE, new Answer(401, Map.of(),
                         "{\"status\":401,\"serviceErrorCode\":65600,\"code\":\"INVALID_ACCESS_TOKEN\",\"message\":\"Invalid access token\"}"),
                         "AUTH_LOST", "rejected the access token"),
-                Arguments.of("li 429", ChannelType.LINKEDIN, new Answer(429, Map.of(),
+                Arguments.of("li 429", LinkedInPlugin.TYPE, new Answer(429, Map.of(),
                         "{\"status\":429,\"serviceErrorCode\":101,\"code\":\"TOO_MANY_REQUESTS\",\"message\":\"limit\"}"),
                         "UNKNOWN", "TOO_MANY_REQUESTS"),
-                Arguments.of("wp forbidden status", ChannelType.WORDPRESS, new Answer(400, Map.of(),
+                Arguments.of("wp forbidden status", WordPressPlugin.TYPE, new Answer(400, Map.of(),
                         "{\"code\":\"rest_invalid_param\",\"message\":\"Invalid parameter(s): status\",\"data\":{\"status\":400,\"params\":{\"status\":\"Status is forbidden.\"},\"details\":{\"status\":{\"code\":\"rest_forbidden_status\",\"message\":\"Status is forbidden.\",\"data\":{\"status\":401}}}}}"),
                         "UNAVAILABLE", "check the application password"),
-                Arguments.of("wp 401", ChannelType.WORDPRESS, new Answer(401, Map.of(),
+                Arguments.of("wp 401", WordPressPlugin.TYPE, new Answer(401, Map.of(),
                         "{\"code\":\"rest_forbidden_context\",\"message\":\"Sorry, you are not allowed to edit posts in this post type.\",\"data\":{\"status\":401}}"),
                         "UNAVAILABLE", "rejected the application password"),
-                Arguments.of("wp stock site ignores the filter", ChannelType.WORDPRESS, new Answer(200, Map.of(),
+                Arguments.of("wp stock site ignores the filter", WordPressPlugin.TYPE, new Answer(200, Map.of(),
                         "[{\"id\":7,\"status\":\"publish\",\"meta\":[]}]"), "UNAVAILABLE", "install the Herald mu-plugin"),
-                Arguments.of("wp two matches", ChannelType.WORDPRESS, new Answer(200, Map.of(),
+                Arguments.of("wp two matches", WordPressPlugin.TYPE, new Answer(200, Map.of(),
                         "[{\"id\":7,\"author\":1,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}},{\"id\":8,\"author\":1,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}}]"),
                         "UNKNOWN", "2 posts"),
-                Arguments.of("wp none", ChannelType.WORDPRESS, new Answer(200, Map.of(), "[]"), "NOT_FOUND", PUB));
+                Arguments.of("wp none", WordPressPlugin.TYPE, new Answer(200, Map.of(), "[]"), "NOT_FOUND", PUB));
     }
 
     @ParameterizedTest(name = "read-back {0} -> {3}")
@@ -334,11 +343,11 @@ class ProviderErrorClassificationTest {
     @Test
     void malformedConnectionSettingsEndInAnOutcomeNotAnException() throws Exception {
         ChannelConnection badSite = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-bad"),
-                ChannelType.WORDPRESS, new ChannelSettings(null, null, null, "not a url", "editor", false),
-                new ChannelSecrets(null, null, null, WP_PASSWORD), false);
+                WordPressPlugin.TYPE, new WordPressSettings("not a url", "editor"),
+                new WordPressSecrets(WP_PASSWORD), false);
         ChannelConnection badPage = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-bad"),
-                ChannelType.FACEBOOK, new ChannelSettings("12 34/feed?x", null, null, null, null, false),
-                new ChannelSecrets(FB_TOKEN, null, null, null), false);
+                FacebookPlugin.TYPE, new FacebookSettings("12 34/feed?x", false),
+                new FacebookSecrets(FB_TOKEN, null), false);
         provider.answer(new Answer(400, Map.of(), fbError(803, null, "(#803) Some of the aliases you requested do not exist")));
 
         PublishOutcome site = wordPress.publish(new PublishRequest(new PublicationId(PUB), 1, PublicationAction.PUBLISH,
@@ -358,7 +367,7 @@ class ProviderErrorClassificationTest {
         provider.answer(new Answer(200, Map.of(), "{\"id\":\"123456_1\"}"));
         facebook.publish(new PublishRequest(new PublicationId(PUB), 1, PublicationAction.PUBLISH,
                 new Content(null, "Hello & welcome", "https://example.org/?a=1&b=2"),
-                CLOCK.instant().plus(Duration.ofDays(1)), connection(ChannelType.FACEBOOK))).get(30, TimeUnit.SECONDS);
+                CLOCK.instant().plus(Duration.ofDays(1)), connection(FacebookPlugin.TYPE))).get(30, TimeUnit.SECONDS);
         var fb = provider.received().get(0);
         assertThat(fb.method()).isEqualTo("POST");
         assertThat(fb.uri()).isEqualTo("/v25.0/123456/feed");
@@ -368,7 +377,7 @@ class ProviderErrorClassificationTest {
                 "scheduled_publish_time", Long.toString(CLOCK.instant().plus(Duration.ofDays(1)).getEpochSecond())));
 
         provider.answer(new Answer(201, Map.of("x-restli-id", "urn:li:share:1"), null));
-        linkedIn.publish(request(ChannelType.LINKEDIN)).get(30, TimeUnit.SECONDS);
+        linkedIn.publish(request(LinkedInPlugin.TYPE)).get(30, TimeUnit.SECONDS);
         var li = provider.received().get(0);
         assertThat(li.uri()).isEqualTo("/rest/posts");
         assertThat(li.headers().get("Linkedin-version")).containsExactly("202611");
@@ -381,7 +390,7 @@ class ProviderErrorClassificationTest {
         assertThat(liBody.path("distribution").path("feedDistribution").asText()).isEqualTo("MAIN_FEED");
 
         provider.answer(new Answer(201, Map.of(), "{\"id\":1,\"meta\":{\"herald_publication_id\":\"" + PUB + "\"}}"));
-        wordPress.publish(request(ChannelType.WORDPRESS)).get(30, TimeUnit.SECONDS);
+        wordPress.publish(request(WordPressPlugin.TYPE)).get(30, TimeUnit.SECONDS);
         var wp = provider.received().get(0);
         assertThat(wp.uri()).isEqualTo("/?rest_route=/wp/v2/posts");
         assertThat(wp.headers().get("Authorization")).containsExactly("Basic "

@@ -1,16 +1,23 @@
 package io.herald.adapters;
 
+import io.herald.adapters.wordpress.WordPressPlugin;
+import io.herald.adapters.linkedin.LinkedInPlugin;
+import io.herald.adapters.facebook.FacebookPlugin;
+import io.herald.adapters.wordpress.WordPressSecrets;
+import io.herald.adapters.wordpress.WordPressSettings;
+import io.herald.adapters.linkedin.LinkedInSecrets;
+import io.herald.adapters.linkedin.LinkedInSettings;
+import io.herald.adapters.facebook.FacebookSecrets;
+import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.linkedin.LinkedInAdapter;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.ChannelSecrets;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.sandbox.SandboxClient;
 import io.herald.sandbox.SandboxServer;
 import io.herald.adapters.wordpress.WordPressAdapter;
-import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
@@ -70,21 +77,21 @@ public abstract class SandboxTestSupport {
     }
 
     protected static ChannelConnection facebookConnection(String pageId, String pageToken, String readToken) {
-        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-" + pageId), ChannelType.FACEBOOK,
-                new ChannelSettings(pageId, null, null, null, null, readToken != null),
-                new ChannelSecrets(pageToken, readToken, null, null), false);
+        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("fb-" + pageId), FacebookPlugin.TYPE,
+                new FacebookSettings(pageId, readToken != null),
+                new FacebookSecrets(pageToken, readToken), false);
     }
 
     protected static ChannelConnection linkedInConnection(String author, String token, List<String> scopes) {
-        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("li-main"), ChannelType.LINKEDIN,
-                new ChannelSettings(null, author, scopes, null, null, false),
-                new ChannelSecrets(null, null, token, null), false);
+        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("li-main"), LinkedInPlugin.TYPE,
+                new LinkedInSettings(author, scopes),
+                new LinkedInSecrets(token), false);
     }
 
     protected static ChannelConnection wordPressConnection(String siteUrl, String username, String password) {
-        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-main"), ChannelType.WORDPRESS,
-                new ChannelSettings(null, null, null, siteUrl, username, false),
-                new ChannelSecrets(null, null, null, password), false);
+        return new ChannelConnection(new WorkspaceId("acme"), new ChannelId("wp-main"), WordPressPlugin.TYPE,
+                new WordPressSettings(siteUrl, username),
+                new WordPressSecrets(password), false);
     }
 
     protected static PublicationId publicationId(String entry) {

@@ -1,8 +1,7 @@
 package io.herald.sandbox;
 
-import io.herald.contracts.channel.ChannelSettings;
-import io.herald.contracts.channel.ChannelType;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -17,13 +16,15 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 public class SandboxDemo {
 
-    /** One demo connection: what an admin would PUT, secrets included. */
-    public record DemoConnection(ChannelType type, String channelId, ChannelSettings settings, DemoSecrets secrets) {
-    }
+    /**
+     * One demo connection: the fields of the {@code PUT} an admin would send, secrets included (the
+     * sandbox knows no Herald module but the contracts, so it speaks the API's own shape).
+     */
+    public record DemoConnection(String channelId, Map<String, Object> fields) {
 
-    /** The secrets an admin would send with a connection; the sandbox knows no Herald module but the contracts. */
-    public record DemoSecrets(String pageAccessToken, String readAccessToken, String accessToken,
-                              String applicationPassword) {
+        public String type() {
+            return (String) fields.get("type");
+        }
     }
 
     public static final String FACEBOOK_PAGE = "100200300400500";
@@ -56,25 +57,22 @@ public class SandboxDemo {
     /** The demo connections for a sandbox at {@code base}, without registering anything. */
     public static List<DemoConnection> definitions(String base) {
         return List.of(
-                new DemoConnection(ChannelType.FACEBOOK, "fb-demo",
-                        new ChannelSettings(FACEBOOK_PAGE, null, null, null, null, false),
-                        new DemoSecrets("demo-fb-page-token", null, null, null)),
-                new DemoConnection(ChannelType.FACEBOOK, "fb-demo-user-token-reader",
-                        new ChannelSettings(FACEBOOK_PAGE, null, null, null, null, true),
-                        new DemoSecrets("demo-fb-page-token", "demo-fb-user-token", null, null)),
-                new DemoConnection(ChannelType.LINKEDIN, "li-demo",
-                        new ChannelSettings(null, LINKEDIN_MEMBER, List.of("w_member_social", "r_member_social"),
-                                null, null, false),
-                        new DemoSecrets(null, null, "demo-li-reader-token", null)),
-                new DemoConnection(ChannelType.LINKEDIN, "li-demo-write-only",
-                        new ChannelSettings(null, LINKEDIN_MEMBER_WRITE_ONLY, List.of("w_member_social"), null, null,
-                                false),
-                        new DemoSecrets(null, null, "demo-li-writer-token", null)),
-                new DemoConnection(ChannelType.WORDPRESS, "wp-demo",
-                        new ChannelSettings(null, null, null, base + "/sandbox/wordpress/blog", "editor", false),
-                        new DemoSecrets(null, null, null, "demo abcd efgh ijkl")),
-                new DemoConnection(ChannelType.WORDPRESS, "wp-demo-without-plugin",
-                        new ChannelSettings(null, null, null, base + "/sandbox/wordpress/stock-blog", "editor", false),
-                        new DemoSecrets(null, null, null, "demo mnop qrst uvwx")));
+                new DemoConnection("fb-demo",
+                        Map.of("type", "facebook", "pageId", FACEBOOK_PAGE, "pageAccessToken", "demo-fb-page-token")),
+                new DemoConnection("fb-demo-user-token-reader",
+                        Map.of("type", "facebook", "pageId", FACEBOOK_PAGE, "pageAccessToken", "demo-fb-page-token",
+                                "readAccessToken", "demo-fb-user-token")),
+                new DemoConnection("li-demo",
+                        Map.of("type", "linkedin", "authorUrn", LINKEDIN_MEMBER, "accessToken", "demo-li-reader-token",
+                                "scopes", List.of("w_member_social", "r_member_social"))),
+                new DemoConnection("li-demo-write-only",
+                        Map.of("type", "linkedin", "authorUrn", LINKEDIN_MEMBER_WRITE_ONLY,
+                                "accessToken", "demo-li-writer-token", "scopes", List.of("w_member_social"))),
+                new DemoConnection("wp-demo",
+                        Map.of("type", "wordpress", "siteUrl", base + "/sandbox/wordpress/blog", "username", "editor",
+                                "applicationPassword", "demo abcd efgh ijkl")),
+                new DemoConnection("wp-demo-without-plugin",
+                        Map.of("type", "wordpress", "siteUrl", base + "/sandbox/wordpress/stock-blog",
+                                "username", "editor", "applicationPassword", "demo mnop qrst uvwx")));
     }
 }

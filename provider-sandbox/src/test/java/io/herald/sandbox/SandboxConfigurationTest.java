@@ -35,7 +35,7 @@ class SandboxConfigurationTest {
             assertThat(connections).extracting(SandboxDemo.DemoConnection::channelId).containsExactly(
                     "fb-demo", "fb-demo-user-token-reader", "li-demo", "li-demo-write-only", "wp-demo",
                     "wp-demo-without-plugin");
-            assertThat(connections.get(4).settings().siteUrl()).isEqualTo("http://localhost:8080/sandbox/wordpress/blog");
+            assertThat(connections.get(4).fields().get("siteUrl")).isEqualTo("http://localhost:8080/sandbox/wordpress/blog");
             SandboxState state = context.getBean(SandboxState.class);
             assertThat(state.facebookToken("demo-fb-user-token")).get()
                     .extracting(SandboxState.FacebookToken::kind).isEqualTo(SandboxState.FacebookTokenKind.USER);

@@ -167,8 +167,8 @@ class QueryEndpointsIT {
         PublicationId failed = failedPublication("entry-1");
         channelEvents.handle(new GenericDomainEventMessage<>("ChannelConnection", "chn_acme/li-main", 0,
                 new ChannelConnectionConfiguredEvent(ChannelConnectionId.of(ACME, ChannelId.of("li-main")), ACME,
-                        ChannelId.of("li-main"), ChannelType.LINKEDIN,
-                        new ChannelSettings(null, "urn:li:person:abc", List.of("w_member_social"), null, null, false),
+                        ChannelId.of("li-main"), ChannelType.of("linkedin"),
+                        new AuthorSettings("urn:li:person:abc", List.of("w_member_social")),
                         1, false, "admin", T0)));
         channelEvents.handle(new GenericDomainEventMessage<>("ChannelConnection", "chn_acme/li-main", 1,
                 new ChannelCapabilitiesProbedEvent(ChannelConnectionId.of(ACME, ChannelId.of("li-main")), ACME,
@@ -214,7 +214,7 @@ class QueryEndpointsIT {
         ChannelId channel = ChannelId.of("fb-main");
         PublicationId id = IdempotencyKeys.publicationId(ACME, entry, 3, channel, PublicationAction.PUBLISH);
         Content content = new Content(null, "text of " + entry, null);
-        deliver(id, 0, new PublicationRequestedEvent(id, ACME, entry, 3, channel, ChannelType.FACEBOOK,
+        deliver(id, 0, new PublicationRequestedEvent(id, ACME, entry, 3, channel, ChannelType.of("facebook"),
                 PublicationAction.PUBLISH, content, content.hash(), null, T0, "calendar"));
         deliver(id, 1, new PublicationAttemptedEvent(id, ACME, channel, 1, AttemptTrigger.INITIAL, id.value(),
                 content.hash(), T0.plusSeconds(1), T0.plus(Duration.ofMinutes(2))));

@@ -26,7 +26,7 @@ public final class ReadStore {
         Flyway.configure().dataSource(dataSource).locations("classpath:db/migration/query").load().migrate();
         this.jdbc = new NamedParameterJdbcTemplate(dataSource);
         // the defaults of the application's ObjectMapper bean (Spring Boot writes dates as ISO-8601 text)
-        this.objectMapper = Jackson2ObjectMapperBuilder.json()
+        this.objectMapper = Jackson2ObjectMapperBuilder.json().modulesToInstall(AuthorSettings.jacksonModule())
                 .featuresToDisable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
     }
 

@@ -1,6 +1,6 @@
 package io.herald.reconciliation;
 
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.PostReadRequest;
@@ -35,12 +35,12 @@ public class ReadBackRunner {
     private static final Logger log = LoggerFactory.getLogger(ReadBackRunner.class);
 
     private final ChannelDirectory directory;
-    private final ChannelAdapters adapters;
+    private final ChannelPlugins adapters;
     private final ReconciliationProperties properties;
     private final Clock clock;
     private final MeterRegistry meters;
 
-    public ReadBackRunner(ChannelDirectory directory, ChannelAdapters adapters, ReconciliationProperties properties,
+    public ReadBackRunner(ChannelDirectory directory, ChannelPlugins adapters, ReconciliationProperties properties,
                           Clock clock, MeterRegistry meters) {
         this.directory = directory;
         this.adapters = adapters;

@@ -5,8 +5,12 @@ import io.herald.contracts.id.WorkspaceId;
 import java.time.Instant;
 import org.axonframework.serialization.Revision;
 
-/** A connection was created or changed. Secrets are referenced by version, never carried. */
-@Revision("1")
+/**
+ * A connection was created or changed. Secrets are referenced by version, never carried. Revision 2:
+ * the settings are the channel plug-in's own record, tagged with the channel type (revision 1 held
+ * every provider's fields in one record, untagged).
+ */
+@Revision("2")
 public record ChannelConnectionConfiguredEvent(
         ChannelConnectionId connectionId,
         WorkspaceId workspaceId,

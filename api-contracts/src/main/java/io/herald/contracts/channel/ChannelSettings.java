@@ -1,22 +1,12 @@
 package io.herald.contracts.channel;
 
-import java.util.List;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
- * A connection's settings without its secrets. Which fields apply depends on the channel type.
- *
- * @param pageId          Facebook Page id
- * @param authorUrn       LinkedIn author ({@code urn:li:person:…} or {@code urn:li:organization:…})
- * @param scopes          LinkedIn scopes granted to the token
- * @param siteUrl         WordPress site
- * @param username        WordPress user the application password belongs to
- * @param readTokenStored Facebook: a separate read token is stored
+ * A connection's settings without its secrets: each channel plug-in has its own record (a Page id,
+ * an author, a site, a handle…), stored and carried in events with the channel type as its tag
+ * ({@code "type": "facebook"}). The plug-in registry tells Jackson which record a tag names.
  */
-public record ChannelSettings(
-        String pageId,
-        String authorUrn,
-        List<String> scopes,
-        String siteUrl,
-        String username,
-        boolean readTokenStored) {
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
+public interface ChannelSettings {
 }

@@ -27,7 +27,7 @@ public final class FacebookAdapter extends ProviderAdapter {
     }
 
     private FacebookAdapter(ProviderHttp http, FacebookGraph graph) {
-        super(ChannelType.FACEBOOK, FacebookPublisher.steps(http, graph), FacebookFeedReader.of(http, graph),
+        super(FacebookPlugin.TYPE, FacebookPublisher.steps(http, graph), FacebookFeedReader.of(http, graph),
                 new FacebookProbe(http, graph));
     }
 

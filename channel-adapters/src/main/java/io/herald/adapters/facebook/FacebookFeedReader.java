@@ -61,7 +61,7 @@ final class FacebookFeedReader {
 
     private CompletableFuture<ReadBackOutcome> post(ReadBackRequest request) {
         ChannelConnection connection = request.connection();
-        String pageId = connection.settings().pageId();
+        String pageId = connection.settings(FacebookSettings.class).pageId();
         String token = FacebookGraph.readToken(connection);
         if (Texts.blank(token) || Texts.blank(pageId)) {
             return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
@@ -80,7 +80,7 @@ final class FacebookFeedReader {
                 + Forms.encode(scheduledQuery)).toString();
         FeedWindow window = FeedWindow.posts("of the Page (feed and scheduled posts)", windowStart,
                 http.clock().instant(), request.content().body(), request.content().link());
-        boolean withPageToken = Texts.blank(connection.secrets().readAccessToken());
+        boolean withPageToken = Texts.blank(connection.secrets(FacebookSecrets.class).readAccessToken());
         FeedWindow.Format posts = new FeedWindow.Format("data", FacebookFeedReader::post,
                 (answered, body) -> readFailure(answered, body, withPageToken));
         String feedName = "the Page feed";
@@ -128,7 +128,7 @@ final class FacebookFeedReader {
                         + "); not followed.");
             }
             OutgoingRequest outgoing = new OutgoingRequest("GET", uri, FacebookGraph.bearer(token), null, null, null,
-                    connection.settings().pageId(), FacebookGraph.secretsOf(connection));
+                    connection.settings(FacebookSettings.class).pageId(), FacebookGraph.secretsOf(connection));
             return http.send(outgoing).thenApply(exchange -> FeedWindow.page(exchange, what, format,
                     (body, items) -> {
                         String next = Json.text(body.path("paging"), "next");

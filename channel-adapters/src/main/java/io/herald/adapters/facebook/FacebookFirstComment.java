@@ -32,7 +32,7 @@ final class FacebookFirstComment {
 
     CompletableFuture<PublishOutcome> comment(CommentRequest request) {
         ChannelConnection connection = request.connection();
-        String token = connection.secrets().pageAccessToken();
+        String token = connection.secrets(FacebookSecrets.class).pageAccessToken();
         String path = "/" + FacebookGraph.segment(request.post().id()) + "/comments";
         Map<String, String> form = new LinkedHashMap<>();
         form.put("message", request.text());

@@ -38,15 +38,15 @@ record FacebookGraph(URI base) {
 
     /** The token for reading: the separate read token where one is stored, else the Page token. */
     static String readToken(ChannelConnection connection) {
-        String read = connection.secrets().readAccessToken();
-        return Texts.blank(read) ? connection.secrets().pageAccessToken() : read;
+        String read = connection.secrets(FacebookSecrets.class).readAccessToken();
+        return Texts.blank(read) ? connection.secrets(FacebookSecrets.class).pageAccessToken() : read;
     }
 
     /** Every token of the connection, for redaction. */
     static List<String> secretsOf(ChannelConnection connection) {
         List<String> secrets = new ArrayList<>();
-        secrets.add(connection.secrets().pageAccessToken());
-        secrets.add(connection.secrets().readAccessToken());
+        secrets.add(connection.secrets(FacebookSecrets.class).pageAccessToken());
+        secrets.add(connection.secrets(FacebookSecrets.class).readAccessToken());
         return secrets;
     }
 

@@ -36,8 +36,8 @@ final class FacebookPhotoUpload {
 
     CompletableFuture<PublishOutcome> upload(UploadRequest request) {
         ChannelConnection connection = request.connection();
-        String pageId = connection.settings().pageId();
-        String token = connection.secrets().pageAccessToken();
+        String pageId = connection.settings(FacebookSettings.class).pageId();
+        String token = connection.secrets(FacebookSecrets.class).pageAccessToken();
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("published", "false");
         if (!Texts.blank(request.altText())) {

@@ -49,7 +49,7 @@ final class FacebookPostEditor {
     private CompletableFuture<PublishOutcome> change(PostChangeRequest request, String method, Map<String, String> form) {
         ChannelConnection connection = request.connection();
         String postId = request.target().id();
-        String token = connection.secrets().pageAccessToken();
+        String token = connection.secrets(FacebookSecrets.class).pageAccessToken();
         String path = "/" + FacebookGraph.segment(postId);
         String fingerprint = Fingerprints.ofParams(method, path, form);
         if (Texts.blank(postId) || Texts.blank(token)) {

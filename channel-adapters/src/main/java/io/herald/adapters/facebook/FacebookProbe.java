@@ -32,8 +32,8 @@ final class FacebookProbe implements ProviderAdapter.Probe {
 
     @Override
     public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
-        String pageId = connection.settings().pageId();
-        String pageToken = connection.secrets().pageAccessToken();
+        String pageId = connection.settings(FacebookSettings.class).pageId();
+        String pageToken = connection.secrets(FacebookSecrets.class).pageAccessToken();
         Capability publish = Texts.blank(pageToken) || Texts.blank(pageId)
                 ? Capability.unavailable("No Page access token stored: Herald cannot post to this Page.")
                 : Capability.ok();
@@ -45,7 +45,7 @@ final class FacebookProbe implements ProviderAdapter.Probe {
         OutgoingRequest outgoing = new OutgoingRequest("GET",
                 graph.uri("/" + FacebookGraph.segment(pageId) + "/feed?limit=1"), FacebookGraph.bearer(token), null,
                 null, null, pageId, FacebookGraph.secretsOf(connection));
-        boolean readsWithPageToken = Texts.blank(connection.secrets().readAccessToken());
+        boolean readsWithPageToken = Texts.blank(connection.secrets(FacebookSecrets.class).readAccessToken());
         return UnclassifiedFailure.asCapabilityReport(http.send(outgoing)
                         .thenApply(exchange -> report(exchange, publish, readsWithPageToken)),
                 pageId, FacebookGraph.secretsOf(connection));

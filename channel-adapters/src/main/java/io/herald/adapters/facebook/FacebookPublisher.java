@@ -44,8 +44,8 @@ final class FacebookPublisher {
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
         ChannelConnection connection = request.connection();
-        String pageId = connection.settings().pageId();
-        String token = connection.secrets().pageAccessToken();
+        String pageId = connection.settings(FacebookSettings.class).pageId();
+        String token = connection.secrets(FacebookSecrets.class).pageAccessToken();
         Map<String, String> form = new LinkedHashMap<>();
         if (!Texts.blank(request.content().body())) {
             form.put("message", request.content().body());

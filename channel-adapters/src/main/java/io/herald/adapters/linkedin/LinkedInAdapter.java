@@ -27,7 +27,7 @@ public final class LinkedInAdapter extends ProviderAdapter {
     }
 
     private LinkedInAdapter(ProviderHttp http, LinkedInApi api) {
-        super(ChannelType.LINKEDIN, LinkedInPublisher.steps(http, api), LinkedInFeedReader.of(http, api),
+        super(LinkedInPlugin.TYPE, LinkedInPublisher.steps(http, api), LinkedInFeedReader.of(http, api),
                 new LinkedInProbe(http, api));
     }
 

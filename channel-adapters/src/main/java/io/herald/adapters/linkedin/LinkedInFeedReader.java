@@ -48,8 +48,8 @@ final class LinkedInFeedReader {
     }
 
     private CompletableFuture<ReadBackOutcome> post(ReadBackRequest request) {
-        String token = request.connection().secrets().accessToken();
-        String author = request.connection().settings().authorUrn();
+        String token = request.connection().secrets(LinkedInSecrets.class).accessToken();
+        String author = request.connection().settings(LinkedInSettings.class).authorUrn();
         if (Texts.blank(token)) {
             return CompletableFuture.completedFuture(
                     new ReadBackOutcome.Unavailable("No LinkedIn access token is stored."));
@@ -63,14 +63,14 @@ final class LinkedInFeedReader {
     }
 
     private CompletableFuture<ReadBackOutcome> comment(ReadBackRequest request) {
-        String token = request.connection().secrets().accessToken();
+        String token = request.connection().secrets(LinkedInSecrets.class).accessToken();
         if (Texts.blank(token) || request.postRef() == null || Texts.blank(request.postRef().id())) {
             return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
                     "No LinkedIn access token is stored, or the post is not known."));
         }
         String path = "/rest/socialActions/" + Forms.enc(request.postRef().id()) + "/comments?start=";
         String what = "the post's comments";
-        FeedWindow.Pages<Integer> comments = pages(what, token, request.connection().settings().authorUrn(),
+        FeedWindow.Pages<Integer> comments = pages(what, token, request.connection().settings(LinkedInSettings.class).authorUrn(),
                 start -> api.uri(path + start + "&count=" + PAGE_SIZE), LinkedInFeedReader::comment,
                 LinkedInFeedReader::more);
         return UnclassifiedFailure.asReadBackOutcome(FeedWindow.comments(request.content().firstComment())

@@ -37,8 +37,8 @@ final class LinkedInFirstComment {
 
     CompletableFuture<PublishOutcome> comment(CommentRequest request) {
         ChannelConnection connection = request.connection();
-        String author = connection.settings().authorUrn();
-        String token = connection.secrets().accessToken();
+        String author = connection.settings(LinkedInSettings.class).authorUrn();
+        String token = connection.secrets(LinkedInSecrets.class).accessToken();
         String post = request.post().id();
         ObjectNode body = Json.object();
         body.put("actor", author);

@@ -44,8 +44,8 @@ final class LinkedInImageUpload {
 
     CompletableFuture<PublishOutcome> upload(UploadRequest request) {
         ChannelConnection connection = request.connection();
-        String author = connection.settings().authorUrn();
-        String token = connection.secrets().accessToken();
+        String author = connection.settings(LinkedInSettings.class).authorUrn();
+        String token = connection.secrets(LinkedInSecrets.class).accessToken();
         ObjectNode body = Json.object();
         body.putObject("initializeUploadRequest").put("owner", author);
         ObjectNode fingerprinted = body.deepCopy();

@@ -49,7 +49,7 @@ final class LinkedInPostEditor {
 
     private CompletableFuture<PublishOutcome> change(PostChangeRequest request, String method, ObjectNode body) {
         String urn = request.target().id();
-        String token = request.connection().secrets().accessToken();
+        String token = request.connection().secrets(LinkedInSecrets.class).accessToken();
         String path = "/rest/posts/" + encoded(urn);
         String fingerprint = body == null ? Fingerprints.ofParams(method, path, Map.of())
                 : Fingerprints.ofJson(method, path, body);
@@ -92,7 +92,7 @@ final class LinkedInPostEditor {
 
     CompletableFuture<PostReading> read(PostReadRequest request) {
         String urn = request.target().id();
-        String token = request.connection().secrets().accessToken();
+        String token = request.connection().secrets(LinkedInSecrets.class).accessToken();
         if (Texts.blank(token) || Texts.blank(urn)) {
             return CompletableFuture.completedFuture(new PostReading.Unavailable(
                     "No LinkedIn access token is stored: reconnect LinkedIn."));
@@ -123,7 +123,7 @@ final class LinkedInPostEditor {
         String message = Redactor.excerpt(Json.text(body, "message"), answered.request().secrets(), 200);
         if (answered.status() == 403 || answered.status() == 401) {
             return new PostReading.Unavailable(LinkedInApi.missingReadScope(
-                    request.connection().settings().authorUrn(), message));
+                    request.connection().settings(LinkedInSettings.class).authorUrn(), message));
         }
         return new PostReading.Unknown("LinkedIn did not return " + urn + " (HTTP " + answered.status() + "): "
                 + message);

@@ -32,14 +32,14 @@ final class LinkedInProbe implements ProviderAdapter.Probe {
 
     @Override
     public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
-        String author = connection.settings().authorUrn();
-        String token = connection.secrets().accessToken();
+        String author = connection.settings(LinkedInSettings.class).authorUrn();
+        String token = connection.secrets(LinkedInSecrets.class).accessToken();
         if (Texts.blank(author) || Texts.blank(token)) {
             Capability none = Capability.unavailable("No LinkedIn author or access token stored.");
             return CompletableFuture.completedFuture(new CapabilityReport(none, none));
         }
         String writeScope = LinkedInApi.isOrganization(author) ? "w_organization_social" : "w_member_social";
-        List<String> scopes = connection.settings().scopes();
+        List<String> scopes = connection.settings(LinkedInSettings.class).scopes();
         Capability publish = scopes == null || scopes.isEmpty() || scopes.contains(writeScope)
                 ? Capability.ok()
                 : Capability.unavailable("The token lacks " + writeScope + ": Herald cannot post as " + author + ".");

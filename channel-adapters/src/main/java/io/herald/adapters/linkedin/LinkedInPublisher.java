@@ -44,8 +44,8 @@ final class LinkedInPublisher {
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
         ChannelConnection connection = request.connection();
-        String author = connection.settings().authorUrn();
-        String token = connection.secrets().accessToken();
+        String author = connection.settings(LinkedInSettings.class).authorUrn();
+        String token = connection.secrets(LinkedInSecrets.class).accessToken();
         ObjectNode body = Json.object();
         body.put("author", author);
         body.put("commentary", LittleText.escape(LinkedInApi.commentaryOf(request.content())));

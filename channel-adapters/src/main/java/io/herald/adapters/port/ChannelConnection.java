@@ -13,4 +13,19 @@ public record ChannelConnection(
         ChannelSettings settings,
         ChannelSecrets secrets,
         boolean autoReattemptAfterNotFound) {
+
+    /** The settings as the plug-in's own record; a connection of another type is a wiring mistake. */
+    public <S extends ChannelSettings> S settings(Class<S> type) {
+        return type.cast(settings);
+    }
+
+    /** The secrets as the plug-in's own record. */
+    public <K extends ChannelSecrets> K secrets(Class<K> type) {
+        return type.cast(secrets);
+    }
+
+    @Override
+    public String toString() {
+        return "ChannelConnection[" + workspaceId + "/" + channelId + ", " + type + ", secrets redacted]";
+    }
 }

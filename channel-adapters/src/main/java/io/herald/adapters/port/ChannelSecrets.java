@@ -1,26 +1,20 @@
 package io.herald.adapters.port;
 
 /**
- * A connection's decrypted credentials, held only for the duration of a call. {@link #toString()}
- * never shows them, so an accidental log line leaks nothing.
- *
- * @param pageAccessToken     Facebook Page access token (publishing)
- * @param readAccessToken     Facebook token used for read-back, when different
- * @param accessToken         LinkedIn OAuth access token
- * @param applicationPassword WordPress application password
+ * A connection's decrypted credentials, held only for the duration of a call: each channel
+ * plug-in's own record (a Page token, an app password…). Stored encrypted as that record's JSON;
+ * the stored row's channel type says which record to read. A record's {@code toString()} must
+ * never show a secret, so an accidental log line leaks nothing.
  */
-public record ChannelSecrets(
-        String pageAccessToken,
-        String readAccessToken,
-        String accessToken,
-        String applicationPassword) {
+public interface ChannelSecrets {
 
-    public static ChannelSecrets none() {
-        return new ChannelSecrets(null, null, null, null);
+    /** No credentials yet: a connection being created. */
+    static ChannelSecrets none() {
+        return None.INSTANCE;
     }
 
-    @Override
-    public String toString() {
-        return "ChannelSecrets[redacted]";
+    /** The absence of credentials. */
+    enum None implements ChannelSecrets {
+        INSTANCE
     }
 }

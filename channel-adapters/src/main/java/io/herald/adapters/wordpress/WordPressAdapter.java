@@ -24,7 +24,7 @@ public final class WordPressAdapter extends ProviderAdapter {
     static final int MAX_IMAGES = 10;
 
     public WordPressAdapter(ProviderHttp http) {
-        super(ChannelType.WORDPRESS, WordPressPublisher.steps(http), WordPressFeedReader.of(http),
+        super(WordPressPlugin.TYPE, WordPressPublisher.steps(http), WordPressFeedReader.of(http),
                 new WordPressProbe(http));
     }
 

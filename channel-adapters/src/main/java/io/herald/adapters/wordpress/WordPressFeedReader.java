@@ -42,8 +42,8 @@ final class WordPressFeedReader {
 
     CompletableFuture<ReadBackOutcome> readBack(ReadBackRequest request) {
         ChannelConnection connection = request.connection();
-        String site = connection.settings().siteUrl();
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets().applicationPassword())) {
+        String site = connection.settings(WordPressSettings.class).siteUrl();
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword())) {
             return CompletableFuture.completedFuture(new ReadBackOutcome.Unavailable(
                     "No valid site URL or no application password is stored for the site."));
         }

@@ -45,7 +45,7 @@ final class WordPressMediaUpload {
 
     CompletableFuture<PublishOutcome> upload(UploadRequest request) {
         ChannelConnection connection = request.connection();
-        String site = connection.settings().siteUrl();
+        String site = connection.settings(WordPressSettings.class).siteUrl();
         Map<String, String> query = new LinkedHashMap<>();
         if (!Texts.blank(request.altText())) {
             query.put("alt_text", request.altText());
@@ -53,8 +53,8 @@ final class WordPressMediaUpload {
         Map<String, String> fingerprinted = new LinkedHashMap<>(query);
         fingerprinted.put("file", request.mediaId().value());
         String fingerprint = Fingerprints.ofParams("POST", "/wp/v2/media", fingerprinted);
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
-                || Texts.blank(connection.secrets().applicationPassword())) {
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings(WordPressSettings.class).username())
+                || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword())) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_credentials", "The connection has no valid site URL, user name or application password.",
                     null, Traces.notCalled(fingerprint, site)));

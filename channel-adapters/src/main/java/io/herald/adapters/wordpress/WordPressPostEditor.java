@@ -58,13 +58,13 @@ final class WordPressPostEditor {
 
     private CompletableFuture<PublishOutcome> change(PostChangeRequest request, String method, ObjectNode body) {
         ChannelConnection connection = request.connection();
-        String site = connection.settings().siteUrl();
+        String site = connection.settings(WordPressSettings.class).siteUrl();
         String id = request.target().id();
         String path = "/wp/v2/posts/" + id;
         String fingerprint = body == null ? Fingerprints.ofParams(method, path, Map.of())
                 : Fingerprints.ofJson(method, path, body);
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
-                || Texts.blank(connection.secrets().applicationPassword()) || id == null || !id.matches("\\d{1,18}")) {
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings(WordPressSettings.class).username())
+                || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword()) || id == null || !id.matches("\\d{1,18}")) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_credentials", "The connection has no valid site, user name or application password,"
                     + " or the post has no numeric id. Fix: reconnect the site.", null,
@@ -103,9 +103,9 @@ final class WordPressPostEditor {
 
     CompletableFuture<PostReading> read(PostReadRequest request) {
         ChannelConnection connection = request.connection();
-        String site = connection.settings().siteUrl();
+        String site = connection.settings(WordPressSettings.class).siteUrl();
         String id = request.target().id();
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets().applicationPassword())
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword())
                 || id == null || !id.matches("\\d{1,18}")) {
             return CompletableFuture.completedFuture(new PostReading.Unavailable(
                     "The connection has no valid site or application password: reconnect the site."));

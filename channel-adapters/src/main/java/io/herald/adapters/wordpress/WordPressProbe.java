@@ -30,9 +30,9 @@ final class WordPressProbe implements ProviderAdapter.Probe {
 
     @Override
     public CompletableFuture<CapabilityReport> probe(ChannelConnection connection) {
-        String site = connection.settings().siteUrl();
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
-                || Texts.blank(connection.secrets().applicationPassword())) {
+        String site = connection.settings(WordPressSettings.class).siteUrl();
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings(WordPressSettings.class).username())
+                || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword())) {
             Capability none = Capability.unavailable("No valid site URL, user name or application password stored.");
             return CompletableFuture.completedFuture(new CapabilityReport(none, none));
         }

@@ -47,7 +47,7 @@ final class WordPressPublisher {
 
     CompletableFuture<PublishOutcome> publish(PublishRequest request) {
         ChannelConnection connection = request.connection();
-        String site = connection.settings().siteUrl();
+        String site = connection.settings(WordPressSettings.class).siteUrl();
         ObjectNode body = Json.object();
         body.put("title", request.content().title() == null ? "" : request.content().title());
         WordPressMediaUpload.attach(body, WordPressPostEditor.text(request.content()), request.uploads());
@@ -62,8 +62,8 @@ final class WordPressPublisher {
         }
         body.putObject("meta").put(WordPressAdapter.META_KEY, request.publicationId().value());
         String fingerprint = Fingerprints.ofJson("POST", "/wp/v2/posts", body);
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings().username())
-                || Texts.blank(connection.secrets().applicationPassword())) {
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.settings(WordPressSettings.class).username())
+                || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword())) {
             return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED,
                     "missing_credentials",
                     "The connection has no valid site URL (http or https), user name or application password. "

@@ -47,22 +47,22 @@ final class WordPressRest {
     }
 
     private static String password(ChannelConnection connection) {
-        String password = connection.secrets().applicationPassword();
+        String password = connection.secrets(WordPressSecrets.class).applicationPassword();
         return password == null ? null : password.replace(" ", "");
     }
 
     static Map<String, String> auth(ChannelConnection connection) {
-        return Map.of("Authorization", "Basic " + Redactor.basic(connection.settings().username(), password(connection)),
+        return Map.of("Authorization", "Basic " + Redactor.basic(connection.settings(WordPressSettings.class).username(), password(connection)),
                 "Accept", "application/json");
     }
 
     /** The password as stored and as it travels (Basic), for redaction. */
     static List<String> secretsOf(ChannelConnection connection) {
         List<String> secrets = new ArrayList<>();
-        String raw = connection.secrets().applicationPassword();
+        String raw = connection.secrets(WordPressSecrets.class).applicationPassword();
         secrets.add(raw);
-        if (raw != null && connection.settings().username() != null) {
-            secrets.add(Redactor.basic(connection.settings().username(), password(connection)));
+        if (raw != null && connection.settings(WordPressSettings.class).username() != null) {
+            secrets.add(Redactor.basic(connection.settings(WordPressSettings.class).username(), password(connection)));
         }
         return secrets;
     }

@@ -1,7 +1,7 @@
 package io.herald.command.channel;
 
 import io.herald.adapters.port.CapabilityReport;
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.contracts.channel.Capability;
@@ -41,12 +41,12 @@ public class CapabilityProbes {
 
     private final ChannelDirectory directory;
     private final ChannelConnectionStore store;
-    private final ChannelAdapters adapters;
+    private final ChannelPlugins adapters;
     private final CommandGateway commands;
     private final Clock clock;
     private final ProbeSlots slots = new ProbeSlots();
 
-    public CapabilityProbes(ChannelDirectory directory, ChannelConnectionStore store, ChannelAdapters adapters,
+    public CapabilityProbes(ChannelDirectory directory, ChannelConnectionStore store, ChannelPlugins adapters,
                             CommandGateway commands, Clock clock) {
         this.directory = directory;
         this.store = store;

@@ -10,7 +10,7 @@ import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
-import jakarta.validation.Valid;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -49,7 +49,7 @@ public class ChannelConnectionController {
     @PutMapping("/api/v1/workspaces/{ws}/channels/{channelId}")
     public ResponseEntity<ChannelConnectionView> configure(
             @PathVariable("ws") String ws, @PathVariable("channelId") String channelId,
-            @Valid @RequestBody ChannelConnectionRequest body,
+            @RequestBody ObjectNode body,
             @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
         if (!ws.matches(PublicationRequest.SAFE_ID) || !channelId.matches(PublicationRequest.SAFE_ID)) {
             throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace or channel");
@@ -60,7 +60,8 @@ public class ChannelConnectionController {
         ChannelConnectionView.Capabilities capabilities;
         // the slot is taken first, so a refused PUT has changed nothing
         try (CapabilityProbes.Slot slot = probes.reserve(workspace)) {
-            configured = service.configure(workspace, channel, body, actor == null ? "anonymous" : actor);
+            configured = service.configure(workspace, channel, ChannelConnectionRequest.of(body),
+                    actor == null ? "anonymous" : actor);
             capabilities = probeNow(workspace, channel);
         }
         ChannelConnectionView view = new ChannelConnectionView(workspace, channel, configured.type(),

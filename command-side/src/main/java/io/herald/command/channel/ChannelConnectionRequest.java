@@ -1,41 +1,63 @@
 package io.herald.command.channel;
 
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.error.HeraldRejection;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Body of {@code PUT …/channels/{channelId}} (API.md). Which fields are required depends on the
- * type; secrets left out on an update keep their stored value, unless the update points the
- * connection somewhere new (then the secret is required again).
+ * Body of {@code PUT …/channels/{channelId}}: the channel {@code type}, the fields every connection
+ * has, and the channel type's own fields, which its plug-in reads ({@code ChannelPlugin#connect}).
+ *
+ * @param channelFields the request's other fields, for the plug-in of {@code type}
  */
-public record ChannelConnectionRequest(
-        @NotNull @Pattern(regexp = "facebook|linkedin|wordpress", message = "must be facebook, linkedin or wordpress")
-        String type,
-        @Pattern(regexp = "[0-9A-Za-z_.-]{1,64}", message = "must be a Page id") String pageId,
-        @Size(max = 4096) String pageAccessToken,
-        @Size(max = 4096) String readAccessToken,
-        @Pattern(regexp = "urn:li:(person|organization):[A-Za-z0-9_-]{1,64}",
-                message = "must be urn:li:person:… or urn:li:organization:…") String authorUrn,
-        @Size(max = 4096) String accessToken,
-        @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes,
-        @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String siteUrl,
-        @Size(min = 1, max = 120) String username,
-        @Size(max = 200) String applicationPassword,
-        Boolean autoReattemptAfterNotFound,
-        Instant accessTokenExpiresAt) {
+public record ChannelConnectionRequest(String type, Boolean autoReattemptAfterNotFound, Instant accessTokenExpiresAt,
+                                       ObjectNode channelFields) {
 
-    public ChannelConnectionRequest(String type, String pageId, String pageAccessToken, String readAccessToken,
-                                    String authorUrn, String accessToken, List<String> scopes, String siteUrl,
-                                    String username, String applicationPassword, Boolean autoReattemptAfterNotFound) {
-        this(type, pageId, pageAccessToken, readAccessToken, authorUrn, accessToken, scopes, siteUrl, username,
-                applicationPassword, autoReattemptAfterNotFound, null);
+    static final String TYPE = "type";
+    static final String AUTO_REATTEMPT = "autoReattemptAfterNotFound";
+    static final String TOKEN_EXPIRES_AT = "accessTokenExpiresAt";
+
+    /**
+     * Splits a request body into the common fields and the channel type's own.
+     *
+     * @throws HeraldRejection {@code validation_failed} naming a common field that is missing or of the wrong type
+     */
+    public static ChannelConnectionRequest of(ObjectNode body) {
+        ObjectNode fields = body.deepCopy();
+        List<FieldViolation> violations = new ArrayList<>();
+        JsonNode type = fields.remove(TYPE);
+        if (type == null || type.isNull()) {
+            violations.add(new FieldViolation(TYPE, "must not be null"));
+        } else if (!type.isTextual()) {
+            violations.add(new FieldViolation(TYPE, "must be a channel type name"));
+        }
+        JsonNode auto = fields.remove(AUTO_REATTEMPT);
+        if (auto != null && !auto.isNull() && !auto.isBoolean()) {
+            violations.add(new FieldViolation(AUTO_REATTEMPT, "must be true or false"));
+        }
+        JsonNode expires = fields.remove(TOKEN_EXPIRES_AT);
+        Instant expiresAt = null;
+        if (expires != null && !expires.isNull()) {
+            try {
+                expiresAt = Instant.parse(expires.asText());
+            } catch (DateTimeParseException e) {
+                violations.add(new FieldViolation(TOKEN_EXPIRES_AT, "must be an instant such as 2027-01-31T00:00:00Z"));
+            }
+        }
+        if (!violations.isEmpty()) {
+            throw HeraldRejection.invalid(violations);
+        }
+        return new ChannelConnectionRequest(type.asText(),
+                auto == null || auto.isNull() ? null : auto.asBoolean(), expiresAt, fields);
     }
 
     @Override
     public String toString() {
-        return "ChannelConnectionRequest[type=" + type + ", secrets redacted]";
+        return "ChannelConnectionRequest[type=" + type + ", fields redacted]";
     }
 }

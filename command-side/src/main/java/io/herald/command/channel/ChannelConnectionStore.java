@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.herald.adapters.port.ChannelDirectory;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelSecrets;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
@@ -37,13 +38,15 @@ public class ChannelConnectionStore implements ChannelDirectory {
     private final JdbcTemplate jdbc;
     private final CredentialCipher cipher;
     private final ObjectMapper json;
+    private final ChannelPlugins plugins;
     private final Cache<WorkspaceChannel, Optional<StoredConnection>> recent;
 
     public ChannelConnectionStore(JdbcTemplate jdbc, CredentialCipher cipher, ObjectMapper json,
-                                  ChannelCacheProperties cache) {
+                                  ChannelPlugins plugins, ChannelCacheProperties cache) {
         this.jdbc = jdbc;
         this.cipher = cipher;
         this.json = json;
+        this.plugins = plugins;
         this.recent = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cache.cacheTtl()).build();
     }
 
@@ -79,7 +82,8 @@ public class ChannelConnectionStore implements ChannelDirectory {
         byte[] plain = cipher.decrypt(stored.secretsCiphertext(),
                 associatedData(stored.workspaceId(), stored.channelId(), stored.credentialVersion()));
         try {
-            return json.readValue(plain, ChannelSecrets.class);
+            // the row's type says which plug-in's record the secrets are (they are stored untagged)
+            return json.readValue(plain, plugins.plugin(stored.type()).secretsType());
         } catch (java.io.IOException e) {
             throw new IllegalStateException("stored credentials of " + stored.channelId() + " are unreadable");
         }
@@ -92,7 +96,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
         try {
             sealed = cipher.encrypt(json.writeValueAsBytes(secrets),
                     associatedData(workspace, channel, credentialVersion));
-            settingsJson = json.writeValueAsString(settings);
+            settingsJson = json.writerFor(ChannelSettings.class).writeValueAsString(settings);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise channel connection " + channel);
         }
@@ -141,7 +145,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
     private StoredConnection map(ResultSet rs, int row) throws SQLException {
         try {
             return new StoredConnection(new WorkspaceId(rs.getString("workspace_id")),
-                    new ChannelId(rs.getString("channel_id")), ChannelType.fromWireName(rs.getString("channel_type")),
+                    new ChannelId(rs.getString("channel_id")), ChannelType.of(rs.getString("channel_type")),
                     json.readValue(rs.getString("settings"), ChannelSettings.class), rs.getLong("credential_version"),
                     rs.getBytes("secrets_ciphertext"), rs.getBoolean("auto_reattempt"));
         } catch (JsonProcessingException e) {

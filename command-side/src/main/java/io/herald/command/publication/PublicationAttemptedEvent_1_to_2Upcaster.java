@@ -1,6 +1,7 @@
 package io.herald.command.publication;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.platform.projection.JsonPayloadUpcaster;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationStep;
 import org.springframework.core.annotation.Order;
@@ -19,7 +20,7 @@ public class PublicationAttemptedEvent_1_to_2Upcaster extends JsonPayloadUpcaste
     }
 
     @Override
-    void edit(ObjectNode payload) {
+    protected void edit(ObjectNode payload) {
         payload.put("step", PublicationStep.CREATE_POST.wireName());
         payload.putNull("mediaId");
     }

@@ -1,6 +1,7 @@
 package io.herald.command.publication;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.platform.projection.JsonPayloadUpcaster;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -18,7 +19,7 @@ public class PublicationExecutionRequestedEvent_1_to_2Upcaster extends JsonPaylo
     }
 
     @Override
-    void edit(ObjectNode payload) {
+    protected void edit(ObjectNode payload) {
         payload.put("attemptNo", 0);
     }
 }

@@ -1,6 +1,6 @@
 package io.herald.command.publication;
 
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.command.channel.ChannelConnectionStore;
 import io.herald.command.media.MediaStore;
 import io.herald.contracts.channel.ChannelType;
@@ -43,13 +43,13 @@ public class PublicationIntake {
     private final EntryOrder entries;
     private final CommandGateway commands;
     private final Clock clock;
-    private final ChannelAdapters adapters;
+    private final ChannelPlugins adapters;
     private final MediaStore media;
     private final UpdateMediaCheck updateMedia;
     private final IntakeCommit newRequests;
 
     public PublicationIntake(ChannelConnectionStore channels, EntryOrder entries, CommandGateway commands,
-                             Clock clock, ChannelAdapters adapters, MediaStore media, UpdateMediaCheck updateMedia,
+                             Clock clock, ChannelPlugins adapters, MediaStore media, UpdateMediaCheck updateMedia,
                              IntakeCommit newRequests) {
         this.newRequests = newRequests;
         this.channels = channels;

@@ -2,6 +2,7 @@ package io.herald.command.publication;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.platform.projection.JsonPayloadUpcaster;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -16,7 +17,7 @@ public class PublicationRequestedEvent_1_to_2Upcaster extends JsonPayloadUpcaste
     }
 
     @Override
-    void edit(ObjectNode payload) {
+    protected void edit(ObjectNode payload) {
         JsonNode content = payload.get("content");
         if (content instanceof ObjectNode fields) {
             fields.putArray("media");

@@ -1,5 +1,6 @@
 package io.herald.command.publication;
 
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
@@ -14,32 +15,32 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.stereotype.Component;
 
 /**
- * Facebook and LinkedIn change only the text of a post (API.md): an update that names images must
- * name the published post's, in the same order with the same alt texts; one without images keeps them.
+ * An update that names images, checked against the images of the post it changes by the channel's
+ * plug-in (some providers change only a post's text). One without images keeps them.
  */
 @Component
 class UpdateMediaCheck {
 
     private final EntryOrder entries;
     private final EventStore events;
+    private final ChannelPlugins plugins;
 
-    UpdateMediaCheck(EntryOrder entries, EventStore events) {
+    UpdateMediaCheck(EntryOrder entries, EventStore events, ChannelPlugins plugins) {
         this.entries = entries;
         this.events = events;
+        this.plugins = plugins;
     }
 
     void check(WorkspaceId workspace, String calendarEntryId, ChannelId channel, ChannelType type,
                List<ContentMedia> requested, boolean mediaGiven) {
-        if (!mediaGiven || type == ChannelType.WORDPRESS) {
+        if (!mediaGiven) {
             return;
         }
         // no post to change is answered as nothing_to_change by intake
         entries.postCreator(workspace, calendarEntryId, channel).ifPresent(creator -> {
-            if (!publishedMedia(creator).equals(requested)) {
-                throw HeraldRejection.invalid(List.of(new FieldViolation("content.media",
-                        (type == ChannelType.FACEBOOK ? "Facebook" : "LinkedIn")
-                        + " changes only the text of a post: name the published images unchanged, or leave media"
-                        + " out to keep them")));
+            List<FieldViolation> problems = plugins.plugin(type).checkUpdateMedia(publishedMedia(creator), requested);
+            if (!problems.isEmpty()) {
+                throw HeraldRejection.invalid(problems);
             }
         });
     }

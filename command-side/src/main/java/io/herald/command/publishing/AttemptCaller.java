@@ -4,7 +4,7 @@ import io.herald.platform.logging.MdcScope;
 
 import io.herald.platform.threads.BackgroundThreads;
 
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.PublishOutcome;
@@ -51,7 +51,7 @@ public class AttemptCaller {
     private static final Logger log = LoggerFactory.getLogger(AttemptCaller.class);
 
     private final ChannelDirectory directory;
-    private final ChannelAdapters adapters;
+    private final ChannelPlugins adapters;
     private final ReadBackPath readBacks;
     private final ResultRecorder results;
     private final CapabilityProbes probes;
@@ -64,7 +64,7 @@ public class AttemptCaller {
     /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public AttemptCaller(ChannelDirectory directory, ChannelAdapters adapters, ReadBackPath readBacks,
+    public AttemptCaller(ChannelDirectory directory, ChannelPlugins adapters, ReadBackPath readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
                         MeterRegistry meters, StepCaller steps) {
         this.steps = steps;

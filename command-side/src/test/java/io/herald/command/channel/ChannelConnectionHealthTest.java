@@ -6,6 +6,7 @@ import io.herald.contracts.channel.ChannelAuthRegainedEvent;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionId;
+import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RecordChannelAuthLostCommand;
@@ -28,7 +29,7 @@ class ChannelConnectionHealthTest {
     private static final WorkspaceId WS = new WorkspaceId("acme");
     private static final ChannelId CHANNEL = new ChannelId("fb-main");
     private static final ChannelConnectionId ID = ChannelConnectionId.of(WS, CHANNEL);
-    private static final ChannelSettings SETTINGS = new ChannelSettings("page-1", null, null, null, null, false);
+    private static final ChannelSettings SETTINGS = new FacebookSettings("page-1", false);
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     private static final String REASON = "Facebook refused the post (code 190, subcode 463): Session has expired.";
 
@@ -40,7 +41,7 @@ class ChannelConnectionHealthTest {
     }
 
     private static ChannelConnectionConfiguredEvent configured(long version) {
-        return new ChannelConnectionConfiguredEvent(ID, WS, CHANNEL, ChannelType.FACEBOOK, SETTINGS, version, false,
+        return new ChannelConnectionConfiguredEvent(ID, WS, CHANNEL, ChannelType.of("facebook"), SETTINGS, version, false,
                 "admin", T0);
     }
 

@@ -127,7 +127,7 @@ final class EntryLineLife {
         fixture.registerInjectableResource(order);
         fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
-                new ChannelConnection(ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
+                new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(MAX_TRIES, MAX_TRIES, Duration.ofSeconds(2), 2.0, 0.0,
                         Duration.ofMinutes(1)), null)));
@@ -153,7 +153,7 @@ final class EntryLineLife {
         Content content = action == PublicationAction.DELETE ? new Content(null, null, null)
                 : new Content(null, "Text v" + version, null);
         Decided decided = decide(op, new RequestPublicationCommand(op.id, WS, ENTRY, version, CHANNEL,
-                ChannelType.FACEBOOK, action, content, null, now, "calendar"));
+                ChannelType.of("facebook"), action, content, null, now, "calendar"));
         assertThat(decided.events()).as("accepting %s", op.name()).hasSize(1);
         line.add(op);
         journal.add(steps + ". accepted " + op.name());

@@ -69,13 +69,13 @@ class PublicationEntryOrderTest {
         fixture.registerInjectableResource(order);
         // the channel did not opt in: converging steps are sent again anyway
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
-                ws, ch, ChannelType.FACEBOOK, null, null, false))));
+                ws, ch, ChannelType.of("facebook"), null, null, false))));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }
 
     private static PublicationRequestedEvent requested(PublicationAction action) {
-        return new PublicationRequestedEvent(ID, WS, "entry-42", 4, CHANNEL, ChannelType.FACEBOOK, action, CONTENT,
+        return new PublicationRequestedEvent(ID, WS, "entry-42", 4, CHANNEL, ChannelType.of("facebook"), action, CONTENT,
                 CONTENT.hash(), null, T0, "calendar");
     }
 
@@ -188,7 +188,7 @@ class PublicationEntryOrderTest {
         optedIn.registerInjectableResource(ConnectionHealth.allActive());
         optedIn.registerInjectableResource(order);
         optedIn.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
-                ws, ch, ChannelType.FACEBOOK, null, null, true))));
+                ws, ch, ChannelType.of("facebook"), null, null, true))));
         optedIn.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
         optedIn.given(requested(PublicationAction.UPDATE), new PublicationTargetedEvent(ID, WS, POST, T0),

@@ -68,13 +68,13 @@ class PublicationHeldTest {
         fixture.registerInjectableResource(new ScriptedEntryOrder());
         fixture.registerInjectableResource(new ConnectionHealth((ws, ch) -> Optional.ofNullable(authLost)));
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
-                ws, ch, ChannelType.LINKEDIN, null, null, false))));
+                ws, ch, ChannelType.of("linkedin"), null, null, false))));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }
 
     private static PublicationRequestedEvent requested() {
-        return new PublicationRequestedEvent(ID, WS, "entry-7", 1, CHANNEL, ChannelType.LINKEDIN,
+        return new PublicationRequestedEvent(ID, WS, "entry-7", 1, CHANNEL, ChannelType.of("linkedin"),
                 PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), null, T0, "calendar");
     }
 

@@ -307,7 +307,7 @@ class PublicationStateMachineTest {
             fixture.registerInjectableResource(new ScriptedEntryOrder());
             fixture.registerInjectableResource(ConnectionHealth.allActive());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
-                    new ChannelConnection(ws, ch, ChannelType.FACEBOOK, null, null, autoReattempt))));
+                    new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
             // no jitter: a sequence replays exactly from its seed
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                     new PublishingProperties.Retry(3, 3, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)),
@@ -320,7 +320,7 @@ class PublicationStateMachineTest {
                     : new Content(null, "Hello from Herald", null, images, comment);
             journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", auto re-attempt "
                     + autoReattempt + ", " + images.size() + " image(s), comment " + (comment != null));
-            commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.FACEBOOK,
+            commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.of("facebook"),
                     PublicationAction.PUBLISH, content, content.hash(), scheduledAt, T0, "calendar")));
         }
 
@@ -826,7 +826,7 @@ class PublicationStateMachineTest {
         private void clientRequestsAgain() {
             Content again = random.nextBoolean() ? content : new Content(null, "Other text", null);
             Decided decided = decide(new RequestPublicationCommand(ID, WS, "entry-42", 3, CHANNEL,
-                    ChannelType.FACEBOOK, PublicationAction.PUBLISH, again, scheduledAt(), now, "calendar"));
+                    ChannelType.of("facebook"), PublicationAction.PUBLISH, again, scheduledAt(), now, "calendar"));
             happened("client:request-again");
             assertThat(decided.events()).as("a repeated request appends nothing").isEmpty();
         }

@@ -83,14 +83,14 @@ class PublicationStepsTest {
         fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new ScriptedEntryOrder());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
-                ws, ch, ChannelType.FACEBOOK, null, null, false))));
+                ws, ch, ChannelType.of("facebook"), null, null, false))));
         // three requests that never left may be retried: two unknown uploads are uploaded again, the third is not
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }
 
     private static PublicationRequestedEvent requested() {
-        return new PublicationRequestedEvent(ID, WS, "entry-7", 1, CHANNEL, ChannelType.FACEBOOK,
+        return new PublicationRequestedEvent(ID, WS, "entry-7", 1, CHANNEL, ChannelType.of("facebook"),
                 PublicationAction.PUBLISH, CONTENT, CONTENT.hash(), null, T0, "calendar");
     }
 

@@ -70,7 +70,7 @@ class AttemptCallerTest {
 
     private static AttemptDecision attempt(int attemptNo) {
         return new AttemptDecision(Verdict.START, ID, new WorkspaceId("acme"), new ChannelId("fb-main"),
-                ChannelType.FACEBOOK, attemptNo, AttemptTrigger.INITIAL, PublicationAction.PUBLISH,
+                ChannelType.of("facebook"), attemptNo, AttemptTrigger.INITIAL, PublicationAction.PUBLISH,
                 new Content(null, "Hello", null), null, null, null, null, null);
     }
 }

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import java.time.Instant;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
+import io.herald.adapters.port.ChannelPlugins;
 import org.axonframework.common.caching.Cache;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -195,8 +196,10 @@ public class AxonPersistenceConfiguration {
      * must stay readable), field-based so records and tokens serialize without getters.
      */
     @Bean("defaultAxonObjectMapper")
-    ObjectMapper defaultAxonObjectMapper() {
+    ObjectMapper defaultAxonObjectMapper(ChannelPlugins channelPlugins) {
         return JsonMapper.builder()
+                // which settings record a channel type's tag names, for the connection events
+                .addModule(channelPlugins.jacksonModule())
                 .addModule(new JavaTimeModule())
                 // after the module of java.time, so that it reads instants first
                 .addModule(new SimpleModule("herald-stored-instants")

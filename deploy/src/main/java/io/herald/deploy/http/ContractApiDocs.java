@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.herald.adapters.port.ChannelPlugins;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -70,16 +71,17 @@ public class ContractApiDocs {
             tag("publications", "Publication requests and their outcome (publisher)"),
             tag("operator", "Decisions, read-backs and statistics (operator)"),
             tag("media", "Images to attach to publications"),
-            tag("channels", "Connections to Facebook Pages, LinkedIn and WordPress (admin)"),
+            tag("channels", "Connections to the channels Herald publishes to (admin)"),
             tag("webhooks", "Standard Webhooks subscriptions and deliveries"),
             tag("audit", "The event store, read-only (auditor)"),
             tag("workspaces", "Workspaces, API keys and request signing"),
             tag("admin", "Whole-store operations (system key)"));
 
     @Bean
-    OpenApiCustomizer contractOperations() {
+    OpenApiCustomizer contractOperations(ChannelPlugins channelPlugins) {
         return openApi -> {
             openApi.getComponents().addSchemas(PROBLEM, problemSchema());
+            ChannelSchemas.add(openApi, channelPlugins);
             openApi.setTags(new ArrayList<>(TAGS));
             openApi.getPaths().forEach((path, item) -> item.readOperationsMap()
                     .forEach((method, operation) -> describe(method.name() + " " + path, operation)));

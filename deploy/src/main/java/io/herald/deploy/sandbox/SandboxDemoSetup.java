@@ -1,5 +1,6 @@
 package io.herald.deploy.sandbox;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.sandbox.SandboxDemo;
 import io.herald.command.channel.ChannelConnectionRequest;
 import io.herald.command.channel.ChannelConnectionService;
@@ -40,14 +41,16 @@ class SandboxDemoSetup {
     private final CapabilityProbes probes;
     private final ApiKeyStore keys;
     private final Environment environment;
+    private final ObjectMapper json;
 
     SandboxDemoSetup(SandboxDemo demo, ChannelConnectionService connections, CapabilityProbes probes,
-                     ApiKeyStore keys, Environment environment) {
+                     ApiKeyStore keys, Environment environment, ObjectMapper json) {
         this.demo = demo;
         this.connections = connections;
         this.probes = probes;
         this.keys = keys;
         this.environment = environment;
+        this.json = json;
     }
 
     @EventListener
@@ -58,12 +61,8 @@ class SandboxDemoSetup {
         String base = "http://localhost:" + web.getWebServer().getPort();
         issueDemoKeyOnce();
         for (SandboxDemo.DemoConnection c : demo.register(base)) {
-            var settings = c.settings();
-            var secrets = c.secrets();
             ChannelId channel = new ChannelId(c.channelId());
-            connections.configure(DEMO, channel, new ChannelConnectionRequest(c.type().wireName(), settings.pageId(),
-                    secrets.pageAccessToken(), secrets.readAccessToken(), settings.authorUrn(), secrets.accessToken(),
-                    settings.scopes(), settings.siteUrl(), settings.username(), secrets.applicationPassword(), false),
+            connections.configure(DEMO, channel, ChannelConnectionRequest.of(json.valueToTree(c.fields())),
                     "herald-demo");
             probes.probe(DEMO, channel);
         }

@@ -74,7 +74,7 @@ class AuditIT extends HeraldIntegrationTest {
         Instant t = Instant.now();
         Content content = new Content(null, "injected", null);
         List<Object> history = List.of(
-                new PublicationRequestedEvent(pub, workspace, "entry-x", 1, channel, ChannelType.FACEBOOK,
+                new PublicationRequestedEvent(pub, workspace, "entry-x", 1, channel, ChannelType.of("facebook"),
                         PublicationAction.PUBLISH, content, content.hash(), t.plus(Duration.ofDays(1)), t, "test"),
                 new PublicationAttemptedEvent(pub, workspace, channel, 1, AttemptTrigger.INITIAL, id, content.hash(),
                         t, t.plus(Duration.ofMinutes(10))),

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.time.Instant;
+import io.herald.adapters.port.ChannelPlugins;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /** Stored instants read digit by digit, and everything else exactly as Jackson's own deserializer reads it. */
 class StoredInstantDeserializerTest {
 
-    private final ObjectMapper stored = new AxonPersistenceConfiguration().defaultAxonObjectMapper();
+    private final ObjectMapper stored = new AxonPersistenceConfiguration()
+            .defaultAxonObjectMapper(new ChannelPlugins(List.of()));
     private final ObjectMapper jackson = JsonMapper.builder().addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
 

@@ -1,8 +1,8 @@
 package io.herald.deploy.wordpress;
 
+import io.herald.adapters.wordpress.WordPressSecrets;
+import io.herald.adapters.wordpress.WordPressSettings;
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.ChannelSecrets;
-import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
@@ -42,9 +42,9 @@ record LocalWordPress(Site withPlugin, Site stock, Optional<Site> contributorOnP
             return new ChannelConnection(
                     WorkspaceId.of("ws_wordpress_live"),
                     ChannelId.of("ch_wordpress_" + name),
-                    ChannelType.WORDPRESS,
-                    new ChannelSettings(null, null, List.of(), url, username, false),
-                    new ChannelSecrets(null, null, null, password),
+                    ChannelType.of("wordpress"),
+                    new WordPressSettings(url, username),
+                    new WordPressSecrets(password),
                     false);
         }
 

@@ -83,7 +83,7 @@ class WordPressLiveIT {
         // local sites listen on 127.0.0.1, so private networks are allowed as in the other tests.
         adapter = new WordPressAdapter(ProviderHttp.guarded("wordpress", Duration.ofSeconds(5), Duration.ofSeconds(30),
                 Clock.systemUTC(), OutboundGuard.privateNetworksAllowed()));
-        assertThat(adapter.type()).isEqualTo(ChannelType.WORDPRESS);
+        assertThat(adapter.type()).isEqualTo(ChannelType.of("wordpress"));
     }
 
     // Per test rather than once, so that every skipped test is counted as skipped in the report.

@@ -74,7 +74,7 @@ public class ChannelViewRepository {
                         .addValue("workspace", row.workspaceId().value())
                         .addValue("channel", row.channelId().value())
                         .addValue("connection", row.connectionId())
-                        .addValue("type", row.type().name())
+                        .addValue("type", row.type().wireName())
                         .addValue("settings", columns.toJson(row.settings()))
                         .addValue("autoReattempt", row.autoReattempt())
                         .addValue("credentialVersion", row.credentialVersion())
@@ -154,7 +154,7 @@ public class ChannelViewRepository {
         return new Row(rs.getString("connection_id"),
                 WorkspaceId.of(rs.getString("workspace_id")),
                 ChannelId.of(rs.getString("channel_id")),
-                ChannelType.valueOf(rs.getString("type")),
+                ChannelType.of(rs.getString("type")),
                 columns.fromJson(rs.getString("settings"), ChannelSettings.class),
                 rs.getBoolean("auto_reattempt"),
                 rs.getLong("credential_version"),

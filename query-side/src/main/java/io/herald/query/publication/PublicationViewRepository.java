@@ -211,7 +211,7 @@ public class PublicationViewRepository {
                 .addValue("calendarEntryId", v.calendarEntryId())
                 .addValue("contentVersion", v.contentVersion())
                 .addValue("channelId", v.channelId().value())
-                .addValue("channelType", v.channelType().name())
+                .addValue("channelType", v.channelType().wireName())
                 .addValue("action", v.action().name())
                 .addValue("status", v.status().name())
                 .addValue("contentHash", v.contentHash())
@@ -244,7 +244,7 @@ public class PublicationViewRepository {
                 rs.getString("calendar_entry_id"),
                 rs.getLong("content_version"),
                 ChannelId.of(rs.getString("channel_id")),
-                ChannelType.valueOf(rs.getString("channel_type")),
+                ChannelType.of(rs.getString("channel_type")),
                 PublicationAction.valueOf(rs.getString("action")),
                 PublicationStatus.valueOf(rs.getString("status")),
                 rs.getString("content_hash"),

@@ -43,7 +43,7 @@ class EntryLineCheckTest {
     /** An update or delete of the entry's post, from its request to its success. */
     private PublicationId applied(String name, PublicationAction action, long version) {
         PublicationId id = PublicationId.of("pub_" + name);
-        event(id, 0, new PublicationRequestedEvent(id, WS, "entry-42", version, CHANNEL, ChannelType.FACEBOOK,
+        event(id, 0, new PublicationRequestedEvent(id, WS, "entry-42", version, CHANNEL, ChannelType.of("facebook"),
                 action, CONTENT, CONTENT.hash(), null, T0, "calendar"));
         event(id, 1, new PublicationTargetedEvent(id, WS, POST, T0));
         event(id, 2, attempted(id));
@@ -91,7 +91,7 @@ class EntryLineCheckTest {
     void anotherEntrysPostIsNotAffectedByADelete() {
         applied("a", PublicationAction.DELETE, 1);
         PublicationId other = PublicationId.of("pub_other");
-        event(other, 0, new PublicationRequestedEvent(other, WS, "entry-43", 2, CHANNEL, ChannelType.FACEBOOK,
+        event(other, 0, new PublicationRequestedEvent(other, WS, "entry-43", 2, CHANNEL, ChannelType.of("facebook"),
                 PublicationAction.UPDATE, CONTENT, CONTENT.hash(), null, T0, "calendar"));
         event(other, 1, new PublicationTargetedEvent(other, WS, new ProviderRef("1_3", null), T0));
         event(other, 2, attempted(other));

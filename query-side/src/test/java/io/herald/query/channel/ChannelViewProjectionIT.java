@@ -17,6 +17,7 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.FindChannelConnectionsQuery;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.query.AuthorSettings;
 import io.herald.query.ReadStore;
 import java.time.Instant;
 import java.util.List;
@@ -31,7 +32,7 @@ class ChannelViewProjectionIT {
     private static final ChannelId LI = ChannelId.of("li-main");
     private static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
     private static final ChannelSettings LI_SETTINGS =
-            new ChannelSettings(null, "urn:li:person:abc", List.of("w_member_social"), null, null, false);
+            new AuthorSettings("urn:li:person:abc", List.of("w_member_social"));
     private static final Capability NO_READ_BACK = Capability.unavailable("missing r_member_social");
 
     private final ReadStore store = ReadStore.shared();
@@ -51,7 +52,7 @@ class ChannelViewProjectionIT {
         assertThat(channels(ACME)).singleElement().satisfies(c -> {
             assertThat(c.workspaceId()).isEqualTo(ACME);
             assertThat(c.channelId()).isEqualTo(LI);
-            assertThat(c.type()).isEqualTo(ChannelType.LINKEDIN);
+            assertThat(c.type()).isEqualTo(ChannelType.of("linkedin"));
             assertThat(c.settings()).isEqualTo(LI_SETTINGS);
             assertThat(c.autoReattemptAfterNotFound()).isFalse();
             assertThat(c.capabilities().publish().available()).isFalse();
@@ -190,7 +191,7 @@ class ChannelViewProjectionIT {
     private static ChannelConnectionConfiguredEvent configured(WorkspaceId ws, ChannelId channel, long credentialVersion,
                                                                boolean autoReattempt, Instant at) {
         return new ChannelConnectionConfiguredEvent(ChannelConnectionId.of(ws, channel), ws, channel,
-                ChannelType.LINKEDIN, LI_SETTINGS, credentialVersion, autoReattempt, "admin", at);
+                ChannelType.of("linkedin"), LI_SETTINGS, credentialVersion, autoReattempt, "admin", at);
     }
 
     private static ChannelCapabilitiesProbedEvent probed(WorkspaceId ws, ChannelId channel, long credentialVersion,

@@ -66,7 +66,7 @@ public final class PublicationEvents {
         WorkspaceId ws = WorkspaceId.of(workspace);
         PublicationId id = IdempotencyKeys.publicationId(ws, entry, 3, ChannelId.of(channel), PublicationAction.PUBLISH);
         Content content = new Content("Title", "text of the post " + entry, "https://example.org/" + entry);
-        send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of(channel), ChannelType.FACEBOOK,
+        send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of(channel), ChannelType.of("facebook"),
                 PublicationAction.PUBLISH, content, content.hash(), at.plus(Duration.ofHours(1)), at, "calendar"));
         return id;
     }
@@ -79,7 +79,7 @@ public final class PublicationEvents {
                 PublicationAction.PUBLISH);
         Content content = new Content(null, "text of the post " + entry, null,
                 images.stream().map(m -> new ContentMedia(m, "alt of " + m)).toList(), comment);
-        send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of("fb-main"), ChannelType.FACEBOOK,
+        send(id, new PublicationRequestedEvent(id, ws, entry, 3, ChannelId.of("fb-main"), ChannelType.of("facebook"),
                 PublicationAction.PUBLISH, content, content.hash(), null, at, "calendar"));
         return id;
     }

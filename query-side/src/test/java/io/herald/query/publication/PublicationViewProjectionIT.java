@@ -56,7 +56,7 @@ class PublicationViewProjectionIT {
         assertThat(view.calendarEntryId()).isEqualTo("entry-42");
         assertThat(view.contentVersion()).isEqualTo(3);
         assertThat(view.channelId().value()).isEqualTo("fb-main");
-        assertThat(view.channelType()).isEqualTo(ChannelType.FACEBOOK);
+        assertThat(view.channelType()).isEqualTo(ChannelType.of("facebook"));
         assertThat(view.action()).isEqualTo(PublicationAction.PUBLISH);
         assertThat(view.status()).isEqualTo(PublicationStatus.REQUESTED);
         assertThat(view.contentHash()).hasSize(64);

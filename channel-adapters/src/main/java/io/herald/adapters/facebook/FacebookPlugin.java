@@ -1,0 +1,85 @@
+package io.herald.adapters.facebook;
+
+import static io.herald.adapters.port.ConnectionForms.changed;
+import static io.herald.adapters.port.ConnectionForms.firstNonNull;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ChannelAdapter;
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ConnectionForms;
+import io.herald.adapters.port.TextOnlyEdits;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.ContentMedia;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/** Facebook Pages: a Page id and its Page access token, optionally a separate token for reading back. */
+public final class FacebookPlugin implements ChannelPlugin {
+
+    public static final ChannelType TYPE = ChannelType.of("facebook");
+
+    /** The fields of a Facebook connection request. */
+    record Form(@Pattern(regexp = "[0-9A-Za-z_.-]{1,64}", message = "must be a Page id") String pageId,
+                @Size(max = 4096) String pageAccessToken,
+                @Size(max = 4096) String readAccessToken) {
+    }
+
+    private final FacebookAdapter adapter;
+
+    public FacebookPlugin(FacebookAdapter adapter) {
+        this.adapter = adapter;
+    }
+
+    @Override
+    public ChannelType type() {
+        return TYPE;
+    }
+
+    @Override
+    public String displayName() {
+        return "Facebook";
+    }
+
+    @Override
+    public ChannelAdapter adapter() {
+        return adapter;
+    }
+
+    @Override
+    public Class<FacebookSettings> settingsType() {
+        return FacebookSettings.class;
+    }
+
+    @Override
+    public Class<FacebookSecrets> secretsType() {
+        return FacebookSecrets.class;
+    }
+
+    @Override
+    public Class<Form> connectionForm() {
+        return Form.class;
+    }
+
+    @Override
+    public Connection connect(ObjectNode fields, Connection stored) {
+        Form form = ConnectionForms.read(fields, Form.class, TYPE);
+        FacebookSettings was = stored == null ? null : (FacebookSettings) stored.settings();
+        FacebookSecrets kept = stored == null ? new FacebookSecrets(null, null) : (FacebookSecrets) stored.secrets();
+        boolean repointed = was != null && changed(was.pageId(), form.pageId());
+        ConnectionForms.requireSecretAgain(repointed, form.pageAccessToken(), "pageAccessToken", "pageId");
+        FacebookSecrets secrets = new FacebookSecrets(firstNonNull(form.pageAccessToken(), kept.pageAccessToken()),
+                // the read token belongs to the old Page: a new Page reads with its own token unless given one
+                repointed ? form.readAccessToken() : firstNonNull(form.readAccessToken(), kept.readAccessToken()));
+        ConnectionForms.required().field(form.pageId(), "pageId").field(secrets.pageAccessToken(), "pageAccessToken")
+                .check();
+        return new Connection(new FacebookSettings(form.pageId(), secrets.readAccessToken() != null), secrets);
+    }
+
+    /** Facebook changes only the text of a post. */
+    @Override
+    public List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
+        return TextOnlyEdits.check("Facebook", published, requested);
+    }
+}

@@ -1,0 +1,84 @@
+package io.herald.adapters.linkedin;
+
+import static io.herald.adapters.port.ConnectionForms.changed;
+import static io.herald.adapters.port.ConnectionForms.firstNonNull;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ChannelAdapter;
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ConnectionForms;
+import io.herald.adapters.port.TextOnlyEdits;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.publication.ContentMedia;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/** LinkedIn members and organizations: an author URN and an OAuth token with its scopes. */
+public final class LinkedInPlugin implements ChannelPlugin {
+
+    public static final ChannelType TYPE = ChannelType.of("linkedin");
+
+    /** The fields of a LinkedIn connection request. */
+    record Form(@Pattern(regexp = "urn:li:(person|organization):[A-Za-z0-9_-]{1,64}",
+                         message = "must be urn:li:person:… or urn:li:organization:…") String authorUrn,
+                @Size(max = 4096) String accessToken,
+                @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes) {
+    }
+
+    private final LinkedInAdapter adapter;
+
+    public LinkedInPlugin(LinkedInAdapter adapter) {
+        this.adapter = adapter;
+    }
+
+    @Override
+    public ChannelType type() {
+        return TYPE;
+    }
+
+    @Override
+    public String displayName() {
+        return "LinkedIn";
+    }
+
+    @Override
+    public ChannelAdapter adapter() {
+        return adapter;
+    }
+
+    @Override
+    public Class<LinkedInSettings> settingsType() {
+        return LinkedInSettings.class;
+    }
+
+    @Override
+    public Class<LinkedInSecrets> secretsType() {
+        return LinkedInSecrets.class;
+    }
+
+    @Override
+    public Class<Form> connectionForm() {
+        return Form.class;
+    }
+
+    @Override
+    public Connection connect(ObjectNode fields, Connection stored) {
+        Form form = ConnectionForms.read(fields, Form.class, TYPE);
+        LinkedInSettings was = stored == null ? null : (LinkedInSettings) stored.settings();
+        LinkedInSecrets kept = stored == null ? new LinkedInSecrets(null) : (LinkedInSecrets) stored.secrets();
+        boolean repointed = was != null && changed(was.authorUrn(), form.authorUrn());
+        ConnectionForms.requireSecretAgain(repointed, form.accessToken(), "accessToken", "authorUrn");
+        LinkedInSecrets secrets = new LinkedInSecrets(firstNonNull(form.accessToken(), kept.accessToken()));
+        ConnectionForms.required().field(form.authorUrn(), "authorUrn").field(secrets.accessToken(), "accessToken")
+                .check();
+        return new Connection(new LinkedInSettings(form.authorUrn(), form.scopes()), secrets);
+    }
+
+    /** LinkedIn changes only the text of a post. */
+    @Override
+    public List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
+        return TextOnlyEdits.check("LinkedIn", published, requested);
+    }
+}

@@ -1,0 +1,73 @@
+package io.herald.adapters.port;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.publication.ContentMedia;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One channel type, whole: everything that differs between providers lives behind this interface,
+ * in the provider's own package — its settings and secrets records, how a connection request is
+ * read and checked, the adapter (write steps, read-back, probe, content limits), the addresses
+ * Herald will call for it, and its rules for changing a published post. The command side, the query
+ * side and the API know channel types only through {@link ChannelPlugins}.
+ */
+public interface ChannelPlugin {
+
+    ChannelType type();
+
+    /** The provider's name as operators read it ("Facebook"). */
+    String displayName();
+
+    ChannelAdapter adapter();
+
+    /** This channel's settings record, stored and carried in events with {@link #type()} as its tag. */
+    Class<? extends ChannelSettings> settingsType();
+
+    /** This channel's secrets record, stored encrypted as its JSON. */
+    Class<? extends ChannelSecrets> secretsType();
+
+    /** The record a connection request's own fields are read into: the API document shows its fields. */
+    Class<?> connectionForm();
+
+    /**
+     * The connection a {@code PUT} describes: {@code fields} are the request's own fields for this
+     * channel type (the common ones taken out), {@code stored} the connection as stored, or null
+     * when it is new. Secrets left out keep their stored value unless the request points the
+     * connection somewhere new: a stored secret never goes to a new destination.
+     *
+     * @throws HeraldRejection {@code validation_failed} naming each field that is missing, wrong or
+     *                         not one of this channel type's
+     */
+    Connection connect(ObjectNode fields, Connection stored);
+
+    /**
+     * The addresses a workspace admin typed in that Herald will call for this connection (a
+     * WordPress site, a Mastodon instance): each must pass the outbound checks. Providers at fixed,
+     * configured addresses have none. By the request field that names each.
+     */
+    default Map<String, String> destinations(ChannelSettings settings) {
+        return Map.of();
+    }
+
+    /**
+     * The problems of an {@code update} that names images ({@code requested}) for a post published
+     * with {@code published}: a provider that changes only a post's text refuses other images.
+     */
+    default List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
+        return List.of();
+    }
+
+    /** Settings and secrets of one connection. */
+    record Connection(ChannelSettings settings, ChannelSecrets secrets) {
+
+        @Override
+        public String toString() {
+            return "Connection[" + settings + ", secrets redacted]";
+        }
+    }
+}

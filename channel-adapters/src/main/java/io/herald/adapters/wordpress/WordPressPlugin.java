@@ -1,0 +1,87 @@
+package io.herald.adapters.wordpress;
+
+import static io.herald.adapters.port.ConnectionForms.changed;
+import static io.herald.adapters.port.ConnectionForms.firstNonNull;
+import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ChannelAdapter;
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ConnectionForms;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.Map;
+
+/**
+ * WordPress sites: a site URL a workspace admin types in (so it passes the outbound checks), a user
+ * and an application password. Posts keep their images on update.
+ */
+public final class WordPressPlugin implements ChannelPlugin {
+
+    public static final ChannelType TYPE = ChannelType.of("wordpress");
+
+    /** The fields of a WordPress connection request. */
+    record Form(@Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String siteUrl,
+                @Size(min = 1, max = 120) String username,
+                @Size(max = 200) String applicationPassword) {
+    }
+
+    private final WordPressAdapter adapter;
+
+    public WordPressPlugin(WordPressAdapter adapter) {
+        this.adapter = adapter;
+    }
+
+    @Override
+    public ChannelType type() {
+        return TYPE;
+    }
+
+    @Override
+    public String displayName() {
+        return "WordPress";
+    }
+
+    @Override
+    public ChannelAdapter adapter() {
+        return adapter;
+    }
+
+    @Override
+    public Class<WordPressSettings> settingsType() {
+        return WordPressSettings.class;
+    }
+
+    @Override
+    public Class<WordPressSecrets> secretsType() {
+        return WordPressSecrets.class;
+    }
+
+    @Override
+    public Class<Form> connectionForm() {
+        return Form.class;
+    }
+
+    @Override
+    public Connection connect(ObjectNode fields, Connection stored) {
+        Form form = ConnectionForms.read(fields, Form.class, TYPE);
+        WordPressSettings was = stored == null ? null : (WordPressSettings) stored.settings();
+        WordPressSecrets kept = stored == null ? new WordPressSecrets(null) : (WordPressSecrets) stored.secrets();
+        String siteUrl = stripTrailingSlash(form.siteUrl());
+        boolean repointed = was != null && (changed(was.siteUrl(), siteUrl) || changed(was.username(), form.username()));
+        ConnectionForms.requireSecretAgain(repointed, form.applicationPassword(), "applicationPassword",
+                "siteUrl or username");
+        WordPressSecrets secrets = new WordPressSecrets(
+                firstNonNull(form.applicationPassword(), kept.applicationPassword()));
+        ConnectionForms.required().field(form.siteUrl(), "siteUrl").field(form.username(), "username")
+                .field(secrets.applicationPassword(), "applicationPassword").check();
+        return new Connection(new WordPressSettings(siteUrl, form.username()), secrets);
+    }
+
+    @Override
+    public Map<String, String> destinations(ChannelSettings settings) {
+        return Map.of("siteUrl", ((WordPressSettings) settings).siteUrl());
+    }
+}

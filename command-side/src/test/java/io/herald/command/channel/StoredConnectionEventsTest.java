@@ -1,0 +1,107 @@
+package io.herald.command.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import io.herald.adapters.ChannelAdaptersConfiguration;
+import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.facebook.FacebookSettings;
+import io.herald.adapters.linkedin.LinkedInSettings;
+import io.herald.adapters.outbound.OutboundGuard;
+import io.herald.adapters.wordpress.WordPressSettings;
+import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.axonframework.eventhandling.GenericDomainEventEntry;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
+import org.axonframework.serialization.upcasting.event.InitialEventRepresentation;
+import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Connection events as the code before channel plug-ins stored them (revision 1: one settings record
+ * with every provider's fields, untagged) read as each plug-in's own settings record, through the
+ * upcaster and a mapper that knows the plug-ins' records, as the application's does.
+ */
+class StoredConnectionEventsTest {
+
+    /** As {@code AxonPersistenceConfiguration.defaultAxonObjectMapper}. */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+                    OutboundGuard.privateNetworksAllowed(), Clock.systemUTC()).jacksonModule())
+            .addModule(new JavaTimeModule())
+            .addModule(new ParameterNamesModule())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+            .build();
+    private final Serializer serializer = JacksonSerializer.builder().objectMapper(MAPPER).build();
+    private final EventUpcasterChain upcasters =
+            new EventUpcasterChain(new ChannelConnectionConfiguredEvent_1_to_2Upcaster());
+
+    @Test
+    void aFacebookConnectionOfRevision1ReadsAsFacebookSettings() throws IOException {
+        ChannelConnectionConfiguredEvent event = read("ChannelConnectionConfiguredEvent_1_facebook.json");
+        assertThat(event.type()).isEqualTo(ChannelType.of("facebook"));
+        assertThat(event.settings()).isEqualTo(new FacebookSettings("100200300400500", true));
+        assertThat(event.credentialVersion()).isEqualTo(2);
+        assertThat(event.configuredAt()).isEqualTo(Instant.parse("2026-12-01T09:30:00.123456789Z"));
+    }
+
+    @Test
+    void aLinkedInConnectionOfRevision1ReadsAsLinkedInSettings() throws IOException {
+        ChannelConnectionConfiguredEvent event = read("ChannelConnectionConfiguredEvent_1_linkedin.json");
+        assertThat(event.settings()).isEqualTo(
+                new LinkedInSettings("urn:li:person:demo-reader", List.of("w_member_social", "r_member_social")));
+        assertThat(event.autoReattemptAfterNotFound()).isTrue();
+    }
+
+    @Test
+    void aWordPressConnectionOfRevision1ReadsAsWordPressSettings() throws IOException {
+        ChannelConnectionConfiguredEvent event = read("ChannelConnectionConfiguredEvent_1_wordpress.json");
+        assertThat(event.settings()).isEqualTo(new WordPressSettings("https://blog.example", "editor"));
+    }
+
+    @Test
+    void settingsAreWrittenWithTheirTypeAndReadBackAsTheSameRecord() throws IOException {
+        ChannelSettings settings = new LinkedInSettings("urn:li:organization:42", List.of("w_organization_social"));
+        String json = MAPPER.writerFor(ChannelSettings.class).writeValueAsString(settings);
+        assertThat(MAPPER.readTree(json).get("type").asText()).isEqualTo("linkedin");
+        assertThat(MAPPER.readValue(json, ChannelSettings.class)).isEqualTo(settings);
+        // written as the record itself (as a projection's row writer does), the tag is there too
+        assertThat(MAPPER.readTree(MAPPER.writeValueAsString(settings)).get("type").asText()).isEqualTo("linkedin");
+    }
+
+    private ChannelConnectionConfiguredEvent read(String file) throws IOException {
+        IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(new InitialEventRepresentation(
+                new GenericDomainEventEntry<>("ChannelConnection", "chn_acme/x", 0, "event-1",
+                        Instant.parse("2026-12-01T09:30:00Z"), ChannelConnectionConfiguredEvent.class.getName(), "1",
+                        fixture(file).getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8)),
+                serializer))).findFirst().orElseThrow();
+        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        return serializer.deserialize(upcast.getData());
+    }
+
+    private static String fixture(String file) throws IOException {
+        try (InputStream in = StoredConnectionEventsTest.class.getResourceAsStream("/stored-events/" + file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.herald.deploy.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import io.herald.adapters.ChannelAdaptersConfiguration;
+import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.outbound.OutboundGuard;
+import io.herald.contracts.channel.ChannelType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A channel is a plug-in: the command side, reconciliation, the query side, access and the platform
+ * know channel types only through the registry. They use no class of a provider's package, and
+ * their code names no channel type (no {@code switch} over types, no {@code "facebook"} in a
+ * condition); comments may. Adding a channel is its packages and one registration line.
+ */
+class ChannelPluginsTest {
+
+    /** The packages of channel-adapters that belong to no provider. */
+    private static final Pattern PROVIDER_PACKAGE =
+            Pattern.compile("io\\.herald\\.adapters\\.(?!port\\b|http\\b|outbound\\b)[a-z0-9]+(\\..*)?");
+    private static final List<String> PLUGIN_FREE_MODULES =
+            List.of("command-side", "reconciliation", "query-side", "access", "platform", "api-contracts");
+
+    @Test
+    void noModuleButTheAdaptersAndTheAssemblyUsesAProvidersClasses() {
+        JavaClasses herald = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("io.herald");
+        ArchRuleDefinition.noClasses()
+                .that().resideOutsideOfPackages("io.herald.adapters..", "io.herald.deploy..")
+                .should().dependOnClassesThat(new DescribedPredicate<JavaClass>("reside in a provider's package") {
+                    @Override
+                    public boolean test(JavaClass type) {
+                        return PROVIDER_PACKAGE.matcher(type.getPackageName()).matches();
+                    }
+                })
+                .check(herald);
+    }
+
+    @Test
+    void theCodeOfThePlugInFreeModulesNamesNoChannelType() throws IOException {
+        List<String> names = registeredTypes().stream().map(ChannelType::wireName).toList();
+        assertThat(names).contains("facebook", "linkedin", "wordpress");
+        Pattern named = Pattern.compile("\\b(" + String.join("|", names) + ")\\b");
+        List<String> found = new ArrayList<>();
+        for (String module : PLUGIN_FREE_MODULES) {
+            Path sources = Path.of("..", module, "src", "main", "java");
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    String code = withoutComments(Files.readString(file)).toLowerCase(Locale.ROOT);
+                    Matcher m = named.matcher(code);
+                    while (m.find()) {
+                        found.add(sources.relativize(file) + ": " + m.group());
+                    }
+                }
+            }
+        }
+        assertThat(found).as("channel types named in code outside the plug-ins").isEmpty();
+    }
+
+    @Test
+    void theCheckSeesANameInCodeAndNotInAComment() {
+        assertThat(withoutComments("// facebook\n/* linkedin */ String x = \"wordpress\"; /** bluesky */"))
+                .doesNotContain("facebook", "linkedin", "bluesky").contains("\"wordpress\"");
+    }
+
+    private static List<ChannelType> registeredTypes() {
+        return ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+                OutboundGuard.privateNetworksAllowed(), Clock.systemUTC()).types();
+    }
+
+    /** Java source without its comments (string literals kept); good enough for Herald's own sources. */
+    static String withoutComments(String source) {
+        StringBuilder out = new StringBuilder(source.length());
+        int i = 0;
+        while (i < source.length()) {
+            char c = source.charAt(i);
+            if (source.startsWith("\"\"\"", i)) {
+                int end = source.indexOf("\"\"\"", i + 3);
+                end = end < 0 ? source.length() : end + 3;
+                out.append(source, i, end);
+                i = end;
+            } else if (c == '\'') {
+                int end = i + 1;
+                while (end < source.length() && source.charAt(end) != '\'') {
+                    end += source.charAt(end) == '\\' ? 2 : 1;
+                }
+                i = end + 1;
+            } else if (c == '"') {
+                int end = i + 1;
+                while (end < source.length() && source.charAt(end) != '"') {
+                    end += source.charAt(end) == '\\' ? 2 : 1;
+                }
+                out.append(source, i, Math.min(end + 1, source.length()));
+                i = end + 1;
+            } else if (source.startsWith("//", i)) {
+                int end = source.indexOf('\n', i);
+                i = end < 0 ? source.length() : end;
+            } else if (source.startsWith("/*", i)) {
+                int end = source.indexOf("*/", i + 2);
+                i = end < 0 ? source.length() : end + 2;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+}
