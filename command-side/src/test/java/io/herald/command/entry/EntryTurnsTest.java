@@ -23,7 +23,7 @@ class EntryTurnsTest {
 
     private PublicationId op(PublicationAction action, long version, State state, ProviderRef ref) {
         PublicationId id = new PublicationId("pub_" + line.size());
-        line.add(new EntryOperation(line.size() + 1, id, action, version, state, ref));
+        line.add(new EntryOperation(line.size() + 1, id, action, version, state, ref, false));
         return id;
     }
 
