@@ -108,10 +108,14 @@ class ConfirmedPostCheckIT extends HeraldIntegrationTest {
     }
 
     private Response change(String channel, String entry, String action) {
+        return change(channel, entry, action, 2);
+    }
+
+    private Response change(String channel, String entry, String action, int version) {
         String content = action.equals("delete") ? "" : ",\"content\":{\"title\":\"Entry\",\"body\":\"Changed\"}";
         return send("POST", publications(), """
-                {"calendarEntryId":"%s","contentVersion":2,"channelId":"%s","action":"%s"%s}"""
-                .formatted(entry, channel, action, content));
+                {"calendarEntryId":"%s","contentVersion":%d,"channelId":"%s","action":"%s"%s}"""
+                .formatted(entry, version, channel, action, content));
     }
 
     /** A publish that never made its post: refused for good (Facebook), or unknown and read back (others). */
@@ -181,6 +185,24 @@ class ConfirmedPostCheckIT extends HeraldIntegrationTest {
         assertThat(sandboxTruth("facebook", otherPage).get(0).get("text").asText()).isEqualTo("Another Page's post");
     }
 
+    /** Silence says nothing about whose a post is: the decision is refused for now, and nothing is recorded. */
+    @Test
+    void aProviderThatDoesNotAnswerTheReadIs503AndRecordsNothing() {
+        String page = facebookPage("fb-silent");
+        String own = seeded("facebook", page, "Posted by hand");
+        String id = undecided("facebook", page, "fb-silent", "entry-1");
+        sandbox("POST", "/faults", "{\"provider\":\"facebook\",\"target\":\"" + page + "\",\"type\":\"CREATE_AFTER\","
+                + "\"operation\":\"READ\",\"delayMillis\":25000}");
+
+        Response silent = confirm(id, own);
+        assertThat(silent.status()).as(silent.toString()).isEqualTo(503);
+        assertThat(silent.json().get("code").asText()).isEqualTo("unavailable");
+        assertThat(silent.json().get("detail").asText()).contains("nothing was recorded");
+        assertThat(lastReconciliationOrNull(id)).isNull();
+
+        confirmedVerified(id, own, true);
+    }
+
     private JsonNode lastReconciliationOrNull(String publication) {
         JsonNode all = send("GET", publications() + "/" + publication, null, null).json().get("reconciliations");
         for (JsonNode r : all) {
@@ -227,15 +249,20 @@ class ConfirmedPostCheckIT extends HeraldIntegrationTest {
     }
 
     @Test
-    void aChannelThatCannotReadRecordsTheDecisionUnverifiedAndHoldsUpdatesAndDeletesUntilConfirmedAgain() {
+    void aChannelThatCannotReadRecordsTheDecisionUnverifiedAndHoldsUpdatesAndDeletesUntilConfirmedAgain()
+            throws InterruptedException {
         String author = linkedInAuthor("li-w", false);
         String own = seeded("linkedin", author, "Posted by hand");
         String id = undecided("linkedin", author, "li-w", "entry-1");
+        // accepted while the publish waited for an operator: it waits in the entry's line
+        Response early = change("li-w", "entry-1", "update", 2);
+        assertThat(early.status()).as(early.toString()).isEqualTo(202);
+        String earlyUpdate = early.json().get("publicationId").asText();
 
         JsonNode view = confirmedVerified(id, own, false);
         assertThat(view.get("providerRef").get("id").asText()).isEqualTo(own);
         for (String action : new String[] {"update", "delete"}) {
-            Response refused = change("li-w", "entry-1", action);
+            Response refused = change("li-w", "entry-1", action, 3);
             assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
             assertThat(refused.json().get("code").asText()).isEqualTo("target_unverified");
         }
@@ -243,14 +270,18 @@ class ConfirmedPostCheckIT extends HeraldIntegrationTest {
         Response again = confirm(id, own);
         assertThat(again.status()).as(again.toString()).isEqualTo(409);
         assertThat(again.json().get("code").asText()).isEqualTo("decision_not_allowed");
+        Thread.sleep(3000);
+        JsonNode waiting = send("GET", publications() + "/" + earlyUpdate, null, null).json();
+        assertThat(waiting.get("status").asText()).isEqualTo("REQUESTED");
+        assertThat(waiting.get("attempts")).isEmpty();
+        assertThat(sandboxTruth("linkedin", author).get(0).get("text").asText()).isEqualTo("Posted by hand");
 
         // with a token that can read, the same post is read back as the author's, and the entry moves on
         connectLinkedIn("li-w", author, true);
         confirmedVerified(id, own, true);
-        Response update = change("li-w", "entry-1", "update");
-        assertThat(update.status()).as(update.toString()).isEqualTo(202);
-        awaitJson(publications() + "/" + update.json().get("publicationId").asText(),
-                v -> v.path("status").asText().equals("SUCCEEDED"));
+        awaitJson(publications() + "/" + earlyUpdate, v -> v.path("status").asText().equals("SUCCEEDED"));
         assertThat(sandboxTruth("linkedin", author).get(0).get("text").asText()).contains("Changed");
+        Response delete = change("li-w", "entry-1", "delete", 3);
+        assertThat(delete.status()).as(delete.toString()).isEqualTo(202);
     }
 }
