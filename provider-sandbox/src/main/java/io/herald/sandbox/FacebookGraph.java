@@ -156,6 +156,9 @@ class FacebookGraph {
         if (fields.contains("permalink_url")) {
             item.put("permalink_url", post.url());
         }
+        if (fields.contains("from")) {
+            item.putObject("from").put("name", "Page " + post.target()).put("id", post.target());
+        }
         List<Attachment> images = state.media().attachments(PROVIDER, post.id());
         if (single && fields.contains("is_published")) {
             item.put("is_published", "published".equals(post.status()));

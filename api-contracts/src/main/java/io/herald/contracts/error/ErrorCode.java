@@ -21,6 +21,7 @@ public enum ErrorCode {
     PUBLICATION_NOT_EXECUTABLE("publication_not_executable", 409),
     CONCURRENT_MODIFICATION("concurrent_modification", 409),
     NOTHING_TO_CHANGE("nothing_to_change", 409),
+    TARGET_UNVERIFIED("target_unverified", 409),
     PAYLOAD_TOO_LARGE("payload_too_large", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415),
     IDEMPOTENCY_KEY_REUSED("idempotency_key_reused", 422),
@@ -29,6 +30,7 @@ public enum ErrorCode {
     DESTINATION_NOT_ALLOWED("destination_not_allowed", 422),
     MEDIA_INVALID("media_invalid", 422),
     UNKNOWN_MEDIA("unknown_media", 422),
+    POST_NOT_OWNED("post_not_owned", 422),
     RATE_LIMITED("rate_limited", 429),
     INTERNAL_ERROR("internal_error", 500),
     UNAVAILABLE("unavailable", 503);

@@ -144,7 +144,11 @@ public record PublicationView(
             Instant retryAt) {
     }
 
-    /** One read-back or decision about an attempt's effect; {@code step} is the step that attempt made. */
+    /**
+     * One read-back or decision about an attempt's effect; {@code step} is the step that attempt made.
+     * {@code verified}, on an operator's confirmation that names the post: whether it was read back as
+     * the connection's own (absent elsewhere).
+     */
     public record Reconciliation(
             Instant at,
             int attemptNo,
@@ -154,7 +158,14 @@ public record PublicationView(
             ProviderRef providerRef,
             String decidedBy,
             String note,
-            PublicationStep step) {
+            PublicationStep step,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean verified) {
+
+        public Reconciliation(Instant at, int attemptNo, ReconciliationResult result, ReconciliationSource source,
+                              String detail, ProviderRef providerRef, String decidedBy, String note,
+                              PublicationStep step) {
+            this(at, attemptNo, result, source, detail, providerRef, decidedBy, note, step, null);
+        }
 
         public Reconciliation(Instant at, int attemptNo, ReconciliationResult result, ReconciliationSource source,
                               String detail, ProviderRef providerRef, String decidedBy, String note) {

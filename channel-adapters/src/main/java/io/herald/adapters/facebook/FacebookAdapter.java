@@ -2,6 +2,8 @@ package io.herald.adapters.facebook;
 
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.port.ContentLimits;
+import io.herald.adapters.port.PostOwnership;
+import io.herald.adapters.port.PostOwnershipRequest;
 import io.herald.adapters.port.ProviderAdapter;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
@@ -9,6 +11,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Facebook Page posts through the Graph API: the write steps ({@link FacebookPublisher}), read-back
@@ -22,6 +25,8 @@ public final class FacebookAdapter extends ProviderAdapter {
     static final int COMMENT_MAX = 1250;
     static final int MESSAGE_MAX = 63206;
 
+    private final FacebookPostOwner owner;
+
     public FacebookAdapter(ProviderHttp http, String graphBaseUrl) {
         this(http, FacebookGraph.at(graphBaseUrl));
     }
@@ -29,6 +34,12 @@ public final class FacebookAdapter extends ProviderAdapter {
     private FacebookAdapter(ProviderHttp http, FacebookGraph graph) {
         super(FacebookPlugin.TYPE, FacebookPublisher.steps(http, graph), FacebookFeedReader.of(http, graph),
                 new FacebookProbe(http, graph));
+        this.owner = new FacebookPostOwner(http, graph);
+    }
+
+    @Override
+    public CompletableFuture<PostOwnership> readOwnership(PostOwnershipRequest request) {
+        return owner.read(request);
     }
 
     @Override

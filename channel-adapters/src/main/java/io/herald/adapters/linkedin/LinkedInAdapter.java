@@ -2,6 +2,8 @@ package io.herald.adapters.linkedin;
 
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.port.ContentLimits;
+import io.herald.adapters.port.PostOwnership;
+import io.herald.adapters.port.PostOwnershipRequest;
 import io.herald.adapters.port.ProviderAdapter;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
@@ -9,6 +11,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * LinkedIn through the versioned Posts API ({@code /rest/posts}): the write steps
@@ -22,6 +25,8 @@ public final class LinkedInAdapter extends ProviderAdapter {
     static final int MAX_IMAGES = 10;
     static final int COMMENT_MAX = 1250;
 
+    private final LinkedInPostOwner owner;
+
     public LinkedInAdapter(ProviderHttp http, String apiBaseUrl, String version) {
         this(http, LinkedInApi.at(apiBaseUrl, version));
     }
@@ -29,6 +34,12 @@ public final class LinkedInAdapter extends ProviderAdapter {
     private LinkedInAdapter(ProviderHttp http, LinkedInApi api) {
         super(LinkedInPlugin.TYPE, LinkedInPublisher.steps(http, api), LinkedInFeedReader.of(http, api),
                 new LinkedInProbe(http, api));
+        this.owner = new LinkedInPostOwner(http, api);
+    }
+
+    @Override
+    public CompletableFuture<PostOwnership> readOwnership(PostOwnershipRequest request) {
+        return owner.read(request);
     }
 
     /** A link or images, not both; the post's text is required. */

@@ -33,6 +33,16 @@ public interface ChannelAdapter {
     /** Reads one post by its id: the read-back of an update or delete. Safe to repeat. */
     CompletableFuture<PostReading> readPost(PostReadRequest request);
 
+    /**
+     * Whether the post an operator names is the connection's own: read with the connection's
+     * credentials, so a decision cannot aim later updates and deletes at another's post. Safe to
+     * repeat. A channel that cannot tell says {@link PostOwnership.Unreadable}.
+     */
+    default CompletableFuture<PostOwnership> readOwnership(PostOwnershipRequest request) {
+        return CompletableFuture.completedFuture(new PostOwnership.Unreadable(
+                type().wireName() + " channels cannot read a post back to check whose it is"));
+    }
+
     /** What the connection's credentials allow: publishing, and reading back. */
     CompletableFuture<CapabilityReport> probe(ChannelConnection connection);
 

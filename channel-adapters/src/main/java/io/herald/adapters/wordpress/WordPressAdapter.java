@@ -3,6 +3,8 @@ package io.herald.adapters.wordpress;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.port.ContentLimits;
+import io.herald.adapters.port.PostOwnership;
+import io.herald.adapters.port.PostOwnershipRequest;
 import io.herald.adapters.port.ProviderAdapter;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
@@ -10,6 +12,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * WordPress through its REST API with an Application Password ({@link WordPressRest}): the write
@@ -23,9 +26,17 @@ public final class WordPressAdapter extends ProviderAdapter {
     public static final String META_KEY = "herald_publication_id";
     static final int MAX_IMAGES = 10;
 
+    private final WordPressPostOwner owner;
+
     public WordPressAdapter(ProviderHttp http) {
         super(WordPressPlugin.TYPE, WordPressPublisher.steps(http), WordPressFeedReader.of(http),
                 new WordPressProbe(http));
+        this.owner = new WordPressPostOwner(http);
+    }
+
+    @Override
+    public CompletableFuture<PostOwnership> readOwnership(PostOwnershipRequest request) {
+        return owner.read(request);
     }
 
     /** Images become the featured image and figures in the content; WordPress posts take no first comment. */

@@ -41,7 +41,7 @@ import org.springframework.stereotype.Component;
 public class EntryLines implements EntryOrder {
 
     private static final String COLUMNS = "o.seq, o.publication_id, o.action, o.content_version, o.state, o.ref_id,"
-            + " o.ref_url";
+            + " o.ref_url, o.ref_verified";
     /**
      * Settles (or re-opens) one operation and wakes the next open update or delete, if nothing else
      * before it is open; one statement on the hot path. The first {@code %s} is the new state, the
@@ -113,6 +113,26 @@ public class EntryLines implements EntryOrder {
     }
 
     @Override
+    public boolean targetUnverified(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
+        return EntryTurns.targetUnverified(jdbc.query("SELECT " + COLUMNS + """
+                 FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
+                ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
+    }
+
+    /** A rare operator's check: it reads the workspace's rows through the line index's first column. */
+    @Override
+    public Optional<PublicationId> postHolder(WorkspaceId workspace, ChannelId channel, ProviderRef ref,
+                                              PublicationId except) {
+        List<String> holders = jdbc.queryForList("""
+                SELECT publication_id FROM entry_operation
+                 WHERE workspace_id = ? AND publication_id <> ? AND action IN ('publish', 'draft')
+                   AND ((channel_id = ? AND ref_id = ?) OR ref_url = ?)
+                 ORDER BY seq LIMIT 1""", String.class, workspace.value(), except.value(), channel.value(),
+                ref.id(), ref.url());
+        return holders.stream().findFirst().map(PublicationId::new);
+    }
+
+    @Override
     public boolean isInLine(PublicationId publicationId) {
         Integer n = jdbc.queryForObject("SELECT count(*) FROM entry_operation WHERE publication_id = ?",
                 Integer.class, publicationId.value());
@@ -159,9 +179,18 @@ public class EntryLines implements EntryOrder {
                 event.attemptNo());
     }
 
+    /**
+     * An operator's confirmation marks the post it names as read back or not (before the settling,
+     * which wakes the next update or delete, commits with it).
+     */
     @EventHandler
     void on(PublicationReconciledEvent event) {
         if (event.result() == ReconciliationResult.FOUND) {
+            if (event.verified() != null) {
+                jdbc.update("UPDATE entry_operation SET ref_verified = ? WHERE publication_id = ?"
+                        + " AND action IN ('publish', 'draft') AND NOT (? = ANY(comment_attempts))",
+                        event.verified(), event.publicationId().value(), event.attemptNo());
+            }
             settle(SETTLE_UNLESS_COMMENT, event.publicationId(), State.DONE, event.providerRef(), event.attemptNo());
         } else if (event.result() == ReconciliationResult.NOT_FOUND) {
             jdbc.update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value(),
@@ -216,6 +245,7 @@ public class EntryLines implements EntryOrder {
         String refUrl = rs.getString(7);
         return new EntryOperation(rs.getLong(1), new PublicationId(rs.getString(2)),
                 PublicationAction.fromWireName(rs.getString(3)), rs.getLong(4), State.valueOf(rs.getString(5)),
-                refId == null && refUrl == null ? null : new ProviderRef(refId, refUrl));
+                refId == null && refUrl == null ? null : new ProviderRef(refId, refUrl),
+                Boolean.FALSE.equals(rs.getObject(8, Boolean.class)));
     }
 }

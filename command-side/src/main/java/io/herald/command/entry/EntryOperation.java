@@ -4,9 +4,13 @@ import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 
-/** One operation in an entry's line at a channel, as {@code entry_operation} holds it. */
+/**
+ * One operation in an entry's line at a channel, as {@code entry_operation} holds it.
+ *
+ * @param refUnverified its post was named by an operator and could not be read back
+ */
 record EntryOperation(long seq, PublicationId publicationId, PublicationAction action, long contentVersion,
-                      State state, ProviderRef ref) {
+                      State state, ProviderRef ref, boolean refUnverified) {
 
     enum State {
         /** Not settled: later operations wait for it. */

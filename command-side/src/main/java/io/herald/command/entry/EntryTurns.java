@@ -5,6 +5,7 @@ import io.herald.command.publication.EntryOrder.Go;
 import io.herald.command.publication.EntryOrder.NothingToChange;
 import io.herald.command.publication.EntryOrder.Superseded;
 import io.herald.command.publication.EntryOrder.Turn;
+import io.herald.command.publication.EntryOrder.Unverified;
 import io.herald.command.publication.EntryOrder.Wait;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.PublicationAction;
@@ -46,6 +47,19 @@ final class EntryTurns {
         return creator;
     }
 
+    /** Whether the post an update or delete accepted now acts on was named by an operator and not read back. */
+    static boolean targetUnverified(List<EntryOperation> line) {
+        EntryOperation creator = null;
+        for (EntryOperation op : line) {
+            if (op.action().createsPost() && !op.is(State.NOT_EXECUTED)) {
+                creator = op;
+            } else if (op.action() == PublicationAction.DELETE && op.is(State.DONE)) {
+                creator = null;
+            }
+        }
+        return creator != null && creator.refUnverified();
+    }
+
     /** The turn of {@code self}, an update or delete in {@code line}. */
     static Turn turnOf(List<EntryOperation> line, PublicationId self) {
         int at = indexOf(line, self);
@@ -66,6 +80,9 @@ final class EntryTurns {
             return new NothingToChange("the entry has no post at this channel: its publish never executed");
         }
         EntryOperation target = earlier.get(targetAt);
+        if (target.refUnverified()) {
+            return new Unverified(target.publicationId());
+        }
         long applied = target.contentVersion();
         for (EntryOperation op : earlier.subList(targetAt + 1, earlier.size())) {
             if (op.action() == PublicationAction.DELETE && op.is(State.DONE)) {

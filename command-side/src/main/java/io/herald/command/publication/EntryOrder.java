@@ -23,6 +23,19 @@ public interface EntryOrder {
     /** The publish or draft whose post an update of the entry at that channel would change, if any. */
     java.util.Optional<PublicationId> postCreator(WorkspaceId workspace, String calendarEntryId, ChannelId channel);
 
+    /**
+     * Intake: the post an update or delete accepted now would act on was named by an operator and
+     * could not be read back as the connection's own (an unverified {@code confirm_published}).
+     */
+    boolean targetUnverified(WorkspaceId workspace, String calendarEntryId, ChannelId channel);
+
+    /**
+     * The publish or draft (other than {@code except}) whose post {@code ref} already is, in the
+     * workspace: the same id at the same channel, or the same URL at any of its channels.
+     */
+    java.util.Optional<PublicationId> postHolder(WorkspaceId workspace, ChannelId channel, ProviderRef ref,
+                                                 PublicationId except);
+
     /** What an update or delete may do now. */
     sealed interface Turn {
     }
@@ -33,6 +46,13 @@ public interface EntryOrder {
 
     /** Act on {@code target}, the post of the entry's latest succeeded publish or draft. */
     record Go(ProviderRef target) implements Turn {
+    }
+
+    /**
+     * The entry's post was named by an operator and could not be read back: nothing is sent to it
+     * until an operator confirms a readable reference, whose settling wakes this one.
+     */
+    record Unverified(PublicationId creator) implements Turn {
     }
 
     /** An update older than one already applied: it ends without a call. */

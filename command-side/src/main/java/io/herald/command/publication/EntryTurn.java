@@ -41,6 +41,13 @@ record EntryTurn(Object event, AttemptDecision refusal) {
                     AttemptDecision.refused(request.publicationId(), ErrorCode.NOTHING_TO_CHANGE.code(),
                             nothing.reason()));
         }
+        if (turn instanceof EntryOrder.Unverified unverified) {
+            log.info("{} of {} waits: the entry's post, named by an operator for {}, was not read back",
+                    request.action().wireName(), request.publicationId(), unverified.creator());
+            return new EntryTurn(null, AttemptDecision.refused(request.publicationId(),
+                    ErrorCode.TARGET_UNVERIFIED.code(), "the entry's post was confirmed by an operator for "
+                            + unverified.creator() + " without being read back; confirm a readable reference"));
+        }
         return new EntryTurn(new PublicationTargetedEvent(request.publicationId(), request.workspaceId(),
                 ((EntryOrder.Go) turn).target(), at), null);
     }

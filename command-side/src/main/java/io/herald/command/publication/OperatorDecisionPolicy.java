@@ -36,17 +36,22 @@ final class OperatorDecisionPolicy {
         PublicationRequestedEvent request = state.request();
         return switch (command.decision()) {
             case CONFIRM_PUBLISHED -> {
-                requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
-                        PublicationStatus.FAILED);
+                boolean reconfirm = state.status() == PublicationStatus.SUCCEEDED && state.postUnverified();
+                if (!reconfirm) {
+                    requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN,
+                            PublicationStatus.NOT_EXECUTED, PublicationStatus.FAILED);
+                }
                 ProviderRef ref = command.providerRef();
                 if (ref == null || (isBlank(ref.id()) && isBlank(ref.url()))) {
                     throw new HeraldRejection(ErrorCode.VALIDATION_FAILED,
                             "confirm_published needs the post's id or URL at the provider");
                 }
+                Boolean verified = verification(state, command, reconfirm);
                 yield new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
                         state.lastAttemptNo(), ReconciliationResult.FOUND, ReconciliationSource.OPERATOR, ref,
-                        "confirmed published by " + command.operator(), command.operator(), command.note(),
-                        command.decidedAt());
+                        (reconfirm ? "confirmed again by " : "confirmed published by ") + command.operator()
+                                + (Boolean.FALSE.equals(verified) ? "; the channel could not read the post back" : ""),
+                        command.operator(), command.note(), command.decidedAt(), verified);
             }
             case CONFIRM_NOT_PUBLISHED -> {
                 requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN);
@@ -99,6 +104,27 @@ final class OperatorDecisionPolicy {
                     state.lastAttemptNo(), PublicationStep.FIRST_COMMENT, command.operator(), command.note(),
                     command.decidedAt());
         };
+    }
+
+    /**
+     * The post a publish or draft is confirmed with becomes the one its entry's updates and deletes
+     * act on, so the request reads it back first (the aggregate does no I/O): a confirmation that
+     * was not checked is refused, and one the channel could not read is recorded as unverified. A
+     * second confirmation, of a post confirmed unverified, must be one that was read back.
+     */
+    private static Boolean verification(PublicationState state, DecidePublicationCommand command, boolean reconfirm) {
+        if (!state.request().action().createsPost()) {
+            return null;
+        }
+        if (command.verified() == null) {
+            throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED, "confirm_published of a "
+                    + state.request().action().wireName() + " needs its post read back first; send the decision again");
+        }
+        if (reconfirm && !command.verified()) {
+            throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED, "the post was already confirmed without being"
+                    + " read back, and the channel still cannot read the reference given: confirm one it can read");
+        }
+        return command.verified();
     }
 
     private static void requireDecidable(PublicationState state, DecidePublicationCommand command,

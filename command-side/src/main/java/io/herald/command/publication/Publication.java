@@ -285,7 +285,8 @@ public class Publication {
             return;
         }
         apply(OperatorDecisionPolicy.onPost(state, command));
-        if (command.decision() == OperatorDecision.CONFIRM_PUBLISHED) {
+        // a post that stands on an operator's word alone gets no first comment until it is read back
+        if (command.decision() == OperatorDecision.CONFIRM_PUBLISHED && !state.postUnverified()) {
             nextStepIfDue(command.decidedAt());
         }
     }

@@ -22,6 +22,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.slf4j.Logger;
@@ -48,13 +49,15 @@ public class PublicationCommandController {
     private final PublicationViews views;
     private final CommandGateway commands;
     private final Clock clock;
+    private final PostReferenceCheck postCheck;
 
     public PublicationCommandController(PublicationIntake intake, PublicationViews views, CommandGateway commands,
-                                        Clock clock) {
+                                        Clock clock, PostReferenceCheck postCheck) {
         this.intake = intake;
         this.views = views;
         this.commands = commands;
         this.clock = clock;
+        this.postCheck = postCheck;
     }
 
     @PostMapping("/api/v1/workspaces/{ws}/publications")
@@ -107,10 +110,23 @@ public class PublicationCommandController {
         WorkspaceId workspace = workspace(ws);
         PublicationId publication = publication(id);
         Instant at = clock.instant();
-        ProviderRef ref = body.providerRef() == null ? null
+        ProviderRef named = body.providerRef() == null ? null
                 : new ProviderRef(body.providerRef().id(), body.providerRef().url());
-        send(new DecidePublicationCommand(publication, workspace, OperatorDecision.fromWireName(body.decision()), ref,
-                actorOrAnonymous(actor), body.note(), at), publication);
+        ProviderRef ref = named;
+        OperatorDecision decision = OperatorDecision.fromWireName(body.decision());
+        Boolean verified = null;
+        if (decision == OperatorDecision.CONFIRM_PUBLISHED && named != null) {
+            // a post named for a publish or draft is read back first; the aggregate refuses one that was not
+            Optional<PublicationView> view = views.find(workspace, publication)
+                    .filter(v -> PostReferenceCheck.namesThePost(v, named));
+            if (view.isPresent()) {
+                PostReferenceCheck.Checked checked = postCheck.check(view.get(), named);
+                ref = checked.ref();
+                verified = checked.verified();
+            }
+        }
+        send(new DecidePublicationCommand(publication, workspace, decision, ref, actorOrAnonymous(actor), body.note(),
+                at, verified), publication);
         log.info("decision {} on {} recorded for {}", body.decision(), publication, actorOrAnonymous(actor));
         return ResponseEntity.ok(current(workspace, publication, at));
     }

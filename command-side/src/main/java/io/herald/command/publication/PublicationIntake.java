@@ -103,11 +103,18 @@ public class PublicationIntake {
 
         PublicationId id = IdempotencyKeys.publicationId(workspace, request.calendarEntryId(),
                 request.contentVersion(), channel, action);
-        if (action.actsOnPost() && !entries.isInLine(id)
-                && !entries.hasPostToChange(workspace, request.calendarEntryId(), channel)) {
-            throw new HeraldRejection(ErrorCode.NOTHING_TO_CHANGE, "entry " + request.calendarEntryId()
-                    + " has no post at channel " + channel + " to " + action.wireName()
-                    + " (never published, or deleted)");
+        if (action.actsOnPost() && !entries.isInLine(id)) {
+            if (!entries.hasPostToChange(workspace, request.calendarEntryId(), channel)) {
+                throw new HeraldRejection(ErrorCode.NOTHING_TO_CHANGE, "entry " + request.calendarEntryId()
+                        + " has no post at channel " + channel + " to " + action.wireName()
+                        + " (never published, or deleted)");
+            }
+            if (entries.targetUnverified(workspace, request.calendarEntryId(), channel)) {
+                throw new HeraldRejection(ErrorCode.TARGET_UNVERIFIED, "the post of entry "
+                        + request.calendarEntryId() + " at channel " + channel + " was confirmed by an operator"
+                        + " without being read back; an operator must confirm a reference the channel can read"
+                        + " before it can be " + (action == PublicationAction.DELETE ? "deleted" : "updated"));
+            }
         }
         RequestPublicationCommand command = new RequestPublicationCommand(id, workspace, request.calendarEntryId(),
                 request.contentVersion(), channel, type, action, content, scheduledAt, clock.instant(), actor);

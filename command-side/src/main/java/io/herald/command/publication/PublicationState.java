@@ -53,6 +53,8 @@ final class PublicationState {
     private MediaId lastMediaId;
     /** The latest attempt has no recorded result yet (its step may be an upload or the comment). */
     private boolean inFlight;
+    /** The post stands on an operator's word alone: it was named and could not be read back. */
+    private boolean postUnverified;
     private final PublicationSteps steps = new PublicationSteps();
 
     PublicationRequestedEvent request() {
@@ -77,6 +79,10 @@ final class PublicationState {
 
     ReconciliationSource lastNotFoundSource() {
         return lastNotFoundSource;
+    }
+
+    boolean postUnverified() {
+        return postUnverified;
     }
 
     ProviderRef targetRef() {
@@ -246,6 +252,7 @@ final class PublicationState {
             case FOUND -> {
                 status = PublicationStatus.SUCCEEDED;
                 steps.postExists(event.providerRef());
+                postUnverified = event.unverified();
             }
             case NOT_FOUND -> {
                 status = PublicationStatus.NOT_EXECUTED;

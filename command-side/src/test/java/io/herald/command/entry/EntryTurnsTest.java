@@ -6,6 +6,7 @@ import io.herald.command.entry.EntryOperation.State;
 import io.herald.command.publication.EntryOrder.Go;
 import io.herald.command.publication.EntryOrder.NothingToChange;
 import io.herald.command.publication.EntryOrder.Superseded;
+import io.herald.command.publication.EntryOrder.Unverified;
 import io.herald.command.publication.EntryOrder.Wait;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.ProviderRef;
@@ -23,8 +24,28 @@ class EntryTurnsTest {
 
     private PublicationId op(PublicationAction action, long version, State state, ProviderRef ref) {
         PublicationId id = new PublicationId("pub_" + line.size());
-        line.add(new EntryOperation(line.size() + 1, id, action, version, state, ref));
+        line.add(new EntryOperation(line.size() + 1, id, action, version, state, ref, false));
         return id;
+    }
+
+    @Test
+    void anUpdateOfAPostConfirmedWithoutReadBackWaitsForAConfirmationThatWasReadBack() {
+        PublicationId publish = new PublicationId("pub_unverified");
+        line.add(new EntryOperation(1, publish, PublicationAction.PUBLISH, 3, State.DONE, POST, true));
+        PublicationId update = op(PublicationAction.UPDATE, 4, State.OPEN, null);
+        assertThat(EntryTurns.turnOf(line, update)).isEqualTo(new Unverified(publish));
+        assertThat(EntryTurns.targetUnverified(line)).isTrue();
+        line.set(0, new EntryOperation(1, publish, PublicationAction.PUBLISH, 3, State.DONE, REPOST, false));
+        assertThat(EntryTurns.turnOf(line, update)).isEqualTo(new Go(REPOST));
+        assertThat(EntryTurns.targetUnverified(line)).isFalse();
+    }
+
+    @Test
+    void aPostDeletedOrReplacedByAnotherPublishIsNoLongerTheUnverifiedTarget() {
+        line.add(new EntryOperation(1, new PublicationId("pub_unverified"), PublicationAction.PUBLISH, 3, State.DONE,
+                POST, true));
+        op(PublicationAction.PUBLISH, 5, State.DONE, REPOST);
+        assertThat(EntryTurns.targetUnverified(line)).isFalse();
     }
 
     @Test

@@ -142,6 +142,19 @@ final class EntryLineModel {
             return line.stream().anyMatch(op -> op.id.equals(publicationId));
         }
 
+        /** Operators' confirmations are not part of this model: every post was created by Herald. */
+        @Override
+        public boolean targetUnverified(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
+            return false;
+        }
+
+        @Override
+        public java.util.Optional<PublicationId> postHolder(WorkspaceId workspace, ChannelId channel,
+                                                            io.herald.contracts.publication.ProviderRef ref,
+                                                            PublicationId except) {
+            return java.util.Optional.empty();
+        }
+
         /** Intake's image check of an update is not part of this model. */
         @Override
         public java.util.Optional<PublicationId> postCreator(io.herald.contracts.id.WorkspaceId workspace,

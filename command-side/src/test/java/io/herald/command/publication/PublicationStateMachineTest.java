@@ -795,7 +795,9 @@ class PublicationStateMachineTest {
                     : pick(OperatorDecision.CONFIRM_PUBLISHED, OperatorDecision.CONFIRM_NOT_PUBLISHED,
                     OperatorDecision.REATTEMPT);
             ProviderRef ref = decision == OperatorDecision.CONFIRM_PUBLISHED && random.nextInt(5) > 0 ? POST : null;
-            Decided decided = decide(new DecidePublicationCommand(ID, WS, decision, ref, "olga", null, now));
+            // the request read the post back (PostReferenceCheck) and found it the connection's
+            Decided decided = decide(new DecidePublicationCommand(ID, WS, decision, ref, "olga", null, now,
+                    ref == null ? null : Boolean.TRUE));
             journal.add("     " + decision + " -> " + decided.events());
             if (!decided.events().isEmpty()) {
                 happened("operator:" + decision);

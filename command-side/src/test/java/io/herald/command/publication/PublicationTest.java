@@ -148,8 +148,22 @@ class PublicationTest {
                 T0.plusSeconds(60));
     }
 
+    private static final ProviderRef OTHER_POST = new ProviderRef("1234567890_77", null);
+
+    private static PublicationReconciledEvent unverifiedConfirmation() {
+        return new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND, ReconciliationSource.OPERATOR,
+                POST, "confirmed published by olga; the channel could not read the post back", "olga",
+                "checked by hand", T0.plusSeconds(90), false);
+    }
+
     private static DecidePublicationCommand decide(OperatorDecision decision, ProviderRef ref) {
-        return new DecidePublicationCommand(ID, WS, decision, ref, "olga", "checked by hand", T0.plusSeconds(90));
+        return decide(decision, ref, ref == null ? null : Boolean.TRUE);
+    }
+
+    /** {@code verified}: what the request's read of the post found (null: not read). */
+    private static DecidePublicationCommand decide(OperatorDecision decision, ProviderRef ref, Boolean verified) {
+        return new DecidePublicationCommand(ID, WS, decision, ref, "olga", "checked by hand", T0.plusSeconds(90),
+                verified);
     }
 
     @Nested
@@ -590,7 +604,46 @@ class PublicationTest {
                     .when(decide(OperatorDecision.CONFIRM_PUBLISHED, POST))
                     .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
                             ReconciliationSource.OPERATOR, POST, "confirmed published by olga", "olga",
-                            "checked by hand", T0.plusSeconds(90)));
+                            "checked by hand", T0.plusSeconds(90), true));
+        }
+
+        @Test
+        void confirmPublishedOfAPostNotReadBackIsRefused() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, POST, null))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+        }
+
+        @Test
+        void confirmPublishedThatTheChannelCannotReadIsRecordedUnverified() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1))
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, POST, false))
+                    .expectEvents(unverifiedConfirmation());
+        }
+
+        @Test
+        void anUnverifiedConfirmationIsConfirmedAgainOnlyWithAPostReadBack() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1), unverifiedConfirmation())
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, POST, false))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1), unverifiedConfirmation())
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, OTHER_POST, true))
+                    .expectEvents(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
+                            ReconciliationSource.OPERATOR, OTHER_POST, "confirmed again by olga", "olga",
+                            "checked by hand", T0.plusSeconds(90), true));
+        }
+
+        @Test
+        void aVerifiedConfirmationIsFinal() {
+            fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
+                            new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
+                                    ReconciliationSource.OPERATOR, POST, "confirmed published by olga", "olga", null,
+                                    T0.plusSeconds(60), true))
+                    .when(decide(OperatorDecision.CONFIRM_PUBLISHED, OTHER_POST, true))
+                    .expectNoEvents()
+                    .expectException(rejection(ErrorCode.DECISION_NOT_ALLOWED));
         }
 
         @Test

@@ -33,6 +33,18 @@ final class ScriptedEntryOrder implements EntryOrder {
     }
 
     @Override
+    public boolean targetUnverified(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
+        return false;
+    }
+
+    @Override
+    public java.util.Optional<PublicationId> postHolder(WorkspaceId workspace, ChannelId channel,
+                                                        io.herald.contracts.publication.ProviderRef ref,
+                                                        PublicationId except) {
+        return java.util.Optional.empty();
+    }
+
+    @Override
     public boolean isInLine(PublicationId publicationId) {
         return false;
     }

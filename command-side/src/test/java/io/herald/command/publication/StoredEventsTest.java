@@ -54,7 +54,8 @@ class StoredEventsTest {
     private final Serializer serializer = JacksonSerializer.builder().objectMapper(MAPPER).build();
     private final EventUpcasterChain upcasters =
             new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster(),
-                    new PublicationAttemptedEvent_1_to_2Upcaster(), new PublicationRequestedEvent_1_to_2Upcaster());
+                    new PublicationAttemptedEvent_1_to_2Upcaster(), new PublicationRequestedEvent_1_to_2Upcaster(),
+                    new PublicationReconciledEvent_1_to_2Upcaster());
 
     @Test
     void anExecutionRequestOfRevision1ReadsAsAttemptZeroTheNextOne() throws IOException {
@@ -114,8 +115,27 @@ class StoredEventsTest {
         assertThat(failed.retryAt()).isEqualTo(Instant.parse("2026-12-01T09:31:10.045352185Z"));
         assertThat(read(PublicationOutcomeUnknownEvent.class, "PublicationOutcomeUnknownEvent_1.json").cause())
                 .isEqualTo(UnknownCause.INTERRUPTED);
-        assertThat(read(PublicationReconciledEvent.class, "PublicationReconciledEvent_1.json").result())
-                .isEqualTo(ReconciliationResult.NOT_FOUND);
+    }
+
+    @Test
+    void aReconciliationOfRevision1ClaimsNoCheckOfThePost() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationReconciledEvent.class, "1",
+                "PublicationReconciledEvent_1.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        PublicationReconciledEvent reconciled = serializer.deserialize(upcast.getData());
+        assertThat(reconciled.result()).isEqualTo(ReconciliationResult.NOT_FOUND);
+        assertThat(reconciled.attemptNo()).isEqualTo(2);
+        assertThat(reconciled.verified()).isNull();
+        assertThat(reconciled.unverified()).isFalse();
+    }
+
+    @Test
+    void anOperatorsConfirmationOfRevision2KeepsWhetherItWasReadBack() throws IOException {
+        String revision2 = fixture("PublicationReconciledEvent_1.json").replace("}", ",\"verified\":false}");
+        IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(initial(
+                PublicationReconciledEvent.class, "2", revision2))).findFirst().orElseThrow();
+        PublicationReconciledEvent reconciled = serializer.deserialize(upcast.getData());
+        assertThat(reconciled.unverified()).isTrue();
     }
 
     private <T> T read(Class<T> type, String file) throws IOException {

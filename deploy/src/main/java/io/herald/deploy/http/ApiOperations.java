@@ -10,8 +10,10 @@ import static io.herald.contracts.error.ErrorCode.MEDIA_INVALID;
 import static io.herald.contracts.error.ErrorCode.NOTHING_TO_CHANGE;
 import static io.herald.contracts.error.ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION;
 import static io.herald.contracts.error.ErrorCode.PAYLOAD_TOO_LARGE;
+import static io.herald.contracts.error.ErrorCode.POST_NOT_OWNED;
 import static io.herald.contracts.error.ErrorCode.PUBLICATION_ALREADY_SUCCEEDED;
 import static io.herald.contracts.error.ErrorCode.PUBLICATION_NOT_EXECUTABLE;
+import static io.herald.contracts.error.ErrorCode.TARGET_UNVERIFIED;
 import static io.herald.contracts.error.ErrorCode.UNKNOWN_CHANNEL;
 import static io.herald.contracts.error.ErrorCode.UNKNOWN_MEDIA;
 import static io.herald.contracts.error.ErrorCode.UNSUPPORTED_MEDIA_TYPE;
@@ -46,7 +48,8 @@ final class ApiOperations {
 
             op("POST " + WS + "/publications", "requestPublication", "publications",
                     "Request a publication of a calendar entry to one channel (idempotent)", VALIDATION_FAILED,
-                    PAYLOAD_TOO_LARGE, IDEMPOTENCY_KEY_REUSED, UNKNOWN_CHANNEL, UNKNOWN_MEDIA, NOTHING_TO_CHANGE),
+                    PAYLOAD_TOO_LARGE, IDEMPOTENCY_KEY_REUSED, UNKNOWN_CHANNEL, UNKNOWN_MEDIA, NOTHING_TO_CHANGE,
+                    TARGET_UNVERIFIED),
             op("GET " + WS + "/publications", "listPublications", "publications",
                     "Publications of the workspace, newest first, a page at a time", VALIDATION_FAILED),
             op("GET " + PUB, "getPublication", "publications", "One publication: status, steps, attempts"),
@@ -55,7 +58,7 @@ final class ApiOperations {
                     PUBLICATION_NOT_EXECUTABLE, CONCURRENT_MODIFICATION),
             op("POST " + PUB + "/decisions", "decidePublication", "operator",
                     "An operator's decision on a publication that needs one", VALIDATION_FAILED, DECISION_NOT_ALLOWED,
-                    CONCURRENT_MODIFICATION),
+                    CONCURRENT_MODIFICATION, POST_NOT_OWNED),
             op("POST " + PUB + "/reconcile", "reconcilePublication", "operator",
                     "Read the post back from the provider now", PUBLICATION_NOT_EXECUTABLE, CONCURRENT_MODIFICATION),
             op("GET " + WS + "/decisions", "listDecisions", "operator", "The decision queue", VALIDATION_FAILED),

@@ -83,8 +83,9 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
         decide(ws, notPublished, "{\"decision\":\"confirm_not_published\",\"note\":\"not on the Page\"}");
         String confirmed = request(ws, "confirmed");
         drive.rejected(confirmed, drive.startAttempt(confirmed));
-        decide(ws, confirmed, "{\"decision\":\"confirm_published\",\"providerRef\":{\"url\":"
-                + "\"https://facebook.example/posts/9\"},\"note\":\"posted by hand\"}");
+        // the channel's token is unknown to the sandbox: the post cannot be read back, and is recorded unverified
+        decide(ws, confirmed, "{\"decision\":\"confirm_published\",\"providerRef\":{\"id\":\"1234567890_9\","
+                + "\"url\":\"https://www.facebook.com/1234567890_9\"},\"note\":\"posted by hand\"}");
         String abandoned = request(ws, "abandoned");
         drive.unknown(abandoned, drive.startAttempt(abandoned));
         decide(ws, abandoned, "{\"decision\":\"abandon\",\"note\":\"campaign cancelled\"}");

@@ -345,6 +345,11 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
                 String publicationId = json.readTree(request).path("meta").path("herald_publication_id").asText();
                 reply(exchange, 201, "{\"id\":4242,\"status\":\"publish\",\"link\":\"" + HOSTILE_URL + "\","
                         + "\"meta\":{\"herald_publication_id\":\"" + publicationId + "\"}}");
+            } else if (route.matches("rest_route=/wp/v2/posts/\\d+.*") && "GET".equals(method)) {
+                // one post read by its id (the check of an operator's confirmation): the connection's user wrote it
+                String id = route.replaceAll("rest_route=/wp/v2/posts/(\\d+).*", "$1");
+                reply(exchange, 200, "{\"id\":" + id + ",\"author\":7,\"status\":\"publish\","
+                        + "\"link\":\"https://blog.example.org/?p=" + id + "\"}");
             } else if (route.startsWith("rest_route=/wp/v2/posts")) {
                 reply(exchange, 200, "[]");
             } else {

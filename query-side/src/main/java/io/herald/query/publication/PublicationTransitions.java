@@ -124,7 +124,7 @@ final class PublicationTransitions {
         PublicationViewDraft d = PublicationViewDraft.of(view);
         PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         d.reconciliations.add(new PublicationView.Reconciliation(e.reconciledAt(), e.attemptNo(), e.result(),
-                e.source(), e.detail(), e.providerRef(), e.decidedBy(), e.note(), step));
+                e.source(), e.detail(), e.providerRef(), e.decidedBy(), e.note(), step, e.verified()));
         d.updatedAt = e.reconciledAt();
         if (e.attemptNo() < d.latestAttemptNo()) {
             return d.toView();
