@@ -37,7 +37,7 @@ final class FacebookPostOwner {
 
     CompletableFuture<PostOwnership> read(PostOwnershipRequest request) {
         ChannelConnection connection = request.connection();
-        String pageId = connection.settings().pageId();
+        String pageId = connection.settings(FacebookSettings.class).pageId();
         String postId = postId(request.named());
         if (postId == null) {
             return done(new PostOwnership.NotOwned("the reference names no Facebook post id; give the post's id"

@@ -37,18 +37,18 @@ final class LinkedInPostOwner {
 
     CompletableFuture<PostOwnership> read(PostOwnershipRequest request) {
         ChannelConnection connection = request.connection();
-        String author = connection.settings().authorUrn();
+        String author = connection.settings(LinkedInSettings.class).authorUrn();
         String urn = urn(request.named());
         if (urn == null) {
             return done(new PostOwnership.NotOwned("the reference names no LinkedIn post (urn:li:share:… or"
                     + " urn:li:ugcPost:…)"));
         }
-        String token = connection.secrets().accessToken();
+        String token = connection.secrets(LinkedInSecrets.class).accessToken();
         if (Texts.blank(token)) {
             return done(new PostOwnership.Unreadable("No LinkedIn access token is stored: reconnect LinkedIn."));
         }
         boolean readGranted = readScopeGranted(connection);
-        if (!readGranted && connection.settings().scopes() != null && !connection.settings().scopes().isEmpty()) {
+        if (!readGranted && connection.settings(LinkedInSettings.class).scopes() != null && !connection.settings(LinkedInSettings.class).scopes().isEmpty()) {
             return done(new PostOwnership.Unreadable(LinkedInApi.missingReadScope(author,
                     "the token was granted without it")));
         }
@@ -94,8 +94,8 @@ final class LinkedInPostOwner {
     }
 
     private static boolean readScopeGranted(ChannelConnection connection) {
-        List<String> scopes = connection.settings().scopes();
-        String scope = LinkedInApi.isOrganization(connection.settings().authorUrn()) ? "r_organization_social"
+        List<String> scopes = connection.settings(LinkedInSettings.class).scopes();
+        String scope = LinkedInApi.isOrganization(connection.settings(LinkedInSettings.class).authorUrn()) ? "r_organization_social"
                 : "r_member_social";
         return scopes != null && scopes.contains(scope);
     }

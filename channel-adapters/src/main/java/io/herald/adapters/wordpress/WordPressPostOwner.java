@@ -36,12 +36,12 @@ final class WordPressPostOwner {
 
     CompletableFuture<PostOwnership> read(PostOwnershipRequest request) {
         ChannelConnection connection = request.connection();
-        String site = connection.settings().siteUrl();
+        String site = connection.settings(WordPressSettings.class).siteUrl();
         String id = postId(request.named());
         if (id == null) {
             return done(new PostOwnership.NotOwned("the reference names no WordPress post id; give the post's id"));
         }
-        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets().applicationPassword())) {
+        if (!WordPressRest.validSite(site) || Texts.blank(connection.secrets(WordPressSecrets.class).applicationPassword())) {
             return done(new PostOwnership.Unreadable(
                     "The connection has no valid site or application password: reconnect the site."));
         }

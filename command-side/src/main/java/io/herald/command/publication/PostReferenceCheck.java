@@ -1,6 +1,6 @@
 package io.herald.command.publication;
 
-import io.herald.adapters.port.ChannelAdapters;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.PostOwnership;
@@ -46,11 +46,11 @@ class PostReferenceCheck {
     }
 
     private final ChannelDirectory directory;
-    private final ChannelAdapters adapters;
+    private final ChannelPlugins adapters;
     private final EntryOrder entries;
     private final CapabilityProbes probes;
 
-    PostReferenceCheck(ChannelDirectory directory, ChannelAdapters adapters, EntryOrder entries,
+    PostReferenceCheck(ChannelDirectory directory, ChannelPlugins adapters, EntryOrder entries,
                        CapabilityProbes probes) {
         this.directory = directory;
         this.adapters = adapters;

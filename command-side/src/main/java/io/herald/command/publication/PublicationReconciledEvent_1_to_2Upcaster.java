@@ -2,6 +2,7 @@ package io.herald.command.publication;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.platform.projection.JsonPayloadUpcaster;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
@@ -19,7 +20,7 @@ public class PublicationReconciledEvent_1_to_2Upcaster extends JsonPayloadUpcast
     }
 
     @Override
-    void edit(ObjectNode payload) {
+    protected void edit(ObjectNode payload) {
         payload.putNull("verified");
     }
 }
