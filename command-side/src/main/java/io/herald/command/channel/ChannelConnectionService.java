@@ -80,7 +80,7 @@ public class ChannelConnectionService {
                 firstNonNull(request.applicationPassword(), previous.applicationPassword()));
         ChannelSettings settings = settingsOf(type, request, secrets);
         if (type == ChannelType.WORDPRESS) {
-            outbound.check(settings.siteUrl()).ifPresent(reason -> {
+            outbound.check(settings.siteUrl(), workspace.value()).ifPresent(reason -> {
                 throw new HeraldRejection(ErrorCode.DESTINATION_NOT_ALLOWED, "siteUrl is not allowed: " + reason);
             });
         }
