@@ -40,7 +40,7 @@ final class Herald_Publisher_Admin
         settings_fields('herald_publisher');
         echo '<table class="form-table" role="presentation">';
         self::text_row($name, 'herald_url', __('Herald URL', 'herald-publisher'), $s['herald_url'], 'url',
-            __('For example https://herald.example; the plugin adds /api/v1/….', 'herald-publisher'));
+            __('For example https://herald.example; the plugin adds /api/v1/…. Changing it clears the stored API key and signing secret.', 'herald-publisher'));
         self::text_row($name, 'workspace', __('Workspace', 'herald-publisher'), $s['workspace']);
         self::secret_row($name, 'api_key', __('API key (publisher role)', 'herald-publisher'), $s['api_key'] !== '');
         self::secret_row($name, 'signing_secret', __('Signing secret (optional)', 'herald-publisher'), $s['signing_secret'] !== '');
@@ -57,19 +57,38 @@ final class Herald_Publisher_Admin
         echo '</form></div>';
     }
 
+    /** A field set in wp-config.php is shown read-only, and is not part of the form. */
     private static function text_row(string $name, string $field, string $label, string $value, string $type = 'text',
                                      string $help = ''): void
     {
         $id = 'herald-' . $field;
+        $constant = Herald_Publisher_Settings::config_constant($field);
         echo '<tr><th scope="row"><label for="' . esc_attr($id) . '">' . esc_html($label) . '</label></th><td><input class="regular-text" type="'
-            . esc_attr($type) . '" id="' . esc_attr($id) . '" name="' . esc_attr($name . '[' . $field . ']') . '" value="' . esc_attr($value) . '">'
+            . esc_attr($type) . '" id="' . esc_attr($id) . '"'
+            . ($constant !== null ? ' readonly disabled' : ' name="' . esc_attr($name . '[' . $field . ']') . '"')
+            . ' value="' . esc_attr($value) . '">'
+            . ($constant !== null ? self::config_note($constant) : '')
             . ($help !== '' ? '<p class="description">' . esc_html($help) . '</p>' : '') . '</td></tr>';
+    }
+
+    private static function config_note(string $constant): string
+    {
+        return '<p class="description herald-set-by-configuration">' . esc_html(sprintf(
+            /* translators: %s: the name of a wp-config.php constant */
+            __('Set by configuration (%s in wp-config.php).', 'herald-publisher'), $constant)) . '</p>';
     }
 
     /** A stored secret shows as "stored": the field stays empty, and empty keeps what is stored. */
     private static function secret_row(string $name, string $field, string $label, bool $stored): void
     {
         $id = 'herald-' . $field;
+        $constant = Herald_Publisher_Settings::config_constant($field);
+        if ($constant !== null) {
+            echo '<tr><th scope="row"><label for="' . esc_attr($id) . '">' . esc_html($label) . '</label></th><td><input class="regular-text" type="password" id="'
+                . esc_attr($id) . '" readonly disabled value="" placeholder="'
+                . esc_attr__('set by configuration', 'herald-publisher') . '">' . self::config_note($constant) . '</td></tr>';
+            return;
+        }
         echo '<tr><th scope="row"><label for="' . esc_attr($id) . '">' . esc_html($label) . '</label></th><td><input class="regular-text" type="password" autocomplete="new-password" id="'
             . esc_attr($id) . '" name="' . esc_attr($name . '[' . $field . ']') . '" value="" placeholder="'
             . esc_attr($stored ? __('stored — leave empty to keep', 'herald-publisher') : '') . '">';

@@ -2,6 +2,11 @@
 /**
  * The option herald_publisher_settings, read and cleaned in one place. The same cleaning runs
  * for the settings form and for update_option() from code, so both end in the same shape.
+ *
+ * The API key and the signing secret belong to the Herald URL they were entered for
+ * (`secrets_url`): when the URL changes they are cleared and asked for again, so a changed URL
+ * never receives them. The URL, the key and the secret may instead come from wp-config.php
+ * (HERALD_URL, HERALD_API_KEY, HERALD_SIGNING_SECRET): a defined constant wins over the form.
  */
 
 defined('ABSPATH') || exit;
@@ -11,6 +16,14 @@ final class Herald_Publisher_Settings
     public const OPTION = 'herald_publisher_settings';
     public const SITE_ID_OPTION = 'herald_publisher_site_id';
     public const SECRET_FIELDS = ['api_key', 'signing_secret', 'webhook_secret'];
+    /** The secrets the plugin sends to Herald: valid only for the URL they were entered for. */
+    public const URL_BOUND_SECRETS = ['api_key', 'signing_secret'];
+    /** Settings that wp-config.php may set, by the constant that sets them. */
+    public const CONFIG_CONSTANTS = [
+        'herald_url' => 'HERALD_URL',
+        'api_key' => 'HERALD_API_KEY',
+        'signing_secret' => 'HERALD_SIGNING_SECRET',
+    ];
     public const DEFAULT_TIMEOUT = 20;
     public const MAX_TIMEOUT = 30;
 
@@ -38,10 +51,65 @@ final class Herald_Publisher_Settings
         ];
     }
 
+    /**
+     * The settings in effect: the stored ones, with what wp-config.php sets instead, and without
+     * stored secrets that were entered for another Herald URL than the one in effect now.
+     */
     public static function get(): array
+    {
+        $stored = self::stored();
+        $s = $stored;
+        unset($s['secrets_url']);
+        foreach (array_keys(self::CONFIG_CONSTANTS) as $field) {
+            $configured = self::from_config($field);
+            if ($configured !== null) {
+                $s[$field] = $configured;
+            }
+        }
+        if ($s['herald_url'] !== self::secrets_url($stored)) {
+            foreach (self::URL_BOUND_SECRETS as $field) {
+                if (self::from_config($field) === null) {
+                    $s[$field] = '';
+                }
+            }
+        }
+        return $s;
+    }
+
+    /** The option as stored, with defaults for what it lacks; nothing from wp-config.php. */
+    private static function stored(): array
     {
         $stored = get_option(self::OPTION, []);
         return array_merge(self::defaults(), is_array($stored) ? $stored : []);
+    }
+
+    /** The URL the stored secrets were entered for; settings saved before it was kept: their own URL. */
+    private static function secrets_url(array $stored): string
+    {
+        return isset($stored['secrets_url']) ? (string) $stored['secrets_url'] : (string) $stored['herald_url'];
+    }
+
+    /** The value wp-config.php sets for a field, or null when its constant is not defined. */
+    public static function from_config(string $field): ?string
+    {
+        $name = self::CONFIG_CONSTANTS[$field] ?? null;
+        if ($name === null || !defined($name) || !is_scalar(constant($name))) {
+            return null;
+        }
+        $value = trim((string) constant($name));
+        return $field === 'herald_url' ? self::clean_url($value) : $value;
+    }
+
+    /** The constant that sets a field, when it is defined. */
+    public static function config_constant(string $field): ?string
+    {
+        return self::from_config($field) !== null ? self::CONFIG_CONSTANTS[$field] : null;
+    }
+
+    private static function clean_url(string $url): string
+    {
+        $url = untrailingslashit(esc_url_raw($url, ['http', 'https']));
+        return (string) preg_replace('#/api/v1$#', '', $url);
     }
 
     /** Enough to talk to Herald: a URL, a workspace, a key and at least one channel. */
@@ -77,30 +145,46 @@ final class Herald_Publisher_Settings
 
     /**
      * Cleans a new value. A secret left empty in the form keeps the stored one (the form never
-     * shows it), unless "forget" was ticked for it.
+     * shows it), unless "forget" was ticked for it, or the Herald URL in effect is not the one it
+     * was entered for: then it is cleared and asked for again. What wp-config.php sets is not
+     * stored.
      */
     public static function sanitize($input): array
     {
         $input = is_array($input) ? $input : [];
-        $old = self::get();
+        $old = self::stored();
         $clean = self::defaults();
 
         $url = isset($input['herald_url']) ? trim((string) $input['herald_url']) : $old['herald_url'];
-        $url = untrailingslashit(esc_url_raw($url, ['http', 'https']));
-        $clean['herald_url'] = preg_replace('#/api/v1$#', '', $url);
+        $clean['herald_url'] = self::clean_url($url);
+        $url_in_effect = self::from_config('herald_url') ?? $clean['herald_url'];
+        $moved = $url_in_effect !== self::secrets_url($old);
 
         $workspace = isset($input['workspace']) ? trim((string) $input['workspace']) : $old['workspace'];
         $clean['workspace'] = preg_match('/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\z/', $workspace) ? $workspace : '';
 
+        $cleared = [];
         foreach (self::SECRET_FIELDS as $field) {
             $given = isset($input[$field]) ? trim((string) $input[$field]) : '';
-            if (!empty($input['forget_' . $field])) {
+            if (self::from_config($field) !== null || !empty($input['forget_' . $field])) {
                 $clean[$field] = '';
             } elseif ($given !== '') {
                 $clean[$field] = $given;
+            } elseif ($moved && in_array($field, self::URL_BOUND_SECRETS, true)) {
+                // entered for another Herald: never sent to this one
+                $clean[$field] = '';
+                if ($old[$field] !== '') {
+                    $cleared[] = $field;
+                }
             } else {
                 $clean[$field] = $old[$field];
             }
+        }
+        $clean['secrets_url'] = $url_in_effect;
+        if ($cleared !== [] && function_exists('add_settings_error')) {
+            add_settings_error(self::OPTION, 'herald_url_changed',
+                __('The Herald URL changed, so the stored API key and signing secret were cleared: enter the ones for the new Herald.', 'herald-publisher'),
+                'warning');
         }
 
         $channels = $input['channels'] ?? $old['channels'];

@@ -21,7 +21,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Resolves {@code Authorization: Bearer <key>} to a {@link Caller}: sets the Authentication, the
  * request attribute controllers read ({@code herald.actor}) and the MDC {@code actor}, then
  * applies the key's rate limit. An absent or unknown key leaves the request unauthenticated;
- * the authorization rules then answer 401 unless the path is open.
+ * the authorization rules then answer 401 unless the path is open. An expired key is answered 401
+ * {@code key_expired} here. Every presented key that is not valid counts against the client
+ * address's limit ({@link ClientAddressLimits}); past it, 429 before any lookup.
  */
 public final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
 
@@ -31,25 +33,45 @@ public final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     private final SystemKey systemKey;
     private final ApiKeyStore keys;
     private final RateLimits rateLimits;
+    private final ClientAddressLimits addressLimits;
     private final ProblemResponses problems;
 
     public ApiKeyAuthenticationFilter(SystemKey systemKey, ApiKeyStore keys, RateLimits rateLimits,
-                                      ProblemResponses problems) {
+                                      ClientAddressLimits addressLimits, ProblemResponses problems) {
         this.systemKey = systemKey;
         this.keys = keys;
         this.rateLimits = rateLimits;
+        this.addressLimits = addressLimits;
         this.problems = problems;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        Optional<Caller> caller = bearer(request).flatMap(this::resolve);
-        if (caller.isEmpty()) {
+        if (request.getHeader("Authorization") == null) {
             chain.doFilter(request, response);
             return;
         }
-        Caller who = caller.get();
+        String address = request.getRemoteAddr();
+        OptionalLong exhausted = addressLimits.exhausted(address);
+        if (exhausted.isPresent()) {
+            refuseAddress(request, response, exhausted.getAsLong());
+            return;
+        }
+        ApiKeyStore.Resolution resolution = bearer(request).map(this::resolve).orElse(new ApiKeyStore.Resolution.Unknown());
+        if (!(resolution instanceof ApiKeyStore.Resolution.Found found)) {
+            OptionalLong over = addressLimits.refuse(address);
+            if (over.isPresent()) {
+                refuseAddress(request, response, over.getAsLong());
+            } else if (resolution instanceof ApiKeyStore.Resolution.Expired) {
+                problems.write(request, response, ErrorCode.KEY_EXPIRED,
+                        "this key has expired; ask the workspace's admin for a new one");
+            } else {
+                chain.doFilter(request, response);
+            }
+            return;
+        }
+        Caller who = found.caller();
         OptionalLong retryAfter = rateLimits.refuse(who.keyId());
         if (retryAfter.isPresent()) {
             response.setHeader("Retry-After", Long.toString(retryAfter.getAsLong()));
@@ -66,9 +88,16 @@ public final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         }
     }
 
-    private Optional<Caller> resolve(String presented) {
+    private void refuseAddress(HttpServletRequest request, HttpServletResponse response, long retryAfter)
+            throws IOException {
+        response.setHeader("Retry-After", Long.toString(retryAfter));
+        problems.write(request, response, ErrorCode.RATE_LIMITED, "too many calls without a valid key from this"
+                + " address; retry after the number of seconds in Retry-After");
+    }
+
+    private ApiKeyStore.Resolution resolve(String presented) {
         if (systemKey.matches(presented)) {
-            return Optional.of(Caller.system());
+            return new ApiKeyStore.Resolution.Found(Caller.system());
         }
         return keys.resolve(presented);
     }

@@ -6,6 +6,7 @@ import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.herald.contracts.error.ErrorCode;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.OptionalLong;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -43,8 +44,14 @@ public class SecurityConfiguration {
     }
 
     @Bean
+    ClientAddressLimits clientAddressLimits(SecurityProperties properties) {
+        return new ClientAddressLimits(properties.unauthenticatedRateLimit());
+    }
+
+    @Bean
     SecurityFilterChain api(HttpSecurity http, SystemKey systemKey, ApiKeyStore keys,
-                            RateLimiterRegistry apiKeyRateLimiters, SigningSecrets signingSecrets,
+                            RateLimiterRegistry apiKeyRateLimiters, ClientAddressLimits addressLimits,
+                            SigningSecrets signingSecrets,
                             ProblemResponses problems, SecurityProperties properties, Clock clock,
                             SandboxProperties sandbox) throws Exception {
         AccessRules rules = new AccessRules(sandbox.enabled());
@@ -57,15 +64,26 @@ public class SecurityConfiguration {
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .headers(headers -> headers.addHeaderWriter(contentSecurityPolicy()))
                 .addFilterBefore(new ApiKeyAuthenticationFilter(systemKey, keys, new RateLimits(apiKeyRateLimiters),
-                        problems), AuthorizationFilter.class)
+                        addressLimits, problems), AuthorizationFilter.class)
                 .addFilterAfter(new Utf8BodyFilter(rules, problems), AuthorizationFilter.class)
                 .addFilterAfter(new SignatureVerificationFilter(signingSecrets, problems, clock,
                         properties.signatureTolerance(), properties.acceptV1Signatures()), Utf8BodyFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().access(rules))
                 .exceptionHandling(errors -> errors
-                        .authenticationEntryPoint((request, response, e) -> problems.write(request, response,
-                                ErrorCode.UNAUTHENTICATED,
-                                "a valid API key is required: Authorization: Bearer <key>"))
+                        .authenticationEntryPoint((request, response, e) -> {
+                            // a presented key was counted when it was refused; a call without one is counted here
+                            OptionalLong over = request.getHeader("Authorization") == null
+                                    ? addressLimits.refuse(request.getRemoteAddr()) : OptionalLong.empty();
+                            if (over.isPresent()) {
+                                response.setHeader("Retry-After", Long.toString(over.getAsLong()));
+                                problems.write(request, response, ErrorCode.RATE_LIMITED, "too many calls without"
+                                        + " a valid key from this address; retry after the number of seconds in"
+                                        + " Retry-After");
+                            } else {
+                                problems.write(request, response, ErrorCode.UNAUTHENTICATED,
+                                        "a valid API key is required: Authorization: Bearer <key>");
+                            }
+                        })
                         .accessDeniedHandler((request, response, e) -> {
                             if (request.getAttribute(AccessRules.HIDDEN_ATTRIBUTE) != null) {
                                 problems.write(request, response, ErrorCode.NOT_FOUND, "not found");

@@ -10,7 +10,9 @@ import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import jakarta.validation.constraints.Future;
 import java.net.URI;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +57,8 @@ public class WorkspaceKeysController {
             @NotEmpty @Size(max = 4) List<@NotNull @Pattern(regexp = "publisher|operator|auditor|admin",
                     message = "must be publisher, operator, auditor or admin") String> roles,
             @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}",
-                    message = "must be 1-64 characters of letters, digits, '.', '_' or '-'") String label) {
+                    message = "must be 1-64 characters of letters, digits, '.', '_' or '-'") String label,
+            @Future(message = "must be in the future") Instant expiresAt) {
     }
 
     public record SigningSecretRequest(
@@ -86,7 +89,8 @@ public class WorkspaceKeysController {
         existing(ws);
         Set<Role> roles = EnumSet.noneOf(Role.class);
         body.roles().forEach(name -> roles.add(Role.fromWireName(name).orElseThrow()));
-        ApiKeyStore.IssuedKey issued = keys.issue(ws, roles, body.label() == null ? "key" : body.label(), actor);
+        ApiKeyStore.IssuedKey issued = keys.issue(ws, roles, body.label() == null ? "key" : body.label(), actor,
+                body.expiresAt());
         return ResponseEntity.created(URI.create("/api/v1/workspaces/" + ws + "/keys/" + issued.keyId()))
                 .body(issued);
     }

@@ -10,6 +10,7 @@ public enum ErrorCode {
     VALIDATION_FAILED("validation_failed", 400),
     UNAUTHENTICATED("unauthenticated", 401),
     SIGNATURE_INVALID("signature_invalid", 401),
+    KEY_EXPIRED("key_expired", 401),
     FORBIDDEN("forbidden", 403),
     NOT_FOUND("not_found", 404),
     METHOD_NOT_ALLOWED("method_not_allowed", 405),

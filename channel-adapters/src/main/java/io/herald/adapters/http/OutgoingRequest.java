@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param target      the provider-side target for the trace (Page id, author URN, site URL)
  * @param contentType null when there is no body
  * @param binaryBody  the body as bytes (an image, a multipart form), instead of {@code body}; null otherwise
+ * @param workspaceId the workspace the call is made for, where a workspace-supplied URL is called: its own
+ *                    trusted hosts ({@code herald.outbound.allowed-hosts-by-workspace}) apply; null otherwise
  */
 public record OutgoingRequest(
         String method,
@@ -24,11 +26,23 @@ public record OutgoingRequest(
         String fingerprint,
         String target,
         List<String> secrets,
-        byte[] binaryBody) {
+        byte[] binaryBody,
+        String workspaceId) {
 
     public OutgoingRequest(String method, URI uri, Map<String, String> headers, String body, String contentType,
                            String fingerprint, String target, List<String> secrets) {
-        this(method, uri, headers, body, contentType, fingerprint, target, secrets, null);
+        this(method, uri, headers, body, contentType, fingerprint, target, secrets, null, null);
+    }
+
+    public OutgoingRequest(String method, URI uri, Map<String, String> headers, String body, String contentType,
+                           String fingerprint, String target, List<String> secrets, byte[] binaryBody) {
+        this(method, uri, headers, body, contentType, fingerprint, target, secrets, binaryBody, null);
+    }
+
+    /** The same call, made for a workspace (see {@code workspaceId}). */
+    public OutgoingRequest forWorkspace(String workspace) {
+        return new OutgoingRequest(method, uri, headers, body, contentType, fingerprint, target, secrets, binaryBody,
+                workspace);
     }
 
     public boolean hasBody() {

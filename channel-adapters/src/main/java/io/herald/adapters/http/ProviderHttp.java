@@ -18,8 +18,10 @@ import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -60,6 +62,15 @@ public final class ProviderHttp {
     private final String provider;
     private final HttpClient client;
     private final GuardedClient guarded;
+    /**
+     * Clients for the workspaces that have trusted hosts of their own: only those workspaces' calls
+     * may reach those hosts. Few, as the operator names them in configuration.
+     */
+    private final Map<String, GuardedClient> guardedByWorkspace = new ConcurrentHashMap<>();
+    private final OutboundGuard guard;
+    private final Duration connectTimeout;
+    private final ThreadPoolExecutor executor;
+    private final int answerLimit;
     private final Duration readTimeout;
     /**
      * The read timeout bounds the wait for the answer's head, and an idle socket at most: an answer
@@ -77,11 +88,15 @@ public final class ProviderHttp {
                          OutboundGuard guard, int answerLimit) {
         this.provider = provider;
         this.readTimeout = readTimeout;
+        this.guard = guard;
+        this.connectTimeout = connectTimeout;
+        this.answerLimit = answerLimit;
         this.answerDeadline = connectTimeout.plus(readTimeout.multipliedBy(2));
         this.clock = clock;
         ThreadPoolExecutor executor = new ThreadPoolExecutor(EXECUTOR_THREADS, EXECUTOR_THREADS, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), threads(provider + "-http"));
         executor.allowCoreThreadTimeOut(true);
+        this.executor = executor;
         if (guard == null) {
             // HTTP/1.1: one request per connection makes "was the request written" a question about
             // one exchange only, and behaves the same against the providers and the sandbox.
@@ -94,9 +109,22 @@ public final class ProviderHttp {
             this.guarded = null;
         } else {
             this.client = null;
-            this.guarded = new GuardedClient(guard, GuardedClient.timeout(connectTimeout),
-                    GuardedClient.timeout(readTimeout), threads(provider + "-io"), executor, answerLimit);
+            this.guarded = guardedClient(guard, provider + "-io");
         }
+    }
+
+    private GuardedClient guardedClient(OutboundGuard forCalls, String threadName) {
+        return new GuardedClient(forCalls, GuardedClient.timeout(connectTimeout), GuardedClient.timeout(readTimeout),
+                threads(threadName), executor, answerLimit);
+    }
+
+    /** The guarded client for a call: the workspace's own where it has trusted hosts of its own. */
+    private GuardedClient guardedFor(String workspaceId) {
+        if (!guard.hasOwnTrustedHosts(workspaceId)) {
+            return guarded;
+        }
+        return guardedByWorkspace.computeIfAbsent(workspaceId,
+                ws -> guardedClient(guard.forWorkspace(ws), provider + "-io-" + ws));
     }
 
     /**
@@ -128,7 +156,7 @@ public final class ProviderHttp {
         long startMillis = clock.millis();
         CompletableFuture<GuardedClient.Answer> call;
         try {
-            call = (guarded != null ? guarded.send(request) : sendJdk(request))
+            call = (guarded != null ? guardedFor(request.workspaceId()).send(request) : sendJdk(request))
                     .orTimeout(answerDeadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(new Exchange.NotSent(request,

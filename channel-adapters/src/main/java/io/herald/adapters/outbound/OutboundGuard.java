@@ -5,8 +5,11 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The outbound rules for a URL a workspace user supplies (DESIGN.md "Outbound safety"): http or
@@ -14,15 +17,58 @@ import java.util.Optional;
  * the URL is registered ({@link #check}) and again on every connection ({@link #resolve}), where
  * the HTTP client connects to exactly the addresses checked, so a name that re-resolves to an
  * internal address (DNS rebinding) is refused.
+ *
+ * <p>A host name that resolves to a refused address and one that does not resolve at all get the
+ * same answer, word for word ({@link #NAME_NOT_PUBLIC}): otherwise a workspace admin could probe
+ * which internal names exist. Only literal addresses, which reveal nothing, are told their kind.
+ *
+ * <p>Trusted hosts ({@code herald.outbound.allowed-hosts}) skip the address check for every
+ * workspace; those of {@code allowed-hosts-by-workspace} only for the named workspace
+ * ({@link #forWorkspace}).
  */
 public final class OutboundGuard {
 
+    /** The one answer for a host name that does not lead to public addresses only, whatever the reason. */
+    public static final String NAME_NOT_PUBLIC = "the URL's host name does not resolve to public addresses only;"
+            + " Herald reaches only hosts whose every address is public";
+
     private final OutboundProperties properties;
     private final HostResolver resolver;
+    /** The trusted hosts for the calls this guard checks: the global ones, plus a workspace's own. */
+    private final Set<String> trusted;
 
     public OutboundGuard(OutboundProperties properties, HostResolver resolver) {
+        this(properties, resolver, Set.copyOf(properties.allowedHosts()));
+    }
+
+    private OutboundGuard(OutboundProperties properties, HostResolver resolver, Set<String> trusted) {
         this.properties = properties;
         this.resolver = resolver;
+        this.trusted = trusted;
+    }
+
+    /**
+     * The guard for one workspace's calls: this one when the workspace has no trusted hosts of its
+     * own, else one that also trusts those. A null workspace (a call for no workspace) gets this one.
+     */
+    public OutboundGuard forWorkspace(String workspaceId) {
+        List<String> own = workspaceId == null ? List.of() : properties.allowedHostsOf(workspaceId);
+        if (own.isEmpty()) {
+            return this;
+        }
+        Set<String> merged = new HashSet<>(trusted);
+        merged.addAll(own);
+        return new OutboundGuard(properties, resolver, Set.copyOf(merged));
+    }
+
+    /** True when the workspace has trusted hosts of its own, so its calls need their own guard. */
+    public boolean hasOwnTrustedHosts(String workspaceId) {
+        return workspaceId != null && !properties.allowedHostsOf(workspaceId).isEmpty();
+    }
+
+    /** {@link #check(String)} with the trusted hosts of the workspace that registers the URL. */
+    public Optional<String> check(String url, String workspaceId) {
+        return forWorkspace(workspaceId).check(url);
     }
 
     /** For tests and the local WordPress run: private networks allowed, the system resolver. */
@@ -31,8 +77,10 @@ public final class OutboundGuard {
     }
 
     /**
-     * Why the URL may not be registered, or empty when it may. A host that does not resolve now is
-     * accepted: it is checked again on every connection.
+     * Why the URL may not be registered, or empty when it may. Where private networks are allowed
+     * (development, the sandbox), a host that does not resolve now is accepted: it is checked again
+     * on every connection. Elsewhere it is refused with the same words as a host that resolves
+     * privately.
      */
     public Optional<String> check(String url) {
         URI uri;
@@ -61,19 +109,21 @@ public final class OutboundGuard {
         } catch (DestinationNotAllowedException e) {
             return Optional.of(e.getMessage());
         } catch (UnknownHostException e) {
-            return Optional.empty();
+            return properties.allowPrivateNetworks() ? Optional.empty() : Optional.of(NAME_NOT_PUBLIC);
         }
     }
 
     /**
      * The addresses to connect to for a host, each of them allowed.
      *
-     * @throws DestinationNotAllowedException when the host or any of its addresses is refused
-     * @throws UnknownHostException           when the host does not resolve
+     * @throws DestinationNotAllowedException when the host or any of its addresses is refused, or,
+     *                                        unless private networks are allowed, when a host name
+     *                                        does not resolve (the same words either way)
+     * @throws UnknownHostException           when the host does not resolve and private networks are allowed
      */
     public InetAddress[] resolve(String host) throws UnknownHostException {
         String name = OutboundProperties.normaliseHost(host);
-        if (properties.allowedHosts().contains(name)) {
+        if (trusted.contains(name)) {
             return resolver.resolve(name);
         }
         if (AddressClassifier.nonCanonicalNumeric(name)) {
@@ -83,21 +133,31 @@ public final class OutboundGuard {
         if (name.contains("%")) {
             throw new DestinationNotAllowedException("the host " + name + " names a network interface (zone id)");
         }
-        InetAddress[] addresses = AddressClassifier.isLiteral(name)
-                ? new InetAddress[] {InetAddress.getByName(name)}
-                : resolver.resolve(name);
+        boolean literal = AddressClassifier.isLiteral(name);
         if (properties.allowPrivateNetworks()) {
-            return addresses;
+            return literal ? new InetAddress[] {InetAddress.getByName(name)} : resolver.resolve(name);
+        }
+        InetAddress[] addresses;
+        if (literal) {
+            addresses = new InetAddress[] {InetAddress.getByName(name)};
+        } else {
+            try {
+                addresses = resolver.resolve(name);
+            } catch (DestinationNotAllowedException e) {
+                throw e;
+            } catch (UnknownHostException e) {
+                throw new DestinationNotAllowedException(NAME_NOT_PUBLIC);
+            }
         }
         if (addresses == null || addresses.length == 0) {
-            throw new UnknownHostException(name);
+            throw new DestinationNotAllowedException(NAME_NOT_PUBLIC);
         }
         for (InetAddress address : addresses) {
             Optional<String> refusal = AddressClassifier.refusal(address);
             if (refusal.isPresent()) {
-                // the kind of address only: an admin must not learn what internal names resolve to
-                throw new DestinationNotAllowedException("the host " + name + " resolves to a " + refusal.get()
-                        + " address; only public addresses may be reached");
+                // a literal address may be told its kind; a name may not (see the class comment)
+                throw new DestinationNotAllowedException(literal ? "the host " + name + " is a " + refusal.get()
+                        + " address; only public addresses may be reached" : NAME_NOT_PUBLIC);
             }
         }
         return Arrays.copyOf(addresses, addresses.length);

@@ -50,8 +50,10 @@ final class WordPressFeedReader {
         String id = request.publicationId().value();
         List<String> secrets = WordPressRest.secretsOf(connection);
         Map<String, String> auth = WordPressRest.auth(connection);
+        String workspace = WordPressRest.workspace(connection);
         CompletableFuture<ReadBackOutcome> outcome = http.send(new OutgoingRequest("GET",
-                        WordPressRest.route(site, "users/me", Map.of()), auth, null, null, null, site, secrets))
+                        WordPressRest.route(site, "users/me", Map.of()), auth, null, null, null, site, secrets)
+                        .forWorkspace(workspace))
                 .thenCompose(me -> {
                     User user = user(me);
                     if (user.unknownBecause() != null) {
@@ -59,7 +61,8 @@ final class WordPressFeedReader {
                     }
                     URI uri = WordPressRest.route(site, "posts", Map.of(WordPressAdapter.META_KEY, id,
                             "status", READ_STATUSES, "context", "edit", "per_page", "100"));
-                    return http.send(new OutgoingRequest("GET", uri, auth, null, null, null, site, secrets))
+                    return http.send(new OutgoingRequest("GET", uri, auth, null, null, null, site, secrets)
+                                    .forWorkspace(workspace))
                             .thenApply(exchange -> classify(exchange, id, user.id()));
                 });
         return UnclassifiedFailure.asReadBackOutcome(outcome, site, secrets);

@@ -63,7 +63,7 @@ final class WordPressMediaUpload {
         headers.put("Content-Disposition", "attachment; filename=\"" + request.fileName() + "\"");
         OutgoingRequest outgoing = new OutgoingRequest("POST", WordPressRest.route(site, "media", query), headers,
                 null, request.contentType(), fingerprint, site, WordPressRest.secretsOf(connection),
-                request.bytes());
+                request.bytes()).forWorkspace(WordPressRest.workspace(connection));
         Instant startedAt = http.clock().instant();
         return UnclassifiedFailure.asPublishOutcome(http.send(outgoing).thenApply(this::classify), fingerprint, site,
                 startedAt, outgoing.secrets());

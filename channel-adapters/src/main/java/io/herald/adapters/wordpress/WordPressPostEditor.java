@@ -72,7 +72,8 @@ final class WordPressPostEditor {
         }
         OutgoingRequest outgoing = new OutgoingRequest(method, WordPressRest.route(site, "posts/" + id, Map.of()),
                 WordPressRest.auth(connection), body == null ? null : Json.write(body),
-                body == null ? null : "application/json", fingerprint, site, WordPressRest.secretsOf(connection));
+                body == null ? null : "application/json", fingerprint, site, WordPressRest.secretsOf(connection))
+                .forWorkspace(WordPressRest.workspace(connection));
         boolean deleting = body == null;
         return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
                         .thenApply(exchange -> classify(exchange, request, deleting)),
@@ -112,7 +113,8 @@ final class WordPressPostEditor {
         }
         OutgoingRequest outgoing = new OutgoingRequest("GET",
                 WordPressRest.route(site, "posts/" + id, Map.of("context", "edit")),
-                WordPressRest.auth(connection), null, null, null, site, WordPressRest.secretsOf(connection));
+                WordPressRest.auth(connection), null, null, null, site, WordPressRest.secretsOf(connection))
+                .forWorkspace(WordPressRest.workspace(connection));
         return http.send(outgoing).thenApply(exchange -> reading(exchange, request))
                 .exceptionally(failure -> new PostReading.Unknown("The post could not be read: "
                         + failure.getClass().getSimpleName()));

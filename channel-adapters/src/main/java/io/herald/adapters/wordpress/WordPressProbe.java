@@ -39,9 +39,11 @@ final class WordPressProbe implements ProviderAdapter.Probe {
         List<String> secrets = WordPressRest.secretsOf(connection);
         Map<String, String> auth = WordPressRest.auth(connection);
         CompletableFuture<Exchange> me = http.send(new OutgoingRequest("GET",
-                WordPressRest.route(site, "users/me", Map.of()), auth, null, null, null, site, secrets));
+                WordPressRest.route(site, "users/me", Map.of()), auth, null, null, null, site, secrets)
+                .forWorkspace(WordPressRest.workspace(connection)));
         CompletableFuture<Exchange> options = http.send(new OutgoingRequest("OPTIONS",
-                WordPressRest.route(site, "posts", Map.of()), auth, null, null, null, site, secrets));
+                WordPressRest.route(site, "posts", Map.of()), auth, null, null, null, site, secrets)
+                .forWorkspace(WordPressRest.workspace(connection)));
         return UnclassifiedFailure.asCapabilityReport(me.thenCombine(options, (meExchange, optionsExchange) -> {
             Capability publish = credentials(meExchange);
             if (!publish.available()) {

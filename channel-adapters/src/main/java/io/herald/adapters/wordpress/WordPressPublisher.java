@@ -72,7 +72,7 @@ final class WordPressPublisher {
         }
         OutgoingRequest outgoing = new OutgoingRequest("POST", WordPressRest.route(site, "posts", Map.of()),
                 WordPressRest.auth(connection), Json.write(body), "application/json", fingerprint, site,
-                WordPressRest.secretsOf(connection));
+                WordPressRest.secretsOf(connection)).forWorkspace(WordPressRest.workspace(connection));
         Instant startedAt = http.clock().instant();
         String publicationId = request.publicationId().value();
         return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)

@@ -51,6 +51,11 @@ final class WordPressRest {
         return password == null ? null : password.replace(" ", "");
     }
 
+    /** The workspace whose trusted hosts apply to the site's calls (see {@code OutgoingRequest#workspaceId}). */
+    static String workspace(ChannelConnection connection) {
+        return connection.workspaceId() == null ? null : connection.workspaceId().value();
+    }
+
     static Map<String, String> auth(ChannelConnection connection) {
         return Map.of("Authorization", "Basic " + Redactor.basic(connection.settings(WordPressSettings.class).username(), password(connection)),
                 "Accept", "application/json");

@@ -88,11 +88,44 @@ class OutboundGuardTest {
     }
 
     @Test
-    void allowsAPublicSiteAndAnUnknownNameWhichIsCheckedAgainOnConnect() {
+    void allowsAPublicSite() {
         assertThat(strict.check("https://blog.example/")).isEmpty();
         assertThat(strict.check("https://93.184.216.34:8443/blog")).isEmpty();
         assertThat(strict.check("https://[2606:4700::1111]/")).isEmpty();
-        assertThat(strict.check("https://not-registered.example/")).isEmpty();
+    }
+
+    @Test
+    void aNameThatResolvesPrivatelyAndOneThatDoesNotResolveGetTheSameWords() throws Exception {
+        assertThat(strict.check("https://inside.example/")).contains(OutboundGuard.NAME_NOT_PUBLIC);
+        assertThat(strict.check("https://metadata.example/")).contains(OutboundGuard.NAME_NOT_PUBLIC);
+        assertThat(strict.check("https://not-registered.example/")).contains(OutboundGuard.NAME_NOT_PUBLIC);
+        assertThatThrownBy(() -> strict.resolve("inside.example"))
+                .isInstanceOf(DestinationNotAllowedException.class).hasMessage(OutboundGuard.NAME_NOT_PUBLIC);
+        assertThatThrownBy(() -> strict.resolve("not-registered.example"))
+                .isInstanceOf(DestinationNotAllowedException.class).hasMessage(OutboundGuard.NAME_NOT_PUBLIC);
+        // a literal address reveals nothing about internal names, so it is told its kind
+        assertThat(strict.check("http://10.0.0.1/")).get().asString().contains("private");
+        // where private networks are allowed, a name that does not resolve now is checked again on connect
+        OutboundGuard development = new OutboundGuard(OutboundProperties.privateNetworksAllowed(), table(Map.of()));
+        assertThat(development.check("https://not-registered.example/")).isEmpty();
+    }
+
+    @Test
+    void hostsTrustedForOneWorkspaceAreTrustedForThatWorkspaceOnly() throws Exception {
+        OutboundGuard guard = new OutboundGuard(new OutboundProperties(false, List.of("shared.internal"),
+                Map.of("acme", List.of("Acme-WP.Internal."))),
+                table(Map.of("acme-wp.internal", "10.0.0.8", "shared.internal", "10.0.0.9")));
+
+        assertThat(guard.check("http://acme-wp.internal/", "acme")).isEmpty();
+        assertThat(guard.forWorkspace("acme").resolve("acme-wp.internal")[0].getHostAddress()).isEqualTo("10.0.0.8");
+        assertThat(guard.check("http://acme-wp.internal/", "other")).contains(OutboundGuard.NAME_NOT_PUBLIC);
+        assertThat(guard.check("http://acme-wp.internal/")).contains(OutboundGuard.NAME_NOT_PUBLIC);
+        assertThatThrownBy(() -> guard.forWorkspace("other").resolve("acme-wp.internal"))
+                .isInstanceOf(DestinationNotAllowedException.class);
+        assertThat(guard.check("http://shared.internal/", "other")).isEmpty();
+        assertThat(guard.check("http://shared.internal/", "acme")).isEmpty();
+        assertThat(guard.hasOwnTrustedHosts("acme")).isTrue();
+        assertThat(guard.hasOwnTrustedHosts("other")).isFalse();
     }
 
     @Test
@@ -103,12 +136,12 @@ class OutboundGuardTest {
 
         assertThatThrownBy(() -> guard.resolve("rebind.example"))
                 .isInstanceOf(DestinationNotAllowedException.class)
-                .hasMessageContaining("loopback");
+                .hasMessage(OutboundGuard.NAME_NOT_PUBLIC);
     }
 
     @Test
     void allowedHostsSkipTheAddressCheckAndPrivateNetworksCanBeAllowed() throws Exception {
-        OutboundGuard trusting = new OutboundGuard(new OutboundProperties(false, List.of("Trusted.Internal")),
+        OutboundGuard trusting = new OutboundGuard(new OutboundProperties(false, List.of("Trusted.Internal"), Map.of()),
                 table(Map.of("trusted.internal", "10.0.0.7", "inside.example", "10.1.2.3")));
         OutboundGuard development = new OutboundGuard(OutboundProperties.privateNetworksAllowed(),
                 table(Map.of("inside.example", "10.1.2.3")));

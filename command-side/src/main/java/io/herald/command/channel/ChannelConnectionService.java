@@ -76,7 +76,7 @@ public class ChannelConnectionService {
         ChannelPlugin.Connection stored = existing
                 .map(e -> new ChannelPlugin.Connection(e.settings(), store.decrypt(e))).orElse(null);
         ChannelPlugin.Connection next = plugin.connect(request.channelFields(), stored);
-        plugin.destinations(next.settings()).forEach((field, url) -> outbound.check(url).ifPresent(reason -> {
+        plugin.destinations(next.settings()).forEach((field, url) -> outbound.check(url, workspace.value()).ifPresent(reason -> {
             throw new HeraldRejection(ErrorCode.DESTINATION_NOT_ALLOWED, field + " is not allowed: " + reason);
         }));
         ChannelSettings settings = next.settings();

@@ -57,7 +57,7 @@ public class WebhookService {
                     "unknown event types: " + String.join(", ", unknown.stream().map(WebhookService::quoted).toList()))));
         }
         List<String> events = List.copyOf(new LinkedHashSet<>(request.events()));
-        outbound.check(request.url()).ifPresent(reason -> {
+        outbound.check(request.url(), workspace.value()).ifPresent(reason -> {
             throw new HeraldRejection(ErrorCode.DESTINATION_NOT_ALLOWED, "url is not allowed: " + reason);
         });
         boolean enabled = request.enabled() == null || request.enabled();

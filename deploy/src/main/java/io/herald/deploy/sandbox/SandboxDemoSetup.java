@@ -88,7 +88,7 @@ class SandboxDemoSetup {
             return;
         }
         ApiKeyStore.IssuedKey key = keys.issue(DEMO.value(),
-                EnumSet.of(Role.PUBLISHER, Role.OPERATOR, Role.AUDITOR, Role.ADMIN), "demo", "herald-demo");
+                EnumSet.of(Role.PUBLISHER, Role.OPERATOR, Role.AUDITOR, Role.ADMIN), "demo", "herald-demo", null);
         if (DataDirectory.embeddedDatabase(environment)) {
             try {
                 // a file left from an earlier database names a key that this one never issued

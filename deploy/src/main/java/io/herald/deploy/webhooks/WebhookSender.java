@@ -142,7 +142,7 @@ public class WebhookSender implements DisposableBean {
                         delivery.body()),
                 "User-Agent", "Herald-Webhooks/1");
         OutgoingRequest request = new OutgoingRequest("POST", uri, headers, delivery.body(), "application/json",
-                delivery.deliveryId(), target.url(), List.of());
+                delivery.deliveryId(), target.url(), List.of()).forWorkspace(delivery.workspaceId().value());
         return http.send(request)
                 .orTimeout(properties.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .handle((exchange, failure) -> {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.herald.adapters.outbound.HostResolver;
+import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -53,12 +54,15 @@ import org.springframework.test.context.bean.override.convention.TestBean;
         "herald.test.sandbox-loopback=false",
         "herald.sandbox.enabled=false",
         "herald.outbound.allow-private-networks=false",
-        "herald.outbound.allowed-hosts=old-site.test,new-site.test"
+        "herald.outbound.allowed-hosts=old-site.test,new-site.test",
+        "herald.outbound.allowed-hosts-by-workspace." + HostileOutboundIT.TRUSTING + "=scoped-site.test"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class HostileOutboundIT {
 
     static final String SYSTEM_KEY = "hs.outbound-test-system-key-0123456789abcdefghijklmnop";
+    /** The one workspace that trusts {@code scoped-site.test}. */
+    static final String TRUSTING = "outbound-trusting";
 
     /** Something a workspace must never reach: any request arriving here is a failure. */
     private static final Listener INTERNAL = new Listener();
@@ -158,8 +162,9 @@ class HostileOutboundIT {
                 .asText(), v -> v.path("attempts").size() > 0
                 && "NOT_SENT".equals(v.path("attempts").get(0).path("failureKind").asText()));
 
+        // the same words as for a name that does not resolve: the kind of address is not told
         assertThat(view.path("attempts").get(0).path("detail").asText()).contains("destination not allowed")
-                .contains("loopback");
+                .contains(OutboundGuard.NAME_NOT_PUBLIC).doesNotContain("loopback");
         assertThat(RESOLVER.lookups("rebind.test")).isGreaterThanOrEqualTo(3);
         assertThat(INTERNAL.requests).isEmpty();
     }
@@ -274,8 +279,68 @@ class HostileOutboundIT {
                 page -> page.path("items").size() > 0 && page.path("items").get(0).path("tries").asInt() >= 2);
         JsonNode delivery = tried.path("items").get(0);
         assertThat(delivery.path("status").asText()).isEqualTo("PENDING");
-        assertThat(delivery.path("lastError").asText()).contains("loopback");
+        assertThat(delivery.path("lastError").asText()).contains(OutboundGuard.NAME_NOT_PUBLIC)
+                .doesNotContain("loopback");
         assertThat(INTERNAL.requests).isEmpty();
+    }
+
+    @Test
+    void aNameThatResolvesPrivatelyAndANameThatDoesNotResolveGetByteIdenticalAnswers() {
+        String ws = workspace("oracle");
+        RESOLVER.script("intranet.test", "10.9.8.7");
+        String path = "/api/v1/workspaces/" + ws + "/channels/wp-probe";
+        Response privateName = send("PUT", path, wordPress("https://intranet.test/blog", "editor", "pw-1234"));
+        Response noSuchName = send("PUT", path, wordPress("https://no-such-name.test/blog", "editor", "pw-1234"));
+
+        assertThat(privateName.status()).as(privateName.toString()).isEqualTo(422);
+        assertThat(privateName.code()).isEqualTo("destination_not_allowed");
+        // the same path, so the whole answer must be the same, byte for byte
+        assertThat(noSuchName.body()).isEqualTo(privateName.body());
+        assertThat(noSuchName.status()).isEqualTo(privateName.status());
+        assertThat(noSuchName.contentType()).isEqualTo(privateName.contentType());
+
+        RESOLVER.script("hooks.intranet.test", "192.168.7.7");
+        Response privateHook = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/a",
+                "{\"url\":\"https://hooks.intranet.test/in\",\"events\":[\"*\"]}");
+        Response unknownHook = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/b",
+                "{\"url\":\"https://hooks.no-such-name.test/in\",\"events\":[\"*\"]}");
+        assertThat(privateHook.status()).as(privateHook.toString()).isEqualTo(422);
+        assertThat(privateHook.code()).isEqualTo("destination_not_allowed");
+        assertThat(unknownHook.status()).isEqualTo(422);
+        assertThat(unknownHook.body().replace("/webhooks/b", "/webhooks/a")).isEqualTo(privateHook.body());
+        assertThat(privateHook.body()).doesNotContain("private").doesNotContain("intranet");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?",
+                Long.class, ws)).isZero();
+    }
+
+    @Test
+    void aHostTrustedForOneWorkspaceIsReachableForThatWorkspaceOnly() {
+        RESOLVER.script("scoped-site.test", "127.0.0.1");
+        String site = "http://scoped-site.test:" + PROVIDERS.port() + "/blog";
+        String trusting = named(TRUSTING);
+        String other = workspace("untrusting");
+
+        Response refused = send("PUT", "/api/v1/workspaces/" + other + "/channels/wp",
+                wordPress(site, "other-editor", "other-password"));
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(422);
+        assertThat(refused.code()).isEqualTo("destination_not_allowed");
+        Response refusedHook = send("PUT", "/api/v1/workspaces/" + other + "/webhooks/calendar",
+                "{\"url\":\"" + site + "/hooks\",\"events\":[\"*\"]}");
+        assertThat(refusedHook.status()).as(refusedHook.toString()).isEqualTo(422);
+
+        Response accepted = send("PUT", "/api/v1/workspaces/" + trusting + "/channels/wp",
+                wordPress(site, "trusting-editor", "trusting-password"));
+        assertThat(accepted.status()).as(accepted.toString()).isEqualTo(201);
+        Response acceptedHook = send("PUT", "/api/v1/workspaces/" + trusting + "/webhooks/calendar",
+                "{\"url\":\"" + site + "/hooks\",\"events\":[\"*\"]}");
+        assertThat(acceptedHook.status()).as(acceptedHook.toString()).isEqualTo(201);
+        // the probe connected through the trusting workspace's guard, at connect time too
+        assertThat(PROVIDERS.requests).anySatisfy(r -> {
+            assertThat(r.host()).startsWith("scoped-site.test");
+            assertThat(r.authorization()).isEqualTo(basic("trusting-editor", "trusting-password"));
+        });
+        assertThat(PROVIDERS.requests).noneSatisfy(r -> assertThat(r.authorization())
+                .isEqualTo(basic("other-editor", "other-password")));
     }
 
     private void awaitRows(String countQuery) {
@@ -307,7 +372,10 @@ class HostileOutboundIT {
     private final Map<String, String> keys = new ConcurrentHashMap<>();
 
     private String workspace(String purpose) {
-        String ws = "outbound-" + purpose + "-" + WORKSPACES.incrementAndGet();
+        return named("outbound-" + purpose + "-" + WORKSPACES.incrementAndGet());
+    }
+
+    private String named(String ws) {
         Response created = call(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
                 "{\"workspaceId\":\"" + ws + "\",\"name\":\"" + ws + "\"}");
         assertThat(created.status()).as(created.toString()).isIn(200, 201);
