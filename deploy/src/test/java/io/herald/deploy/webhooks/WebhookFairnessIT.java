@@ -62,10 +62,12 @@ class WebhookFairnessIT extends HeraldIntegrationTest {
      * per workspace) the flood's 800 deliveries, all older than the other workspace's, would be
      * claimed first and fill the node's 64 slots; each try holds its slot for the 2 s timeout, so the
      * node gets through about 32 a second and the other workspace's delivery would wait behind
-     * the 700 or so still due: many seconds, far above 2 × idle or the floor. Either half of the
-     * fix alone falls short too: turns without a share still let the flood hold all 64 slots
-     * (the other waits for one to free, up to the timeout); a share without turns leaves the other
-     * workspace's delivery behind 800 older rows in every claim.
+     * the 700 or so still due: many seconds, far above 2 × idle or the floor. Run once with the claim
+     * and the sender as they were, this test measured 0.4 to 1.0 s idle and 38.5 to 40.6 s under the
+     * flood (bound 2.1 s), and failed; with them as they are, 0.3 to 0.7 s under the flood. Either
+     * half of the fix alone falls short too: turns without a share still let the flood hold all 64
+     * slots (the other waits for one to free, up to the timeout); a share without turns leaves the
+     * other workspace's delivery behind 800 older rows in every claim.
      * <p>
      * The black hole counts the connections open at once: never more than the workspace's share
      * (8), and the flood goes on while the samples are taken (fewer than its 20 subscriptions
