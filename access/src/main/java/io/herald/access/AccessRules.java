@@ -83,6 +83,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", WS + "/webhooks", ADMIN, OPERATOR),
                 rule(parser, "DELETE", WS + "/webhooks/{webhookId}", ADMIN),
                 rule(parser, "POST", WS + "/webhooks/{webhookId}/secret", ADMIN),
+                rule(parser, "POST", WS + "/webhooks/{webhookId}/resume", ADMIN),
                 rule(parser, "GET", WS + "/webhooks/{webhookId}/deliveries", ADMIN, OPERATOR),
                 rule(parser, "POST", WS + "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", ADMIN, OPERATOR),
                 rule(parser, "POST", WS + "/media", PUBLISHER),

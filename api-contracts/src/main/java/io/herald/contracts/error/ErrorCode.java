@@ -23,6 +23,7 @@ public enum ErrorCode {
     CONCURRENT_MODIFICATION("concurrent_modification", 409),
     NOTHING_TO_CHANGE("nothing_to_change", 409),
     TARGET_UNVERIFIED("target_unverified", 409),
+    LIMIT_REACHED("limit_reached", 409),
     PAYLOAD_TOO_LARGE("payload_too_large", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415),
     IDEMPOTENCY_KEY_REUSED("idempotency_key_reused", 422),

@@ -31,13 +31,18 @@ public class WebhookController {
         this.service = service;
     }
 
-    /** A subscription as answered; {@code secret} appears only in the answer that created it or rotated it. */
+    /**
+     * A subscription as answered; {@code secret} appears only in the answer that created it or rotated
+     * it. {@code paused}: its endpoint stopped answering (timeouts or no connection on its last tries),
+     * so its deliveries wait, PENDING, until a {@code POST …/resume} or a PUT; {@code pausedAt} and
+     * {@code pausedReason} (the last try's error) only while paused.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record WebhookAnswer(String webhookId, String url, List<String> events, boolean enabled, Instant createdAt,
-                                String secret) {
+                                boolean paused, Instant pausedAt, String pausedReason, String secret) {
         static WebhookAnswer of(WebhookStore.Listed listed, String secret) {
             return new WebhookAnswer(listed.webhookId(), listed.url(), listed.events(), listed.enabled(),
-                    listed.createdAt(), secret);
+                    listed.createdAt(), listed.paused(), listed.pausedAt(), listed.pausedReason(), secret);
         }
     }
 
@@ -78,6 +83,17 @@ public class WebhookController {
         String secret = service.rotate(new WorkspaceId(ws), webhookId, actor(actor))
                 .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no such webhook"));
         return Map.of("webhookId", webhookId, "secret", secret);
+    }
+
+    /** The senders try a paused subscription's endpoint again; 200 with the subscription, paused or not before. */
+    @PostMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}/resume")
+    public WebhookAnswer resume(
+            @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
+            @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
+        requireIds(ws, webhookId);
+        return service.resume(new WorkspaceId(ws), webhookId, actor(actor))
+                .map(listed -> WebhookAnswer.of(listed, null))
+                .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no such webhook"));
     }
 
     private static void requireIds(String ws, String webhookId) {

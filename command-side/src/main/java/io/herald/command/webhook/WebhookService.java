@@ -20,14 +20,18 @@ import java.util.Optional;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Creates, changes, rotates and deletes webhook subscriptions: the row (secrets encrypted) and
  * the Webhook aggregate's event are written in one transaction, so neither exists without the other.
+ * A workspace has at most {@link WebhookLimits#maxSubscriptions()} of them. A PUT or an admin's
+ * resume lets the senders try a paused subscription's endpoint again.
  */
 @Service
+@EnableConfigurationProperties(WebhookLimits.class)
 public class WebhookService {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookService.class);
@@ -37,12 +41,15 @@ public class WebhookService {
     private final CommandGateway commands;
     private final OutboundGuard outbound;
     private final Clock clock;
+    private final WebhookLimits limits;
 
-    public WebhookService(WebhookStore store, CommandGateway commands, OutboundGuard outbound, Clock clock) {
+    public WebhookService(WebhookStore store, CommandGateway commands, OutboundGuard outbound, Clock clock,
+                          WebhookLimits limits) {
         this.store = store;
         this.commands = commands;
         this.outbound = outbound;
         this.clock = clock;
+        this.limits = limits;
     }
 
     /** What a PUT did; {@code secret} only when it created the subscription. */
@@ -66,11 +73,20 @@ public class WebhookService {
         WebhookSubscriptionId id = WebhookSubscriptionId.of(workspace, webhookId);
         if (existing.isPresent() && !existing.get().deleted()) {
             store.update(workspace, webhookId, request.url(), events, enabled, now);
+            if (store.resume(workspace, webhookId)) {
+                log.info("webhook {} of workspace {} resumed by a PUT", webhookId, workspace);
+            }
             commands.sendAndWait(new ConfigureWebhookCommand(id, workspace, webhookId, request.url(), events, enabled,
                     existing.get().secretVersion(), actor, now));
             log.info("webhook {} of workspace {} updated", webhookId, workspace);
             return new Configured(false, new WebhookStore.Listed(webhookId, request.url(), events, enabled,
-                    existing.get().createdAt()), null);
+                    existing.get().createdAt(), null, null), null);
+        }
+        // creations of one workspace take turns, so the count below cannot be passed by a concurrent PUT
+        store.lockWorkspace(workspace);
+        if (store.count(workspace) >= limits.maxSubscriptions()) {
+            throw new HeraldRejection(ErrorCode.LIMIT_REACHED, "this workspace has " + limits.maxSubscriptions()
+                    + " webhook subscriptions, the most it may have; delete one first");
         }
         long version = existing.map(stored -> stored.secretVersion() + 1).orElse(1L);
         String secret = newSecret();
@@ -81,7 +97,25 @@ public class WebhookService {
         commands.sendAndWait(new ConfigureWebhookCommand(id, workspace, webhookId, request.url(), events, enabled,
                 version, actor, now));
         log.info("webhook {} of workspace {} created", webhookId, workspace);
-        return new Configured(true, new WebhookStore.Listed(webhookId, request.url(), events, enabled, now), secret);
+        return new Configured(true, new WebhookStore.Listed(webhookId, request.url(), events, enabled, now, null,
+                null), secret);
+    }
+
+    /**
+     * The senders claim the subscription's deliveries again (those held back while it was paused
+     * go first, in their order). Empty when there is no such subscription; a subscription that was
+     * not paused is answered as it is.
+     */
+    @Transactional
+    public Optional<WebhookStore.Listed> resume(WorkspaceId workspace, String webhookId, String actor) {
+        Optional<WebhookStore.Stored> existing = store.load(workspace, webhookId).filter(s -> !s.deleted());
+        if (existing.isEmpty()) {
+            return Optional.empty();
+        }
+        if (store.resume(workspace, webhookId)) {
+            log.info("webhook {} of workspace {} resumed by {}", webhookId, workspace, actor);
+        }
+        return store.listed(workspace, webhookId);
     }
 
     /** A new secret, shown once; the old one keeps signing for {@link WebhookStore#OVERLAP}. */

@@ -20,7 +20,8 @@ import org.springframework.stereotype.Repository;
  * The command side's table of webhook subscriptions, their secrets encrypted with the credential
  * key. A deleted subscription keeps its row (without secrets), so a later one under the same id
  * continues the secret versions and no old ciphertext ever matches a new version. After a
- * rotation the previous secret is kept for {@link #OVERLAP}: tries sign with both.
+ * rotation the previous secret is kept for {@link #OVERLAP}: tries sign with both. The senders
+ * count each subscription's unreachable tries in a row here and pause it after enough of them.
  */
 @Repository
 public class WebhookStore {
@@ -39,21 +40,33 @@ public class WebhookStore {
     /** A subscription as stored; secrets still encrypted. */
     record Stored(WorkspaceId workspaceId, String webhookId, String url, List<String> events, boolean enabled,
                   boolean deleted, long secretVersion, byte[] secret, long previousVersion, byte[] previousSecret,
-                  Instant previousUntil, Instant createdAt) {
+                  Instant previousUntil, Instant createdAt, Instant pausedAt) {
     }
 
-    /** What the API shows of a subscription: never a secret. */
-    public record Listed(String webhookId, String url, List<String> events, boolean enabled, Instant createdAt) {
+    /**
+     * What the API shows of a subscription: never a secret. {@code pausedAt} and {@code pausedReason}
+     * are set while the senders hold its deliveries back (its endpoint stopped answering).
+     */
+    public record Listed(String webhookId, String url, List<String> events, boolean enabled, Instant createdAt,
+                         Instant pausedAt, String pausedReason) {
+        public boolean paused() {
+            return pausedAt != null;
+        }
+    }
+
+    /** A paused subscription, as the senders leave it out of their claims. */
+    public record Paused(WorkspaceId workspaceId, String webhookId) {
     }
 
     /**
      * Where and how to send a delivery: the URL and the secrets to sign with, newest first.
      * Empty when the subscription was deleted.
      */
-    public record Target(String url, boolean enabled, List<String> secrets) {
+    public record Target(String url, boolean enabled, boolean paused, List<String> secrets) {
         @Override
         public String toString() {
-            return "Target[" + url + ", enabled=" + enabled + ", " + secrets.size() + " secrets]";
+            return "Target[" + url + ", enabled=" + enabled + ", paused=" + paused + ", " + secrets.size()
+                    + " secrets]";
         }
     }
 
@@ -64,10 +77,72 @@ public class WebhookStore {
 
     public List<Listed> list(WorkspaceId workspace) {
         return jdbc.query("""
-                SELECT webhook_id, url, events, enabled, created_at FROM webhook_subscription
+                SELECT webhook_id, url, events, enabled, created_at, paused_at, paused_reason FROM webhook_subscription
                 WHERE workspace_id = ? AND NOT deleted ORDER BY webhook_id""",
                 (rs, row) -> new Listed(rs.getString("webhook_id"), rs.getString("url"), strings(rs.getArray("events")),
-                        rs.getBoolean("enabled"), rs.getTimestamp("created_at").toInstant()), workspace.value());
+                        rs.getBoolean("enabled"), rs.getTimestamp("created_at").toInstant(),
+                        instant(rs.getTimestamp("paused_at")), rs.getString("paused_reason")), workspace.value());
+    }
+
+    /** One subscription as {@link #list} shows it. */
+    public Optional<Listed> listed(WorkspaceId workspace, String webhookId) {
+        return list(workspace).stream().filter(listed -> listed.webhookId().equals(webhookId)).findFirst();
+    }
+
+    /**
+     * Serialises the creations of one workspace's subscriptions until the transaction ends, so
+     * two concurrent PUTs cannot both see room for one more.
+     */
+    void lockWorkspace(WorkspaceId workspace) {
+        jdbc.query("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", rs -> null,
+                "webhook_subscription/" + workspace.value());
+    }
+
+    /** How many subscriptions the workspace has (deleted ones not counted). */
+    int count(WorkspaceId workspace) {
+        Integer count = jdbc.queryForObject(
+                "SELECT count(*) FROM webhook_subscription WHERE workspace_id = ? AND NOT deleted", Integer.class,
+                workspace.value());
+        return count == null ? 0 : count;
+    }
+
+    /** Every paused subscription, for the senders to leave out of their claims. */
+    public List<Paused> paused() {
+        return jdbc.query("SELECT workspace_id, webhook_id FROM webhook_subscription "
+                        + "WHERE paused_at IS NOT NULL AND NOT deleted",
+                (rs, row) -> new Paused(new WorkspaceId(rs.getString("workspace_id")), rs.getString("webhook_id")));
+    }
+
+    /**
+     * A try of the subscription timed out or could not connect: one more in a row. The
+     * {@code pauseAfter}th in a row pauses it, with {@code reason}. True when this call paused it.
+     */
+    public boolean unreachable(WorkspaceId workspace, String webhookId, int pauseAfter, String reason, Instant at) {
+        List<Boolean> pausedNow = jdbc.query("""
+                UPDATE webhook_subscription s SET unreachable_tries = s.unreachable_tries + 1,
+                    paused_at = CASE WHEN s.paused_at IS NULL AND s.unreachable_tries + 1 >= ? THEN ? ELSE s.paused_at END,
+                    paused_reason = CASE WHEN s.paused_at IS NULL AND s.unreachable_tries + 1 >= ? THEN ?
+                                         ELSE s.paused_reason END
+                WHERE s.workspace_id = ? AND s.webhook_id = ? AND NOT s.deleted
+                RETURNING s.paused_at = ? AS paused_now""",
+                (rs, row) -> rs.getBoolean("paused_now"), pauseAfter, Timestamp.from(at), pauseAfter, reason,
+                workspace.value(), webhookId, Timestamp.from(at));
+        return pausedNow.stream().anyMatch(Boolean::booleanValue);
+    }
+
+    /** A try of the subscription was answered (whatever the status): the count in a row starts again. */
+    public void reachable(WorkspaceId workspace, String webhookId) {
+        jdbc.update("""
+                UPDATE webhook_subscription SET unreachable_tries = 0
+                WHERE workspace_id = ? AND webhook_id = ? AND unreachable_tries > 0""", workspace.value(), webhookId);
+    }
+
+    /** The senders claim its deliveries again, and the count in a row starts again. False when it was not paused. */
+    boolean resume(WorkspaceId workspace, String webhookId) {
+        return 1 == jdbc.update("""
+                UPDATE webhook_subscription SET unreachable_tries = 0, paused_at = NULL, paused_reason = NULL
+                WHERE workspace_id = ? AND webhook_id = ? AND NOT deleted AND paused_at IS NOT NULL""",
+                workspace.value(), webhookId);
     }
 
     public Optional<Target> target(WorkspaceId workspace, String webhookId, Instant now) {
@@ -81,7 +156,8 @@ public class WebhookStore {
                             && now.isBefore(stored.previousUntil())) {
                         secrets.add(decrypt(stored.previousSecret(), workspace, webhookId, stored.previousVersion()));
                     }
-                    return new Target(stored.url(), stored.enabled(), List.copyOf(secrets));
+                    return new Target(stored.url(), stored.enabled(), stored.pausedAt() != null,
+                            List.copyOf(secrets));
                 });
     }
 
@@ -100,6 +176,7 @@ public class WebhookStore {
                     url = EXCLUDED.url, events = EXCLUDED.events, enabled = EXCLUDED.enabled, deleted = FALSE,
                     secret_version = EXCLUDED.secret_version, secret_ciphertext = EXCLUDED.secret_ciphertext,
                     previous_version = 0, previous_ciphertext = NULL, previous_until = NULL,
+                    unreachable_tries = 0, paused_at = NULL, paused_reason = NULL,
                     created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
                 WHERE webhook_subscription.deleted
                 """, workspace.value(), webhookId, url, events.toArray(String[]::new), enabled, secretVersion,
@@ -182,7 +259,12 @@ public class WebhookStore {
                 rs.getString("url"), strings(rs.getArray("events")), rs.getBoolean("enabled"),
                 rs.getBoolean("deleted"), rs.getLong("secret_version"), rs.getBytes("secret_ciphertext"),
                 rs.getLong("previous_version"), rs.getBytes("previous_ciphertext"),
-                previousUntil == null ? null : previousUntil.toInstant(), rs.getTimestamp("created_at").toInstant());
+                previousUntil == null ? null : previousUntil.toInstant(), rs.getTimestamp("created_at").toInstant(),
+                instant(rs.getTimestamp("paused_at")));
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private static List<String> strings(Array array) throws SQLException {

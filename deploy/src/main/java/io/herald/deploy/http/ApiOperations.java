@@ -6,6 +6,7 @@ import static io.herald.contracts.error.ErrorCode.CONCURRENT_MODIFICATION;
 import static io.herald.contracts.error.ErrorCode.DECISION_NOT_ALLOWED;
 import static io.herald.contracts.error.ErrorCode.DESTINATION_NOT_ALLOWED;
 import static io.herald.contracts.error.ErrorCode.IDEMPOTENCY_KEY_REUSED;
+import static io.herald.contracts.error.ErrorCode.LIMIT_REACHED;
 import static io.herald.contracts.error.ErrorCode.MEDIA_INVALID;
 import static io.herald.contracts.error.ErrorCode.NOTHING_TO_CHANGE;
 import static io.herald.contracts.error.ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION;
@@ -78,9 +79,12 @@ final class ApiOperations {
             op("POST " + WS + "/channels/{channelId}/probe", "probeChannel", "channels", "Re-check the capabilities"),
 
             op("PUT " + WS + "/webhooks/{webhookId}", "putWebhook", "webhooks",
-                    "Create or change a webhook; the secret is shown on creation only", VALIDATION_FAILED,
-                    DESTINATION_NOT_ALLOWED),
-            op("GET " + WS + "/webhooks", "listWebhooks", "webhooks", "Webhooks, without secrets"),
+                    "Create or change a webhook; the secret is shown on creation only; a PUT resumes a paused one",
+                    VALIDATION_FAILED, DESTINATION_NOT_ALLOWED, LIMIT_REACHED),
+            op("GET " + WS + "/webhooks", "listWebhooks", "webhooks",
+                    "Webhooks, without secrets; a paused one (its endpoint stopped answering) says since when and why"),
+            op("POST " + WS + "/webhooks/{webhookId}/resume", "resumeWebhook", "webhooks",
+                    "Send a paused webhook's deliveries again"),
             op("DELETE " + WS + "/webhooks/{webhookId}", "deleteWebhook", "webhooks", "Delete a webhook"),
             op("POST " + WS + "/webhooks/{webhookId}/secret", "rotateWebhookSecret", "webhooks",
                     "A new secret, shown once; the old one keeps signing for 24 h"),

@@ -18,6 +18,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout        the longest a try waits for its answer (connection included)
  * @param batchSize      the most deliveries a node claims at once
  * @param maxInFlight    the most tries a node has open at once
+ * @param maxInFlightPerWorkspace the most tries a node has open at once for one workspace, so one
+ *                       workspace's endpoints that never answer cannot hold every slot
+ * @param pauseAfterTimeouts after this many tries in a row of one subscription that timed out or
+ *                       could not connect, the subscription is paused: its deliveries wait, not
+ *                       claimed, until an admin resumes it (or PUTs it again)
  */
 @ConfigurationProperties("herald.webhooks")
 public record WebhookProperties(
@@ -25,9 +30,11 @@ public record WebhookProperties(
         @DefaultValue("0.2") double jitter,
         @DefaultValue("1s") Duration pollInterval,
         @DefaultValue("1m") Duration lease,
-        @DefaultValue("10s") Duration timeout,
+        @DefaultValue("5s") Duration timeout,
         @DefaultValue("20") int batchSize,
-        @DefaultValue("64") int maxInFlight) {
+        @DefaultValue("64") int maxInFlight,
+        @DefaultValue("8") int maxInFlightPerWorkspace,
+        @DefaultValue("5") int pauseAfterTimeouts) {
 
     public WebhookProperties {
         retrySchedule = List.copyOf(retrySchedule);
@@ -41,8 +48,13 @@ public record WebhookProperties(
             throw new IllegalArgumentException("herald.webhooks.lease (" + lease
                     + ") must be at least twice herald.webhooks.timeout (" + timeout + ")");
         }
-        if (batchSize < 1 || maxInFlight < 1) {
-            throw new IllegalArgumentException("herald.webhooks.batch-size and max-in-flight must be positive");
+        if (batchSize < 1 || maxInFlight < 1 || maxInFlightPerWorkspace < 1) {
+            throw new IllegalArgumentException(
+                    "herald.webhooks.batch-size, max-in-flight and max-in-flight-per-workspace must be positive");
+        }
+        if (pauseAfterTimeouts < 1) {
+            throw new IllegalArgumentException("herald.webhooks.pause-after-timeouts must be positive, was "
+                    + pauseAfterTimeouts);
         }
     }
 }

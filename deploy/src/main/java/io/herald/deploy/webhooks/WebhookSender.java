@@ -18,7 +18,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -37,6 +36,14 @@ import org.springframework.stereotype.Component;
  * addresses, no redirects, answers read up to 64 KiB, {@code herald.webhooks.timeout} per try.
  * 2xx delivers; timeouts, connection errors, 5xx, 408, 429 and 3xx are tried again on the retry
  * schedule (honouring {@code Retry-After}); any other answer fails the delivery at once.
+ * <p>
+ * Shared fairly between workspaces: claims take the workspaces in turn, a node has at most
+ * {@code herald.webhooks.max-in-flight-per-workspace} tries open for one workspace (beside
+ * {@code max-in-flight} in all), and a subscription whose last
+ * {@code herald.webhooks.pause-after-timeouts} tries timed out or could not connect is paused: its
+ * deliveries stay PENDING, unclaimed, instead of holding slots for a timeout each, until an admin
+ * resumes it. Deliveries about one publication keep their order through a pause: the earlier
+ * ones stay pending, so the later ones stay behind them.
  */
 @Component
 @EnableConfigurationProperties(WebhookProperties.class)
@@ -54,7 +61,7 @@ public class WebhookSender implements DisposableBean {
     private final RetrySchedule schedule;
     private final ProviderHttp http;
     private final Clock clock;
-    private final Semaphore inFlight;
+    private final InFlightSlots inFlight;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "herald-webhooks");
         thread.setDaemon(true);
@@ -71,7 +78,7 @@ public class WebhookSender implements DisposableBean {
         Duration connect = properties.timeout().dividedBy(2);
         this.http = ProviderHttp.guarded("webhooks", connect, properties.timeout(), clock, guard, MAX_ANSWER_BYTES);
         this.clock = clock;
-        this.inFlight = new Semaphore(properties.maxInFlight());
+        this.inFlight = new InFlightSlots(properties.maxInFlight(), properties.maxInFlightPerWorkspace());
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -82,25 +89,31 @@ public class WebhookSender implements DisposableBean {
     /** Claims what this node can try now and starts the tries; their answers are recorded as they come. */
     void poll() {
         try {
-            int free = Math.min(inFlight.availablePermits(), properties.batchSize());
+            int free = Math.min(inFlight.free(), properties.batchSize());
             if (free == 0) {
                 return;
             }
+            List<WebhookOutbox.PausedWebhook> paused = subscriptions.paused().stream()
+                    .map(p -> new WebhookOutbox.PausedWebhook(p.workspaceId(), p.webhookId())).toList();
             Instant now = clock.instant();
             List<WebhookOutbox.Claimed> claimed = outbox.claim(now, now.plus(properties.lease()),
-                    UUID.randomUUID().toString(), free);
+                    UUID.randomUUID().toString(), free, inFlight.perWorkspace(), inFlight.busy(), paused);
             for (WebhookOutbox.Claimed delivery : claimed) {
-                inFlight.acquireUninterruptibly();
+                if (!inFlight.tryAcquire(delivery.workspaceId())) {
+                    // only this thread takes slots, and the claim counted them: not expected, but never over the cap
+                    outbox.postpone(delivery, now);
+                    continue;
+                }
                 try {
                     tryOnce(delivery).whenComplete((ignored, failure) -> {
-                        inFlight.release();
+                        inFlight.release(delivery.workspaceId());
                         if (failure != null) {
                             log.warn("webhook delivery {}: the try was not recorded: {}", delivery.deliveryId(),
                                     failure.toString());
                         }
                     });
                 } catch (RuntimeException e) {
-                    inFlight.release();
+                    inFlight.release(delivery.workspaceId());
                     // e.g. a secret the configured key cannot decrypt: counted as a failed try, so the
                     // schedule still ends it, never a delivery tried forever
                     log.warn("webhook delivery {} could not be tried: {}", delivery.deliveryId(), e.getMessage());
@@ -127,6 +140,11 @@ public class WebhookSender implements DisposableBean {
             outbox.postpone(delivery, now.plus(DISABLED_RECHECK));
             return CompletableFuture.completedFuture(null);
         }
+        if (target.paused()) {
+            // paused after this poll read the paused ones: given back, and left out of the next claims
+            outbox.postpone(delivery, now);
+            return CompletableFuture.completedFuture(null);
+        }
         URI uri;
         try {
             uri = URI.create(target.url());
@@ -143,12 +161,17 @@ public class WebhookSender implements DisposableBean {
                 "User-Agent", "Herald-Webhooks/1");
         OutgoingRequest request = new OutgoingRequest("POST", uri, headers, delivery.body(), "application/json",
                 delivery.deliveryId(), target.url(), List.of()).forWorkspace(delivery.workspaceId().value());
-        return http.send(request)
+        CompletableFuture<Exchange> call = http.send(request);
+        CompletableFuture<Void> recorded = call.copy()
                 .orTimeout(properties.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .handle((exchange, failure) -> {
                     record(delivery, exchange, failure);
                     return null;
                 });
+        // the slot is given back once the connection is gone too, not when the try is recorded as timed
+        // out: the client notices its own timeout a little later, and until then the connection is open
+        // (a workspace's share bounds its connections, not only its unanswered tries)
+        return recorded.thenCombine(call.handle((exchange, failure) -> null), (a, b) -> null);
     }
 
     private void record(WebhookOutbox.Claimed delivery, Exchange exchange, Throwable failure) {
@@ -156,9 +179,18 @@ public class WebhookSender implements DisposableBean {
         if (failure != null || exchange == null) {
             boolean timedOut = failure instanceof TimeoutException
                     || (failure != null && failure.getCause() instanceof TimeoutException);
-            retry(delivery, null, timedOut ? "no answer within " + properties.timeout().toSeconds() + " s"
-                    : "the try failed: " + failure, Optional.empty(), now);
+            String error = timedOut ? "no answer within " + properties.timeout().toSeconds() + " s"
+                    : "the try failed: " + failure;
+            if (timedOut) {
+                unreachable(delivery, error, now);
+            }
+            retry(delivery, null, error, Optional.empty(), now);
             return;
+        }
+        if (exchange instanceof Exchange.Unanswered unanswered) {
+            unreachable(delivery, unanswered.detail(), now);
+        } else {
+            subscriptions.reachable(delivery.workspaceId(), delivery.webhookId());
         }
         if (exchange instanceof Exchange.Answered answered) {
             int status = answered.status();
@@ -175,6 +207,15 @@ public class WebhookSender implements DisposableBean {
             retry(delivery, null, notSent.detail(), Optional.empty(), now);
         } else if (exchange instanceof Exchange.NoAnswer noAnswer) {
             retry(delivery, null, noAnswer.detail(), Optional.empty(), now);
+        }
+    }
+
+    /** One more try in a row that held its slot for nothing; enough of them pause the subscription. */
+    private void unreachable(WebhookOutbox.Claimed delivery, String error, Instant now) {
+        String reason = properties.pauseAfterTimeouts() + " tries in a row got no answer; the last: " + error;
+        if (subscriptions.unreachable(delivery.workspaceId(), delivery.webhookId(), properties.pauseAfterTimeouts(),
+                reason, now)) {
+            log.warn("webhook {} of workspace {} paused: {}", delivery.webhookId(), delivery.workspaceId(), reason);
         }
     }
 

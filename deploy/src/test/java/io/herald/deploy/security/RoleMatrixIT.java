@@ -181,6 +181,7 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 Set.of("admin"), Set.of(200, 201), false));
         list.add(new Endpoint("GET", ws + "/webhooks", null, Set.of("admin", "operator"), Set.of(200), false));
         list.add(new Endpoint("POST", hook + "/secret", null, Set.of("admin"), Set.of(200), false));
+        list.add(new Endpoint("POST", hook + "/resume", null, Set.of("admin"), Set.of(200), false));
         list.add(new Endpoint("GET", hook + "/deliveries", null, Set.of("admin", "operator"), Set.of(200), false));
         // no such delivery: reaching the endpoint's own 404 shows the caller was let through
         list.add(new Endpoint("POST", hook + "/deliveries/msg_none/redeliver", null, Set.of("admin", "operator"),

@@ -67,11 +67,11 @@ class WebhookSignerTest {
     void theDefaultScheduleIsDesignsSchedule() {
         WebhookProperties defaults = new WebhookProperties(List.of(Duration.ofSeconds(5), Duration.ofMinutes(5),
                 Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10),
-                Duration.ofHours(10)), 0.2, Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(10), 20,
-                64);
+                Duration.ofHours(10)), 0.2, Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(5), 20,
+                64, 8, 5);
         assertThat(defaults.retrySchedule()).hasSize(7);
         assertThatThrownBy(() -> new WebhookProperties(List.of(Duration.ofSeconds(1)), 0.9, Duration.ofSeconds(1),
-                Duration.ofMinutes(1), Duration.ofSeconds(10), 20, 64)).isInstanceOf(IllegalArgumentException.class);
+                Duration.ofMinutes(1), Duration.ofSeconds(5), 20, 64, 8, 5)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -1,11 +1,13 @@
 package io.herald.query.webhook;
 
 import io.herald.contracts.id.WorkspaceId;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +20,8 @@ import org.springframework.stereotype.Repository;
  * The webhook outbox ({@code webhook_delivery}) and the subscriptions, written with the webhook's
  * own events ({@code webhook_subscription_view}). Senders on every node claim due rows with
  * {@code FOR UPDATE SKIP LOCKED}, so each delivery is tried by one node at a time, and record each
- * try under the lease they claimed it with: a sender whose lease ran out records nothing.
+ * try under the lease they claimed it with: a sender whose lease ran out records nothing. Claims
+ * take the workspaces in turn, so no workspace's backlog delays another's deliveries.
  */
 @Repository
 public class WebhookOutbox {
@@ -51,6 +54,10 @@ public class WebhookOutbox {
     }
 
     public record Counts(long pending, long failed) {
+    }
+
+    /** A webhook whose endpoint is paused: its deliveries are not claimed. */
+    public record PausedWebhook(WorkspaceId workspaceId, String webhookId) {
     }
 
     // --- the projection's side --------------------------------------------------------------
@@ -110,28 +117,95 @@ public class WebhookOutbox {
     // --- the senders' side ------------------------------------------------------------------
 
     /**
-     * Claims up to {@code limit} due deliveries until {@code leaseUntil}, counting the try. A
-     * delivery is due only when no earlier delivery of the same webhook about the same
-     * publication is still pending (API.md: in event order per publication).
+     * Claims up to {@code limit} due deliveries until {@code leaseUntil}, counting the try, taking
+     * each workspace's in turn; see {@link #claim(Instant, Instant, String, int, int, Map, Collection)}.
      */
     public List<Claimed> claim(Instant now, Instant leaseUntil, String leaseToken, int limit) {
-        return jdbc.query("""
+        return claim(now, leaseUntil, leaseToken, limit, limit, Map.of(), List.of());
+    }
+
+    /**
+     * Claims up to {@code limit} due deliveries until {@code leaseUntil}, counting the try. A
+     * delivery is due only when no earlier delivery of the same webhook about the same
+     * publication is still pending (API.md: in event order per publication), and its webhook is
+     * not {@code paused}.
+     * <p>
+     * Workspaces take turns: each workspace's due deliveries are ranked oldest first, and the
+     * claim takes every workspace's first, then every workspace's second, and so on, so a
+     * workspace with a thousand due deliveries delays another's first by at most one turn. No
+     * workspace gets more than {@code perWorkspace} minus what this node already has in flight for
+     * it ({@code inFlight}). One statement: a walk over the workspaces with due rows (a skip scan
+     * of {@code webhook_delivery_due_per_workspace_idx}), for each a range scan of the same index
+     * for its first few due rows, then the rows taken are locked ({@code SKIP LOCKED}: another
+     * node's claim is passed over) and leased. A row another node leased meanwhile is no longer
+     * due when its lock is taken, so it is not claimed twice.
+     */
+    public List<Claimed> claim(Instant now, Instant leaseUntil, String leaseToken, int limit, int perWorkspace,
+                               Map<WorkspaceId, Integer> inFlight, Collection<PausedWebhook> paused) {
+        String[] busyWorkspaces = inFlight.keySet().stream().map(WorkspaceId::value).toArray(String[]::new);
+        Integer[] busyCounts = inFlight.keySet().stream().map(inFlight::get).toArray(Integer[]::new);
+        String[] pausedWorkspaces = paused.stream().map(p -> p.workspaceId().value()).toArray(String[]::new);
+        String[] pausedWebhooks = paused.stream().map(PausedWebhook::webhookId).toArray(String[]::new);
+        Timestamp at = Timestamp.from(now);
+        return jdbc.query(con -> {
+            PreparedStatement statement = con.prepareStatement("""
+                WITH RECURSIVE due_workspace(workspace_id) AS (
+                    (SELECT w.workspace_id FROM webhook_delivery w
+                     WHERE w.status = 'PENDING' AND w.next_try_at <= ?
+                     ORDER BY w.workspace_id LIMIT 1)
+                    UNION ALL
+                    SELECT (SELECT w.workspace_id FROM webhook_delivery w
+                            WHERE w.status = 'PENDING' AND w.next_try_at <= ? AND w.workspace_id > due.workspace_id
+                            ORDER BY w.workspace_id LIMIT 1)
+                    FROM due_workspace due WHERE due.workspace_id IS NOT NULL
+                ),
+                busy(workspace_id, in_flight) AS (SELECT * FROM unnest(?::text[], ?::int[])),
+                paused(workspace_id, webhook_id) AS (SELECT * FROM unnest(?::text[], ?::text[])),
+                candidate AS (
+                    SELECT c.delivery_id, c.next_try_at, c.position,
+                           row_number() OVER (PARTITION BY due.workspace_id ORDER BY c.next_try_at, c.position) AS turn
+                    FROM due_workspace due
+                    LEFT JOIN busy ON busy.workspace_id = due.workspace_id
+                    CROSS JOIN LATERAL (
+                        SELECT d.delivery_id, d.next_try_at, d.position FROM webhook_delivery d
+                        WHERE d.workspace_id = due.workspace_id AND d.status = 'PENDING' AND d.next_try_at <= ?
+                          AND NOT EXISTS (SELECT 1 FROM paused p
+                                          WHERE p.workspace_id = d.workspace_id AND p.webhook_id = d.webhook_id)
+                          AND NOT EXISTS (SELECT 1 FROM webhook_delivery e
+                                          WHERE e.workspace_id = d.workspace_id AND e.webhook_id = d.webhook_id
+                                            AND e.publication_id = d.publication_id AND e.status = 'PENDING'
+                                            AND (e.event_sequence, e.position) < (d.event_sequence, d.position))
+                        ORDER BY d.next_try_at, d.position
+                        LIMIT greatest(0, least(? - coalesce(busy.in_flight, 0), ?))) c
+                    WHERE due.workspace_id IS NOT NULL
+                ),
+                taken AS (
+                    SELECT d.delivery_id FROM webhook_delivery d
+                    WHERE d.delivery_id IN (SELECT delivery_id FROM candidate
+                                            ORDER BY turn, next_try_at, position LIMIT ?)
+                      AND d.status = 'PENDING' AND d.next_try_at <= ?
+                    FOR UPDATE SKIP LOCKED
+                )
                 UPDATE webhook_delivery d SET tries = d.tries + 1, next_try_at = ?, lease_token = ?
-                WHERE d.delivery_id IN (
-                    SELECT c.delivery_id FROM webhook_delivery c
-                    WHERE c.status = 'PENDING' AND c.next_try_at <= ?
-                      AND NOT EXISTS (SELECT 1 FROM webhook_delivery e
-                                      WHERE e.workspace_id = c.workspace_id AND e.webhook_id = c.webhook_id
-                                        AND e.publication_id = c.publication_id AND e.status = 'PENDING'
-                                        AND (e.event_sequence, e.position) < (c.event_sequence, c.position))
-                    ORDER BY c.next_try_at, c.position
-                    LIMIT ?
-                    FOR UPDATE SKIP LOCKED)
-                RETURNING d.delivery_id, d.workspace_id, d.webhook_id, d.body, d.tries, d.lease_token""",
-                (rs, row) -> new Claimed(rs.getString("delivery_id"), new WorkspaceId(rs.getString("workspace_id")),
-                        rs.getString("webhook_id"), rs.getString("body"), rs.getInt("tries"),
-                        rs.getString("lease_token")),
-                Timestamp.from(leaseUntil), leaseToken, Timestamp.from(now), limit);
+                FROM taken WHERE d.delivery_id = taken.delivery_id
+                RETURNING d.delivery_id, d.workspace_id, d.webhook_id, d.body, d.tries, d.lease_token""");
+            int i = 0;
+            statement.setTimestamp(++i, at);
+            statement.setTimestamp(++i, at);
+            statement.setArray(++i, con.createArrayOf("text", busyWorkspaces));
+            statement.setArray(++i, con.createArrayOf("int4", busyCounts));
+            statement.setArray(++i, con.createArrayOf("text", pausedWorkspaces));
+            statement.setArray(++i, con.createArrayOf("text", pausedWebhooks));
+            statement.setTimestamp(++i, at);
+            statement.setInt(++i, perWorkspace);
+            statement.setInt(++i, limit);
+            statement.setInt(++i, limit);
+            statement.setTimestamp(++i, at);
+            statement.setTimestamp(++i, Timestamp.from(leaseUntil));
+            statement.setString(++i, leaseToken);
+            return statement;
+        }, (rs, row) -> new Claimed(rs.getString("delivery_id"), new WorkspaceId(rs.getString("workspace_id")),
+                rs.getString("webhook_id"), rs.getString("body"), rs.getInt("tries"), rs.getString("lease_token")));
     }
 
     public boolean delivered(Claimed claimed, int statusCode, Instant at) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,5 +126,69 @@ class WebhookOutboxIT {
         assertThat(outbox.redeliver(ws, "calendar", "msg_b_" + ws.value(), NOW.plusSeconds(30))).isTrue();
         assertThat(outbox.redeliver(ws, "other-hook", "msg_b_" + ws.value(), NOW.plusSeconds(30)))
                 .as("another webhook's delivery").isFalse();
+    }
+
+    /**
+     * A workspace with thirty deliveries due for a minute and another with one just due: a claim
+     * of five takes the newcomer's too. Oldest first over everyone (the claim before workspaces
+     * took turns) would take five of the backlog and leave it waiting behind the other 25.
+     */
+    @Test
+    void workspacesTakeTurnsSoOnesBacklogDoesNotStandBeforeAnothersDelivery() {
+        WorkspaceId other = WorkspaceId.of(ws.value() + "-other");
+        for (int i = 0; i < 30; i++) {
+            outbox.insert("msg_flood_" + ws.value() + "_" + i, ws, "calendar", "pub_" + i, 1,
+                    "publication.succeeded", "{}", NOW.minusSeconds(60).plusMillis(i));
+        }
+        outbox.insert("msg_quiet_" + other.value(), other, "calendar", "pub_q", 1, "publication.succeeded", "{}", NOW);
+
+        List<WebhookOutbox.Claimed> claimed = outbox.claim(NOW, NOW.plusSeconds(60), "lease-turns", 5);
+        assertThat(claimed).hasSize(5).extracting(WebhookOutbox.Claimed::deliveryId)
+                .contains("msg_quiet_" + other.value());
+        assertThat(claimed).filteredOn(c -> c.workspaceId().equals(ws)).extracting(WebhookOutbox.Claimed::deliveryId)
+                .as("the backlog's oldest first").containsExactlyInAnyOrder("msg_flood_" + ws.value() + "_0",
+                        "msg_flood_" + ws.value() + "_1", "msg_flood_" + ws.value() + "_2",
+                        "msg_flood_" + ws.value() + "_3");
+    }
+
+    /** What a node has open for a workspace counts against its share; the others' deliveries are still claimed. */
+    @Test
+    void aWorkspaceGetsNoMoreThanItsShareOfTheNodesTries() {
+        WorkspaceId other = WorkspaceId.of(ws.value() + "-other");
+        for (int i = 0; i < 30; i++) {
+            outbox.insert("msg_share_" + ws.value() + "_" + i, ws, "calendar", "pub_" + i, 1,
+                    "publication.succeeded", "{}", NOW.minusSeconds(60));
+        }
+        outbox.insert("msg_quiet_" + other.value(), other, "calendar", "pub_q", 1, "publication.succeeded", "{}", NOW);
+
+        assertThat(outbox.claim(NOW, NOW.plusSeconds(60), "lease-share-1", 20, 8, Map.of(ws, 5), List.of()))
+                .extracting(WebhookOutbox.Claimed::workspaceId)
+                .as("three more of the busy workspace, and the other's one")
+                .containsExactlyInAnyOrder(ws, ws, ws, other);
+        assertThat(outbox.claim(NOW, NOW.plusSeconds(60), "lease-share-2", 20, 8, Map.of(ws, 8), List.of()))
+                .as("a workspace at its share gets nothing more").isEmpty();
+        assertThat(outbox.claim(NOW, NOW.plusSeconds(60), "lease-share-3", 20, 8, Map.of(), List.of()))
+                .as("each claim takes at most the share").hasSize(8);
+    }
+
+    /**
+     * A paused webhook's deliveries are not claimed, the workspace's other webhooks' are; once it is
+     * resumed its deliveries about a publication go in their order.
+     */
+    @Test
+    void aPausedWebhooksDeliveriesAreNotClaimedAndKeepTheirOrder() {
+        outbox.insert("msg_p1_" + ws.value(), ws, "dead", "pub_x", 1, "publication.failed", "{}", NOW);
+        outbox.insert("msg_p2_" + ws.value(), ws, "dead", "pub_x", 2, "publication.abandoned", "{}", NOW);
+        outbox.insert("msg_live_" + ws.value(), ws, "alive", "pub_x", 1, "publication.failed", "{}", NOW);
+        List<WebhookOutbox.PausedWebhook> paused = List.of(new WebhookOutbox.PausedWebhook(ws, "dead"),
+                new WebhookOutbox.PausedWebhook(WorkspaceId.of("elsewhere"), "alive"));
+
+        assertThat(outbox.claim(NOW, NOW.plusSeconds(60), "lease-p1", 20, 8, Map.of(), paused))
+                .extracting(WebhookOutbox.Claimed::deliveryId).containsExactly("msg_live_" + ws.value());
+        assertThat(outbox.claim(NOW.plusSeconds(1), NOW.plusSeconds(61), "lease-p2", 20, 8, Map.of(), paused))
+                .as("still paused").isEmpty();
+        assertThat(outbox.claim(NOW.plusSeconds(2), NOW.plusSeconds(62), "lease-p3", 20, 8, Map.of(), List.of()))
+                .as("resumed: the first about the publication, the next after it")
+                .extracting(WebhookOutbox.Claimed::deliveryId).containsExactly("msg_p1_" + ws.value());
     }
 }
