@@ -2,6 +2,8 @@ package io.herald.command.publication;
 
 import io.herald.command.publishing.GroupCommit;
 import io.herald.contracts.publication.RequestPublicationCommand;
+import io.herald.platform.database.DatabaseUnavailableException;
+import io.herald.platform.database.DatabaseWatch;
 import io.herald.platform.logging.MdcScope;
 import io.herald.platform.unitofwork.AfterCommit;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -15,6 +17,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
@@ -56,16 +60,22 @@ public class IntakeCommit {
         }
     }
 
+    /** How often a waiting request asks whether the database went away meanwhile. */
+    private static final long WATCH_MILLIS = 250;
+
     private final CommandGateway commands;
     private final GroupCommit groupCommit;
+    private final DatabaseWatch database;
     private final DistributionSummary batchSizes;
     private final BlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
     private final List<Thread> committers = new ArrayList<>();
     private volatile boolean running = true;
 
-    public IntakeCommit(CommandGateway commands, GroupCommit groupCommit, MeterRegistry meters) {
+    public IntakeCommit(CommandGateway commands, GroupCommit groupCommit, MeterRegistry meters,
+                        DatabaseWatch database) {
         this.commands = commands;
         this.groupCommit = groupCommit;
+        this.database = database;
         this.batchSizes = meters.summary("herald.intake.batch_size");
         for (int i = 0; i < COMMITTERS; i++) {
             // not a background thread (BackgroundThreads): requests wait on it, so it keeps their priority
@@ -92,7 +102,10 @@ public class IntakeCommit {
 
     /**
      * Sends a command that creates a publication ({@link Publication#REQUEST_NEW}) and waits until
-     * it committed; answers and fails as {@link CommandGateway#sendAndWait(Object)} would.
+     * it committed; answers and fails as {@link CommandGateway#sendAndWait(Object)} would. If the
+     * database stops answering meanwhile ({@link DatabaseWatch}), the request stops waiting with a
+     * {@link DatabaseUnavailableException} rather than holding its thread until the committer's read
+     * times out; the request may still commit later, and sent again it is answered as a repeat.
      */
     @SuppressWarnings("unchecked")
     public <R> R sendAndWait(CommandMessage<RequestPublicationCommand> message) {
@@ -104,7 +117,15 @@ public class IntakeCommit {
             refuseWaiting();
         }
         try {
-            return (R) answer.get();
+            while (true) {
+                try {
+                    return (R) answer.get(WATCH_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException stillWaiting) {
+                    if (database.unreachable()) {
+                        throw new DatabaseUnavailableException("the database stopped answering while the request was stored");
+                    }
+                }
+            }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException failure) {
                 throw failure;

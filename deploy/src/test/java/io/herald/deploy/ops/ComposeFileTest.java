@@ -57,6 +57,20 @@ class ComposeFileTest {
     }
 
     @Test
+    void theActuatorAnswersOnAManagementPortPublishedOnLoopbackOnly() {
+        for (String node : List.of("herald-a", "herald-b")) {
+            String management = at(compose, "services", node, "environment", "MANAGEMENT_SERVER_PORT");
+            assertThat(management).as(node).isNotBlank().isNotEqualTo(at(compose, "services", node, "environment", "PORT"));
+            List<String> published = at(compose, "services", node, "ports");
+            assertThat(published).as(node).filteredOn(p -> p.endsWith(":" + management))
+                    .isNotEmpty().allSatisfy(p -> assertThat(p).startsWith("127.0.0.1:"));
+            assertThat(published).as(node).anySatisfy(p -> assertThat(p).endsWith(":8080"));
+            List<String> check = at(compose, "services", node, "healthcheck", "test");
+            assertThat(String.join(" ", check)).contains("/dev/tcp/127.0.0.1/" + management + " ");
+        }
+    }
+
+    @Test
     void theKubernetesSettingsAreConfigurationKeysToo() throws Exception {
         Map<String, Object> data = at(DeploymentFiles.yaml(DeploymentFiles.K8S.resolve("configmap.yaml")), "data");
         List<String> variables = new ArrayList<>(data.keySet());

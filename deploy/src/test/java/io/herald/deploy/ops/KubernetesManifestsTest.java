@@ -33,6 +33,26 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void theActuatorAnswersOnAManagementPortTheServiceDoesNotExpose() {
+        List<Map<String, Object>> ports = at(container, "ports");
+        Map<String, Object> management = ports.stream().filter(p -> "management".equals(p.get("name"))).findFirst()
+                .orElseThrow();
+        List<Map<String, Object>> env = at(container, "env");
+        String configured = env.stream().filter(e -> "MANAGEMENT_SERVER_PORT".equals(e.get("name")))
+                .map(e -> (String) e.get("value")).findFirst().orElseThrow();
+        assertThat(Integer.parseInt(configured)).isEqualTo(management.get("containerPort"));
+        String api = env.stream().filter(e -> "PORT".equals(e.get("name")))
+                .map(e -> (String) e.get("value")).findFirst().orElseThrow();
+        assertThat(configured).isNotEqualTo(api);
+        for (String probe : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
+            assertThat((String) at(container, probe, "httpGet", "port")).as(probe).isEqualTo("management");
+        }
+        Map<String, Object> service = DeploymentFiles.yaml(DeploymentFiles.K8S.resolve("service.yaml"));
+        List<Map<String, Object>> exposed = at(service, "spec", "ports");
+        assertThat(exposed).extracting(p -> p.get("targetPort")).containsExactly("http");
+    }
+
+    @Test
     void aStoppingPodPausesThenStopsGracefullyWithinItsGracePeriod() {
         List<String> preStop = at(container, "lifecycle", "preStop", "exec", "command");
         assertThat(preStop).hasSize(2).first().isEqualTo("sleep");

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
+import io.herald.platform.database.DatabaseFailures;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,9 +90,24 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        if (DatabaseFailures.unavailable(e)) {
+            return unavailable(e);
+        }
         log.error("unexpected error while handling a request", e);
         return problem(ErrorCode.INTERNAL_ERROR,
                 "Herald could not complete the request; quote the X-Correlation-Id when reporting it", List.of());
+    }
+
+    /**
+     * The database did not answer within its bounds (no connection, a silent network, a server
+     * refusing connections, a statement timeout). Whether the request took effect is not known; every
+     * write of the API is idempotent, so it may be sent again as it is, after {@code Retry-After}.
+     */
+    private static ResponseEntity<ProblemDetail> unavailable(Exception e) {
+        log.warn("a request failed because the database did not answer: {}", e.toString());
+        ProblemDetail problem = Problems.of(ErrorCode.UNAVAILABLE, DatabaseFailures.DETAIL);
+        return ResponseEntity.status(ErrorCode.UNAVAILABLE.httpStatus())
+                .header(HttpHeaders.RETRY_AFTER, DatabaseFailures.RETRY_AFTER_SECONDS).body(problem);
     }
 
     @Override

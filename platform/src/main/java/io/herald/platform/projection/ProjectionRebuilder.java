@@ -35,8 +35,10 @@ import org.axonframework.serialization.upcasting.event.EventUpcaster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
+import io.herald.platform.database.LongStatements;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -79,6 +81,7 @@ public class ProjectionRebuilder {
     private final TokenStore tokenStore;
     private final TransactionTemplate transaction;
     private final StoredEventPages store;
+    private final JdbcTemplate jdbc;
     /** Two threads per projection being rebuilt (one reads, one writes); several rebuilds go on side by side. */
     private final ExecutorService worker =
             Executors.newCachedThreadPool(BackgroundThreads.named("herald-projection-rebuild"));
@@ -93,6 +96,7 @@ public class ProjectionRebuilder {
         this.processing = processing;
         this.tokenStore = tokenStore;
         this.transaction = new TransactionTemplate(transactions);
+        this.jdbc = jdbc.getJdbcTemplate();
         this.store = new StoredEventPages(jdbc, axon.eventSerializer(), axon.upcasterChain(),
                 mayChangeTypes(upcasters.stream().toList()), properties.pageSize());
     }
@@ -167,6 +171,8 @@ public class ProjectionRebuilder {
         long started = System.nanoTime();
         try {
             Long events = transaction.execute(status -> {
+                // one transaction over the whole store: no statement timeout of ordinary work applies
+                LongStatements.liftTimeouts(jdbc);
                 int[] segments = claimAll(name);
                 handlers.performReset();
                 long handled = foldEveryStream(handlers);
