@@ -167,8 +167,8 @@ public class PublicationViewRepository {
             p.addValue("entry", request.calendarEntryId());
         }
         if (request.needsDecision() != null) {
-            where.append(" AND needs_decision = :needsDecision");
-            p.addValue("needsDecision", request.needsDecision());
+            // written out, not a parameter: a prepared plan then knows it may read the decision queue's partial index
+            where.append(request.needsDecision() ? " AND needs_decision" : " AND NOT needs_decision");
         }
         appendFilters(where, p, search);
         if (request.after() != null) {
