@@ -25,7 +25,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The load one tenant's audit reads can put on everyone: at most two scans of a workspace at once
+ * The load one tenant's audit reads can put on everyone: at most two exports of a workspace at once
  * (the third is 429, another workspace is not held up), each page read through the workspace's
  * index, and each page query cut off by the statement timeout.
  *
@@ -61,7 +61,7 @@ class AuditLoadIT extends HeraldIntegrationTest {
             }
             try {
                 first = get(busyKey, "/api/v1/workspaces/" + busy + "/audit/events");
-                second = get(busyKey, "/api/v1/workspaces/" + busy + "/audit/verify");
+                second = get(busyKey, "/api/v1/workspaces/" + busy + "/audit/events?limit=1");
                 awaitWaitingScans(2);
 
                 Response third = sendAs(busyKey, "GET", "/api/v1/workspaces/" + busy + "/audit/events", null, null,
@@ -70,9 +70,12 @@ class AuditLoadIT extends HeraldIntegrationTest {
                 assertThat(third.contentType()).startsWith("application/problem+json");
                 assertThat(third.json().get("code").asText()).isEqualTo("rate_limited");
                 assertThat(third.retryAfter()).as("Retry-After").isNotBlank();
-                Response thirdVerify = sendAs(busyKey, "GET", "/api/v1/workspaces/" + busy + "/audit/verify", null,
+                // the verifier's answer is rows of its own table, not a scan: it takes no slot and
+                // answers while the event table is locked, once its wait for the live verifier is over
+                Response verify = sendAs(busyKey, "GET", "/api/v1/workspaces/" + busy + "/audit/verify", null,
                         null, Map.of());
-                assertThat(thirdVerify.status()).as(thirdVerify.toString()).isEqualTo(429);
+                assertThat(verify.status()).as(verify.toString()).isEqualTo(200);
+                assertThat(verify.json().isArray()).isTrue();
 
                 // another workspace still gets a scan: it reaches the database and waits there too
                 otherWorkspace = get(otherKey, "/api/v1/workspaces/" + other + "/audit/events");
