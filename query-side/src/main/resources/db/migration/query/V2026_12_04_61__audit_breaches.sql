@@ -36,5 +36,7 @@ CREATE TABLE audit_verification_job (
     events_total BIGINT       NOT NULL DEFAULT 0,
     started_at   TIMESTAMPTZ  NOT NULL,
     finished_at  TIMESTAMPTZ,
+    -- the last sign of life: a RUNNING job silent for long ran on a node that stopped
+    updated_at   TIMESTAMPTZ  NOT NULL,
     failure      TEXT
 );

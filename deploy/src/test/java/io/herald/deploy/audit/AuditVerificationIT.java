@@ -130,6 +130,20 @@ class AuditVerificationIT extends HeraldIntegrationTest {
     }
 
     @Test
+    void aJobLeftRunningByAStoppedNodeDoesNotBlockANewOne() {
+        jdbc.update("""
+                INSERT INTO audit_verification_job (job_id, status, started_at, updated_at)
+                VALUES ('verify_stale', 'RUNNING', now() - interval '2 hours', now() - interval '1 hour')""");
+
+        JsonNode job = runJobToTheEnd();
+
+        assertThat(job.get("jobId").asText()).isNotEqualTo("verify_stale");
+        JsonNode stale = send("GET", "/api/v1/admin/audit/verify/verify_stale", null, null).json();
+        assertThat(stale.get("status").asText()).isEqualTo("FAILED");
+        assertThat(stale.get("finishedAt").asText()).isNotBlank();
+    }
+
+    @Test
     void anUnknownJobIsNotFound() {
         Response unknown = send("GET", "/api/v1/admin/audit/verify/verify_nothing", null, null);
         assertThat(unknown.status()).isEqualTo(404);

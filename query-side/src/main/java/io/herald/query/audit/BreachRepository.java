@@ -170,14 +170,18 @@ class BreachRepository {
     // the re-verification jobs
 
     void createJob(String jobId, Instant startedAt) {
-        jdbc.update("INSERT INTO audit_verification_job (job_id, status, started_at) VALUES (:id, :status, :at)",
+        jdbc.update("INSERT INTO audit_verification_job (job_id, status, started_at, updated_at)"
+                        + " VALUES (:id, :status, :at, :at)",
                 new MapSqlParameterSource("id", jobId).addValue("status", VerificationJob.Status.RUNNING.name())
                         .addValue("at", timestamp(startedAt)));
     }
 
-    void progress(String jobId, long eventsDone, long eventsTotal) {
-        jdbc.update("UPDATE audit_verification_job SET events_done = :done, events_total = :total WHERE job_id = :id",
-                new MapSqlParameterSource("id", jobId).addValue("done", eventsDone).addValue("total", eventsTotal));
+    void progress(String jobId, long eventsDone, long eventsTotal, Instant at) {
+        jdbc.update("""
+                UPDATE audit_verification_job SET events_done = :done, events_total = :total, updated_at = :at
+                WHERE job_id = :id""",
+                new MapSqlParameterSource("id", jobId).addValue("done", eventsDone).addValue("total", eventsTotal)
+                        .addValue("at", timestamp(at)));
     }
 
     void finishJob(String jobId, VerificationJob.Status status, Instant at, String failure) {
@@ -196,8 +200,18 @@ class BreachRepository {
                 .stream().findFirst();
     }
 
-    /** The job still running, if one is (started on any node). */
-    Optional<VerificationJob> runningJob() {
+    /**
+     * The job still running, if one is (started on any node). A RUNNING job that has shown no
+     * progress since {@code silentSince} ran on a node that stopped: it is marked FAILED first.
+     */
+    Optional<VerificationJob> runningJob(Instant silentSince, Instant now) {
+        jdbc.update("""
+                UPDATE audit_verification_job SET status = :failed, finished_at = :now,
+                    failure = 'abandoned: no progress since ' || updated_at
+                WHERE status = :running AND updated_at < :silentSince""",
+                new MapSqlParameterSource("failed", VerificationJob.Status.FAILED.name())
+                        .addValue("running", VerificationJob.Status.RUNNING.name())
+                        .addValue("now", timestamp(now)).addValue("silentSince", timestamp(silentSince)));
         return jdbc.queryForList("SELECT job_id FROM audit_verification_job WHERE status = :status"
                         + " ORDER BY started_at DESC LIMIT 1",
                 new MapSqlParameterSource("status", VerificationJob.Status.RUNNING.name()), String.class)

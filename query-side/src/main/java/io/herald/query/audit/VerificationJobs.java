@@ -2,6 +2,8 @@ package io.herald.query.audit;
 
 import io.herald.platform.threads.BackgroundThreads;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +30,11 @@ public class VerificationJobs {
     private static final Logger log = LoggerFactory.getLogger(VerificationJobs.class);
     /** Streams written per transaction, and how often the job's progress row is updated. */
     private static final int STREAMS_PER_WRITE = 500;
+    /**
+     * A running job writes its progress every few thousand events (seconds apart; counting the
+     * store first takes longer on a large one): silent this long, it ran on a node that stopped.
+     */
+    static final Duration SILENT_AFTER = Duration.ofMinutes(10);
 
     private final EventStoreReader store;
     private final BreachRepository breaches;
@@ -45,12 +52,13 @@ public class VerificationJobs {
 
     /** Starts a job, or answers the one already running: two full scans at once would only compete. */
     public synchronized VerificationJob start() {
-        Optional<VerificationJob> running = breaches.runningJob();
+        Instant now = clock.instant();
+        Optional<VerificationJob> running = breaches.runningJob(now.minus(SILENT_AFTER), now);
         if (running.isPresent()) {
             return running.get();
         }
         String jobId = "verify_" + UUID.randomUUID().toString().replace("-", "");
-        breaches.createJob(jobId, clock.instant());
+        breaches.createJob(jobId, now);
         worker.execute(() -> run(jobId));
         return breaches.findJob(jobId).orElseThrow();
     }
@@ -62,7 +70,7 @@ public class VerificationJobs {
     private void run(String jobId) {
         try {
             long total = store.publicationEventCount();
-            breaches.progress(jobId, 0, total);
+            breaches.progress(jobId, 0, total, clock.instant());
             EntryLineCheck lines = new EntryLineCheck();
             List<StreamVerdict> verdicts = new ArrayList<>();
             StreamVerdict.Reading[] current = new StreamVerdict.Reading[1];
@@ -102,7 +110,7 @@ public class VerificationJobs {
         verdicts.clear();
         transactions.executeWithoutResult(status -> {
             breaches.saveStreams(batch);
-            breaches.progress(jobId, done, total);
+            breaches.progress(jobId, done, total, clock.instant());
         });
     }
 }
