@@ -132,6 +132,22 @@ class AuditLoadIT extends HeraldIntegrationTest {
                 .doesNotContain("Seq Scan").doesNotContain("\"Sort\"");
     }
 
+    /**
+     * The live verifier reads the streams of each batch's publications in one query: through the
+     * store's stream key (aggregate, sequence), in its order, never the whole store.
+     */
+    @Test
+    void theLiveVerifierReadsABatchsStreamsThroughTheStreamKey() {
+        String ws = workspaceWithEvents("scan-streams");
+        List<String> publications = jdbc.queryForList("SELECT DISTINCT aggregate_identifier FROM domain_event_entry"
+                + " WHERE workspace_id = ? AND aggregate_identifier LIKE 'pub\\_%'", String.class, ws);
+        assertThat(publications).isNotEmpty();
+        String streams = plan(EventStoreReader.SELECT_STREAMS,
+                new MapSqlParameterSource("ids", publications.toArray(String[]::new)));
+        assertThat(streams).containsPattern("\"Index Cond\": \"[^\"]*aggregate_identifier\\)::text = ANY")
+                .doesNotContain("Seq Scan").doesNotContain("\"Sort\"");
+    }
+
     /** The workspace column is computed on append: a NUL in the content must not make the append fail. */
     @Test
     void anEventWhosePayloadHoldsANulIsStoredWithItsWorkspace() {

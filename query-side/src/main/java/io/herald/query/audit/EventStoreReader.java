@@ -52,6 +52,9 @@ public class EventStoreReader {
     /** Public so a test can ask the planner how the very query reads one workspace's page. */
     public static final String SELECT_IN_STORE_ORDER = "SELECT " + COLUMNS + " FROM domain_event_entry"
             + " WHERE global_index > :after" + FILTER + " ORDER BY global_index LIMIT :page";
+    /** What the live verifier reads for each batch: the streams of the batch's publications. */
+    public static final String SELECT_STREAMS = "SELECT " + COLUMNS + " FROM domain_event_entry"
+            + " WHERE aggregate_identifier = ANY(:ids) ORDER BY aggregate_identifier, sequence_number";
     public static final String SELECT_IN_STREAM_ORDER = "SELECT " + COLUMNS + " FROM domain_event_entry"
             + " WHERE (aggregate_identifier, sequence_number) > (:aggregate, :sequence) AND " + PUBLICATION_EVENTS
             + FILTER + " ORDER BY aggregate_identifier, sequence_number LIMIT :page";
@@ -90,9 +93,8 @@ public class EventStoreReader {
         if (aggregateIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query("SELECT " + COLUMNS + " FROM domain_event_entry WHERE aggregate_identifier = ANY(:ids)"
-                        + " ORDER BY aggregate_identifier, sequence_number",
-                new MapSqlParameterSource("ids", aggregateIds.toArray(String[]::new)), (rs, n) -> event(rs));
+        return jdbc.query(SELECT_STREAMS, new MapSqlParameterSource("ids", aggregateIds.toArray(String[]::new)),
+                (rs, n) -> event(rs));
     }
 
     /** How many publication events the store holds: a full verification's total (a scan: for the background). */
