@@ -3,7 +3,8 @@
 
 -- One small row per publication stream: how far it was verified (a write that read less of the
 -- stream does not replace one that read more), the attempt still open at its end with the rule 2
--- breach it becomes once overdue, and the entry line an update or delete belongs to.
+-- breach it becomes once overdue, the entry line an update or delete belongs to, and how many
+-- breaches of its own it has.
 CREATE TABLE audit_stream (
     publication_id VARCHAR(100) PRIMARY KEY,
     workspace_id   VARCHAR(100) NOT NULL,
@@ -11,7 +12,9 @@ CREATE TABLE audit_stream (
     open_sequence  BIGINT,
     open_overdue_at TIMESTAMPTZ,
     open_detail    TEXT,
-    entry_line     TEXT
+    entry_line     TEXT,
+    -- its rule 1-5 breaches in audit_breach: a stream without any needs no delete when verified again
+    stream_breaches INTEGER     NOT NULL DEFAULT 0
 );
 CREATE INDEX audit_stream_open_idx ON audit_stream (workspace_id, open_overdue_at)
     WHERE open_overdue_at IS NOT NULL;

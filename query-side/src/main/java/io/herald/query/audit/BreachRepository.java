@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -40,8 +41,9 @@ class BreachRepository {
 
     /**
      * Stores the verdicts on these streams, each unless a verdict on more of its stream is stored
-     * already; for the streams it stores, their rule 1–5 breaches replace those stored. Three
-     * statements whatever the number of streams (four with breaches to insert). Run in a transaction.
+     * already; for the streams it stores, their rule 1–5 breaches replace those stored. One
+     * statement for a batch of clean streams that were clean before (the usual case: a delete only
+     * where breaches were stored, an insert only where there are some). Run in a transaction.
      */
     void saveStreams(List<StreamVerdict> verdicts) {
         if (verdicts.isEmpty()) {
@@ -55,6 +57,7 @@ class BreachRepository {
         String[] overdueAt = new String[n];
         String[] openDetails = new String[n];
         String[] lines = new String[n];
+        String[] counts = new String[n];
         for (int i = 0; i < n; i++) {
             StreamVerdict v = verdicts.get(i);
             ids[i] = v.publicationId();
@@ -66,34 +69,45 @@ class BreachRepository {
                 openDetails[i] = v.open().breach().detail();
             }
             lines[i] = v.entryLine();
+            counts[i] = Integer.toString(v.breaches().size());
         }
         // the row lock taken here holds off the other writer until this transaction ends
-        List<String> stored = jdbc.queryForList("""
+        Set<String> stored = new HashSet<>();
+        List<String> hadBreaches = new ArrayList<>();
+        jdbc.query("""
+                WITH before AS (SELECT publication_id, stream_breaches FROM audit_stream
+                                WHERE publication_id = ANY(CAST(:ids AS varchar[])))
                 INSERT INTO audit_stream (publication_id, workspace_id, last_sequence, open_sequence, open_overdue_at,
-                                          open_detail, entry_line)
+                                          open_detail, entry_line, stream_breaches)
                 SELECT * FROM unnest(CAST(:ids AS varchar[]), CAST(:workspaces AS varchar[]),
                                      CAST(:sequences AS bigint[]), CAST(:openSequences AS bigint[]),
                                      CAST(:overdueAt AS timestamptz[]), CAST(:openDetails AS text[]),
-                                     CAST(:lines AS text[]))
+                                     CAST(:lines AS text[]), CAST(:counts AS integer[]))
                 ON CONFLICT (publication_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
                     last_sequence = EXCLUDED.last_sequence, open_sequence = EXCLUDED.open_sequence,
                     open_overdue_at = EXCLUDED.open_overdue_at, open_detail = EXCLUDED.open_detail,
-                    entry_line = EXCLUDED.entry_line
+                    entry_line = EXCLUDED.entry_line, stream_breaches = EXCLUDED.stream_breaches
                 WHERE audit_stream.last_sequence <= EXCLUDED.last_sequence
-                RETURNING publication_id""",
+                RETURNING publication_id, COALESCE((SELECT b.stream_breaches FROM before b
+                                                    WHERE b.publication_id = audit_stream.publication_id), 0) > 0
+                          AS had_breaches""",
                 new MapSqlParameterSource("ids", ids).addValue("workspaces", workspaces)
                         .addValue("sequences", sequences).addValue("openSequences", openSequences)
                         .addValue("overdueAt", overdueAt).addValue("openDetails", openDetails)
-                        .addValue("lines", lines), String.class);
-        if (stored.isEmpty()) {
-            return;
+                        .addValue("lines", lines).addValue("counts", counts),
+                (RowCallbackHandler) rs -> {
+                    stored.add(rs.getString("publication_id"));
+                    if (rs.getBoolean("had_breaches")) {
+                        hadBreaches.add(rs.getString("publication_id"));
+                    }
+                });
+        if (!hadBreaches.isEmpty()) {
+            jdbc.update("DELETE FROM audit_breach WHERE publication_id = ANY(:ids) AND rule < " + FIRST_LINE_RULE,
+                    new MapSqlParameterSource("ids", hadBreaches.toArray(String[]::new)));
         }
-        jdbc.update("DELETE FROM audit_breach WHERE publication_id = ANY(:ids) AND rule < " + FIRST_LINE_RULE,
-                new MapSqlParameterSource("ids", stored.toArray(String[]::new)));
-        Set<String> storedIds = new HashSet<>(stored);
         List<LocatedBreach> breaches = new ArrayList<>();
         for (StreamVerdict v : verdicts) {
-            if (storedIds.contains(v.publicationId())) {
+            if (stored.contains(v.publicationId())) {
                 v.breaches().forEach(b -> breaches.add(new LocatedBreach(v.workspaceId(), b)));
             }
         }
