@@ -101,6 +101,8 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", "/api/v1/admin/projections", SYSTEM),
                 rule(parser, "POST", "/api/v1/admin/projections/{name}/rebuild", SYSTEM),
                 rule(parser, "GET", "/api/v1/admin/dead-letters", SYSTEM),
+                rule(parser, "POST", "/api/v1/admin/audit/verify", SYSTEM),
+                rule(parser, "GET", "/api/v1/admin/audit/verify/{jobId}", SYSTEM),
                 rule(parser, "POST", "/api/v1/admin/secrets/re-encrypt", SYSTEM),
                 // which build runs (version, commit): for the operator of the installation, not the public
                 rule(parser, "GET", "/actuator/info", SYSTEM),

@@ -97,15 +97,19 @@ final class ApiOperations {
             op("GET " + WS + "/audit/events", "exportWorkspaceEvents", "audit",
                     "The workspace's events in store order (NDJSON)", VALIDATION_FAILED),
             op("GET " + WS + "/audit/verify", "verifyWorkspace", "audit",
-                    "Rule breaches found by replaying every stream"),
+                    "Rule breaches the live verifier found in the workspace"),
             op("GET /api/v1/audit/events", "exportAllEvents", "audit", "The whole store's events (system key, NDJSON)",
                     VALIDATION_FAILED),
-            op("GET /api/v1/audit/verify", "verifyStore", "audit", "Rule breaches in the whole store (system key)"),
+            op("GET /api/v1/audit/verify", "verifyStore", "audit", "Rule breaches the live verifier found in the whole store (system key)"),
 
             op("GET /api/v1/admin/projections", "listProjections", "admin", "Projections and their positions"),
             op("POST /api/v1/admin/projections/{name}/rebuild", "rebuildProjection", "admin",
                     "Rebuild a projection from history"),
             op("GET /api/v1/admin/dead-letters", "listDeadLetters", "admin", "Events their handlers could not process"),
+            op("POST /api/v1/admin/audit/verify", "startStoreVerification", "admin",
+                    "Re-verify the whole store from its first event, in the background"),
+            op("GET /api/v1/admin/audit/verify/{jobId}", "getStoreVerification", "admin",
+                    "A re-verification job and its progress"),
             op("POST /api/v1/admin/secrets/re-encrypt", "reEncryptSecrets", "admin",
                     "Re-encrypt every stored secret with the first key"));
 

@@ -58,7 +58,8 @@ public class ContractApiDocs {
             Map.entry("DELETE /api/v1/workspaces/{ws}/webhooks/{webhookId}", List.of(204)),
             Map.entry("POST /api/v1/workspaces/{ws}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
                     List.of(202)),
-            Map.entry("POST /api/v1/admin/projections/{name}/rebuild", List.of(202)));
+            Map.entry("POST /api/v1/admin/projections/{name}/rebuild", List.of(202)),
+            Map.entry("POST /api/v1/admin/audit/verify", List.of(202)));
 
     /** Answers that are not JSON, which springdoc cannot see in the handler's signature. */
     private static final Map<String, Content> OTHER_BODIES = Map.of(

@@ -13,20 +13,24 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md "Audit": a publication's stream, the NDJSON export and the verifier. */
+/** The audit part of the API contract: a publication's stream, the NDJSON export, the verifier and its jobs. */
 @RestController
 public class AuditController {
 
@@ -37,16 +41,20 @@ public class AuditController {
     private static final String RETRY_AFTER_SECONDS = "5";
 
     private final EventStoreReader store;
-    private final AuditVerifier verifier;
+    private final RuleVerification verification;
+    private final VerificationJobs jobs;
     private final AuditScanLimiter scans;
     private final ObjectWriter lines;
+    private final Duration verifyWait;
 
-    public AuditController(EventStoreReader store, AuditVerifier verifier, AuditScanLimiter scans,
-                           ObjectMapper objectMapper) {
+    public AuditController(EventStoreReader store, RuleVerification verification, VerificationJobs jobs,
+                           AuditScanLimiter scans, ObjectMapper objectMapper, AuditProperties properties) {
         this.store = store;
-        this.verifier = verifier;
+        this.verification = verification;
+        this.jobs = jobs;
         this.scans = scans;
         this.lines = objectMapper.writerFor(StoredEvent.class);
+        this.verifyWait = properties.verifyWait();
     }
 
     /** The stream of one publication; another workspace's publication is "not found". */
@@ -74,19 +82,36 @@ public class AuditController {
         export(null, after, limit, response);
     }
 
+    /**
+     * The breaches the live verifier has found in the workspace: rows of its table, so the answer
+     * costs the same at any store size. It first waits briefly for the verifier to reach the events
+     * stored when the call came ({@code herald.audit.verify-wait}).
+     */
     @GetMapping(path = "/api/v1/workspaces/{ws}/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyWorkspace(@PathVariable("ws") String workspace) {
-        try (AuditScanLimiter.Slot slot = scans.acquire(workspace)) {
-            return verifier.verify(workspace).breaches();
-        }
+        verification.awaitCaughtUp(verifyWait);
+        return verification.breaches(workspace);
     }
 
     /** The whole store, for the system: every workspace's publications. */
     @GetMapping(path = "/api/v1/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyAll() {
-        try (AuditScanLimiter.Slot slot = scans.acquire(null)) {
-            return verifier.verify(null).breaches();
-        }
+        verification.awaitCaughtUp(verifyWait);
+        return verification.breaches(null);
+    }
+
+    /** A full re-verification from the first event, in the background; the one running if there is one. */
+    @PostMapping(path = "/api/v1/admin/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<VerificationJob> startVerification() {
+        VerificationJob job = jobs.start();
+        return ResponseEntity.status(HttpStatus.ACCEPTED)
+                .location(URI.create("/api/v1/admin/audit/verify/" + job.jobId())).body(job);
+    }
+
+    @GetMapping(path = "/api/v1/admin/audit/verify/{jobId}", produces = MediaType.APPLICATION_JSON_VALUE)
+    public VerificationJob verification(@PathVariable("jobId") String jobId) {
+        return jobs.find(jobId).orElseThrow(() ->
+                new HeraldRejection(ErrorCode.NOT_FOUND, "no verification job " + jobId));
     }
 
     @ExceptionHandler(AuditScanLimiter.TooManyScans.class)

@@ -12,10 +12,13 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param statementTimeout   the longest one page query of an export or verification may run
  * @param maxConcurrentScans such scans per workspace at once on each node
+ * @param verifyWait         how long a verify call waits for the live verifier to reach the events
+ *                           stored when the call came, before answering with what is verified
  */
 @ConfigurationProperties("herald.audit")
 @Validated
 public record AuditProperties(
         @DefaultValue("30s") @NotNull Duration statementTimeout,
-        @DefaultValue("2") @Positive int maxConcurrentScans) {
+        @DefaultValue("2") @Positive int maxConcurrentScans,
+        @DefaultValue("2s") @NotNull Duration verifyWait) {
 }

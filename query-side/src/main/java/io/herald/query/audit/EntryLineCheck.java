@@ -19,7 +19,7 @@ final class EntryLineCheck {
     static final int UPDATE_ORDER = 8;
     static final int AFTER_DELETE = 9;
 
-    private record Operation(String publicationId, String line, String action, long version) {
+    private record Operation(String publicationId, String workspaceId, String line, String action, long version) {
     }
 
     private record Step(long position, long sequence, String publicationId) {
@@ -35,10 +35,9 @@ final class EntryLineCheck {
         String id = event.aggregateId();
         switch (event.type()) {
             case "PublicationRequestedEvent" -> {
-                String action = p.path("action").asText();
-                if (action.equals("update") || action.equals("delete")) {
-                    operations.put(id, new Operation(id, p.path("workspaceId").asText() + "/"
-                            + p.path("calendarEntryId").asText() + "/" + p.path("channelId").asText(), action,
+                String line = lineOf(event);
+                if (line != null) {
+                    operations.put(id, new Operation(id, p.path("workspaceId").asText(), line, p.path("action").asText(),
                             p.path("contentVersion").asLong()));
                 }
             }
@@ -52,6 +51,20 @@ final class EntryLineCheck {
             }
             default -> { }
         }
+    }
+
+    /**
+     * The entry line (workspace, calendar entry, channel) an update or delete request acts on; null
+     * for any other event: only updates and deletes take part in these rules.
+     */
+    static String lineOf(StoredEvent event) {
+        JsonNode p = event.payload();
+        String action = p.path("action").asText();
+        if (!"PublicationRequestedEvent".equals(event.type()) || !(action.equals("update") || action.equals("delete"))) {
+            return null;
+        }
+        return p.path("workspaceId").asText() + "/" + p.path("calendarEntryId").asText() + "/"
+                + p.path("channelId").asText();
     }
 
     List<Breach> finish() {
@@ -86,6 +99,12 @@ final class EntryLineCheck {
             }
         }
         return breaches;
+    }
+
+    /** The workspace of an update or delete this check has seen the request of; null for any other. */
+    String workspaceOf(String publicationId) {
+        Operation op = operations.get(publicationId);
+        return op == null ? null : op.workspaceId();
     }
 
     /** The post an update or delete acted on, per entry line; null for anything else. */

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 import org.springframework.dao.DataAccessException;
@@ -51,6 +52,9 @@ public class EventStoreReader {
     /** Public so a test can ask the planner how the very query reads one workspace's page. */
     public static final String SELECT_IN_STORE_ORDER = "SELECT " + COLUMNS + " FROM domain_event_entry"
             + " WHERE global_index > :after" + FILTER + " ORDER BY global_index LIMIT :page";
+    /** What the live verifier reads for each batch: the streams of the batch's publications. */
+    public static final String SELECT_STREAMS = "SELECT " + COLUMNS + " FROM domain_event_entry"
+            + " WHERE aggregate_identifier = ANY(:ids) ORDER BY aggregate_identifier, sequence_number";
     public static final String SELECT_IN_STREAM_ORDER = "SELECT " + COLUMNS + " FROM domain_event_entry"
             + " WHERE (aggregate_identifier, sequence_number) > (:aggregate, :sequence) AND " + PUBLICATION_EVENTS
             + FILTER + " ORDER BY aggregate_identifier, sequence_number LIMIT :page";
@@ -79,6 +83,44 @@ public class EventStoreReader {
         return jdbc.query("SELECT " + COLUMNS + " FROM domain_event_entry WHERE aggregate_identifier = :id"
                         + " ORDER BY sequence_number",
                 new MapSqlParameterSource("id", aggregateId), (rs, n) -> event(rs));
+    }
+
+    /**
+     * The streams of these aggregates, each in sequence order, one after another: one read through
+     * the store's stream key, whatever the number of streams.
+     */
+    public List<StoredEvent> streams(Collection<String> aggregateIds) {
+        if (aggregateIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query(SELECT_STREAMS, new MapSqlParameterSource("ids", aggregateIds.toArray(String[]::new)),
+                (rs, n) -> event(rs));
+    }
+
+    /** How many publication events the store holds: a full verification's total (a scan: for the background). */
+    public long publicationEventCount() {
+        Long count = jdbc.getJdbcTemplate().queryForObject(
+                "SELECT count(*) FROM domain_event_entry WHERE " + PUBLICATION_EVENTS, Long.class);
+        return count == null ? 0 : count;
+    }
+
+    /**
+     * The store's last position, or null when it could not be read within {@code within} (the
+     * event table locked, say): read from the end of the primary key, whatever the store's size.
+     */
+    public Long head(Duration within) {
+        try {
+            return readOnly.execute(status -> {
+                jdbc.getJdbcTemplate().execute("SET LOCAL statement_timeout = " + Math.max(1, within.toMillis()));
+                return jdbc.getJdbcTemplate().queryForObject("SELECT max(global_index) FROM domain_event_entry",
+                        Long.class);
+            });
+        } catch (DataAccessException failure) {
+            if (canceled(failure)) {
+                return null;
+            }
+            throw failure;
+        }
     }
 
     /**

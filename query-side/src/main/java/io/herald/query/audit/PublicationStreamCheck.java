@@ -88,11 +88,34 @@ public final class PublicationStreamCheck {
 
     /** The breaches found; {@code now} decides whether an attempt still open is overdue (rule 2). */
     public List<Breach> finish(Instant now) {
-        if (inFlight != null && inFlightExpiresAt != null && now.isAfter(inFlightExpiresAt.plus(DEADLINE_GRACE))) {
-            breach(2, inFlightSequence, "attempt " + inFlight + " has no result although its deadline "
-                    + inFlightExpiresAt + " passed; an interrupted attempt must be recorded as outcome unknown");
+        List<Breach> found = new ArrayList<>(breaches);
+        OpenAttempt open = openAttempt();
+        if (open != null && now.isAfter(open.overdueAt())) {
+            found.add(open.breach());
         }
+        return List.copyOf(found);
+    }
+
+    /** The breaches the events themselves show, without asking whether an open attempt is overdue yet. */
+    public List<Breach> breachesSoFar() {
         return List.copyOf(breaches);
+    }
+
+    /**
+     * The attempt still open at the end of the stream, if it has a deadline: rule 2 counts it as lost
+     * once {@code overdueAt} has passed, with the breach it would then be.
+     */
+    public OpenAttempt openAttempt() {
+        if (inFlight == null || inFlightExpiresAt == null) {
+            return null;
+        }
+        return new OpenAttempt(inFlightExpiresAt.plus(DEADLINE_GRACE), new Breach(publicationId, 2, inFlightSequence,
+                "attempt " + inFlight + " has no result although its deadline " + inFlightExpiresAt
+                        + " passed; an interrupted attempt must be recorded as outcome unknown"));
+    }
+
+    /** An attempt without a result yet, and the breach it becomes after {@code overdueAt}. */
+    public record OpenAttempt(Instant overdueAt, Breach breach) {
     }
 
     private void attempted(long sequence, JsonNode payload) {

@@ -139,36 +139,54 @@ public class PublicationViewRepository {
         return list(request, PublicationSearch.NONE);
     }
 
+    /**
+     * A page of the list. Every filter is a condition on one of the list's indexes, and the order is
+     * the index's own, so the page is read from the index and stops after {@code limit + 1} rows,
+     * however long the workspace's history is. A search by text is two such reads, joined with
+     * UNION ALL: the publication id through the primary key, and the entry prefix as a range of the
+     * pattern-ops entry index (an {@code OR} of the two, or a {@code LIKE} with a bound parameter,
+     * leaves the planner nothing but the whole workspace); only the matches are sorted.
+     */
     public PublicationPage list(PublicationListRequest request, PublicationSearch search) {
         boolean newestFirst = request.order() == PublicationListRequest.Order.NEWEST_FIRST;
         int limit = PublicationListRequest.effectiveLimit(request.limit());
         MapSqlParameterSource p = new MapSqlParameterSource("workspace", request.workspaceId().value())
                 // one row more than asked tells whether a next page exists
                 .addValue("fetch", limit + 1);
-        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM publication_view WHERE workspace_id = :workspace");
+        StringBuilder where = new StringBuilder(" WHERE workspace_id = :workspace");
         if (request.status() != null) {
-            sql.append(" AND status = :status");
+            where.append(" AND status = :status");
             p.addValue("status", request.status().name());
         }
         if (request.channelId() != null) {
-            sql.append(" AND channel_id = :channel");
+            where.append(" AND channel_id = :channel");
             p.addValue("channel", request.channelId().value());
         }
         if (request.calendarEntryId() != null) {
-            sql.append(" AND calendar_entry_id = :entry");
+            where.append(" AND calendar_entry_id = :entry");
             p.addValue("entry", request.calendarEntryId());
         }
         if (request.needsDecision() != null) {
-            sql.append(" AND needs_decision = :needsDecision");
-            p.addValue("needsDecision", request.needsDecision());
+            // written out, not a parameter: a prepared plan then knows it may read the decision queue's partial index
+            where.append(request.needsDecision() ? " AND needs_decision" : " AND NOT needs_decision");
         }
-        appendSearch(sql, p, search);
+        appendFilters(where, p, search);
         if (request.after() != null) {
-            sql.append(newestFirst
+            where.append(newestFirst
                     ? " AND (requested_at, publication_id) < (:afterAt, :afterId)"
                     : " AND (requested_at, publication_id) > (:afterAt, :afterId)");
             p.addValue("afterAt", timestamp(request.after().requestedAt()));
             p.addValue("afterId", request.after().publicationId());
+        }
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM ");
+        if (search.text() == null) {
+            sql.append("publication_view").append(where);
+        } else {
+            sql.append("(SELECT ").append(COLUMNS).append(" FROM publication_view").append(where)
+                    .append(" AND publication_id = :text UNION ALL SELECT ").append(COLUMNS)
+                    .append(" FROM publication_view").append(where).append(entryPrefix(p, search.text()))
+                    .append(" AND publication_id <> :text) found");
+            p.addValue("text", search.text());
         }
         sql.append(newestFirst
                 ? " ORDER BY requested_at DESC, publication_id DESC"
@@ -184,7 +202,7 @@ public class PublicationViewRepository {
                 new PublicationCursor(last.requestedAt(), last.publicationId().value()).encode());
     }
 
-    private static void appendSearch(StringBuilder sql, MapSqlParameterSource p, PublicationSearch search) {
+    private static void appendFilters(StringBuilder sql, MapSqlParameterSource p, PublicationSearch search) {
         if (search.held() != null) {
             sql.append(search.held() ? " AND status = :held" : " AND status <> :held");
             p.addValue("held", PublicationSearch.HELD);
@@ -197,11 +215,40 @@ public class PublicationViewRepository {
             sql.append(" AND requested_at < :to");
             p.addValue("to", timestamp(search.to()));
         }
-        if (search.text() != null) {
-            sql.append(" AND (publication_id = :text OR calendar_entry_id LIKE :entryPrefix ESCAPE '\\')");
-            p.addValue("text", search.text());
-            p.addValue("entryPrefix", search.text().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+    }
+
+    /**
+     * The entries starting with {@code prefix}: in byte order (UTF-8 keeps code point order) they
+     * lie from the prefix up to, not including, the prefix with its last code point raised by one.
+     * The operators are the pattern-ops index's, so the range is its index condition in a prepared
+     * plan too; the LIKE, wildcards escaped, is what decides.
+     */
+    private static String entryPrefix(MapSqlParameterSource p, String prefix) {
+        StringBuilder condition = new StringBuilder(" AND calendar_entry_id ~>=~ :entryFrom");
+        p.addValue("entryFrom", prefix);
+        String upper = prefixUpperBound(prefix);
+        if (upper != null) {
+            condition.append(" AND calendar_entry_id ~<~ :entryBefore");
+            p.addValue("entryBefore", upper);
         }
+        condition.append(" AND calendar_entry_id LIKE :entryPrefix ESCAPE '\\'");
+        p.addValue("entryPrefix", prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        return condition.toString();
+    }
+
+    /** The least text above every text starting with {@code prefix}; null when there is none (no bound). */
+    static String prefixUpperBound(String prefix) {
+        int[] points = prefix.codePoints().toArray();
+        for (int i = points.length - 1; i >= 0; i--) {
+            int next = points[i] + 1;
+            if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
+                next = Character.MAX_SURROGATE + 1;
+            }
+            if (next <= Character.MAX_CODE_POINT) {
+                return new String(points, 0, i) + Character.toString(next);
+            }
+        }
+        return null;
     }
 
     private MapSqlParameterSource params(PublicationView v, long sequence) {

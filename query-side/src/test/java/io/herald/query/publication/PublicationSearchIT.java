@@ -60,6 +60,23 @@ class PublicationSearchIT {
     }
 
     @Test
+    void findsAnEntryPrefixBeyondAscii() {
+        events.requested(WS, "été-1", "fb-main", T0);
+        events.requested(WS, "été-2", "fb-main", T0.plusSeconds(1));
+        events.requested(WS, "étf", "fb-main", T0.plusSeconds(2));
+        events.requested(WS, "ét", "fb-main", T0.plusSeconds(3));
+
+        assertThat(entries(search(new PublicationSearch(null, null, null, "été"), null, 50)))
+                .containsExactly("été-2", "été-1");
+        assertThat(entries(search(new PublicationSearch(null, null, null, "ét"), null, 50)))
+                .containsExactly("ét", "étf", "été-2", "été-1");
+        assertThat(PublicationViewRepository.prefixUpperBound("été")).isEqualTo("étê");
+        assertThat(PublicationViewRepository.prefixUpperBound("a" + Character.toString(Character.MAX_CODE_POINT)))
+                .isEqualTo("b");
+        assertThat(PublicationViewRepository.prefixUpperBound(Character.toString(Character.MAX_CODE_POINT))).isNull();
+    }
+
+    @Test
     void pagesThroughASearchWithTheCursor() {
         for (int i = 0; i < 5; i++) {
             events.requested(WS, "campaign-" + i, "fb-main", T0.plusSeconds(i));
