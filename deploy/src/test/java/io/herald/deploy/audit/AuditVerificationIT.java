@@ -230,7 +230,7 @@ class AuditVerificationIT extends HeraldIntegrationTest {
                                                        long version) {
         Content content = new Content(null, "injected " + entry, null);
         return new PublicationRequestedEvent(PublicationId.of(id), WorkspaceId.of(ws), entry, version,
-                ChannelId.of("fb-main"), ChannelType.FACEBOOK, action, content, content.hash(),
+                ChannelId.of("fb-main"), ChannelType.of("facebook"), action, content, content.hash(),
                 NOW.plus(Duration.ofDays(30)), NOW, "test");
     }
 

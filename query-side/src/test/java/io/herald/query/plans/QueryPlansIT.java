@@ -75,7 +75,7 @@ class QueryPlansIT {
                     channel_id, channel_type, action, status, content_hash, requested_at, updated_at, needs_decision,
                     last_sequence)
                 SELECT 'pub_' || ws || '_' || lpad(i::text, 7, '0'), ws, 'entry-' || lpad((i / 4)::text, 6, '0'), 1,
-                       'ch-' || (i % ?), 'FACEBOOK', 'PUBLISH',
+                       'ch-' || (i % ?), 'facebook', 'PUBLISH',
                        CASE WHEN i % 100 = 0 THEN 'HELD' WHEN i % 100 = 1 THEN 'OUTCOME_UNKNOWN'
                             WHEN i % 7 = 0 THEN 'FAILED' ELSE 'SUCCEEDED' END,
                        'hash', ?::timestamptz - (i * interval '100 seconds'), ?::timestamptz, i % 100 = 1, 3
@@ -85,7 +85,7 @@ class QueryPlansIT {
         sql.update("""
                 INSERT INTO channel_connection_view (workspace_id, channel_id, connection_id, type, settings,
                     auto_reattempt, credential_version, updated_at, last_sequence)
-                SELECT ?, 'ch-' || c, 'conn-' || ? || '-' || c, 'FACEBOOK', '{}'::jsonb, false, 1, now(), 0
+                SELECT ?, 'ch-' || c, 'conn-' || ? || '-' || c, 'linkedin', '{"type":"linkedin"}'::jsonb, false, 1, now(), 0
                 FROM generate_series(0, ? - 1) c""", WS, WS, CHANNELS);
         // a year of hours, six kinds each; a month of answer times of every channel
         sql.update("""
