@@ -85,7 +85,8 @@ class QueryPlansIT {
         sql.update("""
                 INSERT INTO channel_connection_view (workspace_id, channel_id, connection_id, type, settings,
                     auto_reattempt, credential_version, updated_at, last_sequence)
-                SELECT ?, 'ch-' || c, 'conn-' || ? || '-' || c, 'linkedin', '{"type":"linkedin"}'::jsonb, false, 1, now(), 0
+                SELECT ?, 'ch-' || c, 'conn-' || ? || '-' || c, 'linkedin', '{"type":"linkedin"}'::jsonb, false, 1,
+                       now(), 0
                 FROM generate_series(0, ? - 1) c""", WS, WS, CHANNELS);
         // a year of hours, six kinds each; a month of answer times of every channel
         sql.update("""
