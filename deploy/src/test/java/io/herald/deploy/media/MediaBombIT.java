@@ -25,7 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -53,6 +53,7 @@ import org.springframework.test.context.DynamicPropertySource;
         "herald.media.decode-memory=64MB"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@Tag("small-heap")
 class MediaBombIT {
 
     static final String SYSTEM_KEY = "hs.media-bomb-test-system-key-0123456789abcdefghijklm";
@@ -152,14 +153,9 @@ class MediaBombIT {
         return heap.getUsed();
     }
 
-    /**
-     * The build runs this class in a JVM of its own with a 256 MiB heap, the size of a small node's
-     * (the failsafe execution {@code small-heap}, which sets {@code herald.test.small-heap}); named
-     * on the command line it runs in the other executions too, with their heap.
-     */
+    /** The build runs this class only in a JVM with a 256 MiB heap, the size of a small node's (deploy's pom). */
     @Test
     void runsWithTheHeapOfASmallNode() {
-        Assumptions.assumeTrue(Boolean.getBoolean("herald.test.small-heap"), "not the small-heap execution");
         assertThat(Runtime.getRuntime().maxMemory()).isLessThanOrEqualTo(300L * 1024 * 1024);
     }
 
