@@ -1,5 +1,6 @@
 package io.herald.command.media;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -181,7 +182,7 @@ record ImageHeader(int width, int height, long largestSide, long bytesPerRow, lo
         long largest = 0;
         int at = 12;
         while (at + 8 <= b.length) {
-            String chunk = new String(b, at, 4, java.nio.charset.StandardCharsets.US_ASCII);
+            String chunk = new String(b, at, 4, StandardCharsets.US_ASCII);
             long size = uint32le(b, at + 4);
             int data = at + 8;
             switch (chunk) {
