@@ -89,6 +89,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "POST", WS + "/media", PUBLISHER),
                 rule(parser, "GET", WS + "/media/{mediaId}", PUBLISHER, OPERATOR, AUDITOR),
                 rule(parser, "GET", WS + "/media/{mediaId}/content", PUBLISHER, OPERATOR, AUDITOR),
+                rule(parser, "DELETE", WS + "/media/{mediaId}", PUBLISHER),
                 rule(parser, "GET", WS + "/audit/events", AUDITOR),
                 rule(parser, "GET", WS + "/audit/verify", AUDITOR),
                 rule(parser, "POST", WS + "/keys", ADMIN, SYSTEM),

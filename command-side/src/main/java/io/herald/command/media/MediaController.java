@@ -5,6 +5,7 @@ import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.media.MediaId;
 import io.herald.contracts.media.MediaView;
+import io.herald.platform.problem.Problems;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,10 @@ import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -47,14 +51,22 @@ public class MediaController {
             .immutable();
     private static final String ACCEPTED = "image/jpeg, image/png, image/gif or image/webp";
 
+    /** How long a client refused for want of a decode slot waits before it sends the image again. */
+    static final Duration DECODE_RETRY_AFTER = Duration.ofSeconds(1);
+
     private final MediaStore store;
     private final Clock clock;
     private final int maxBytes;
+    private final long quotaBytes;
+    private final ImageInspector inspector;
 
     public MediaController(MediaStore store, Clock clock, MediaProperties properties) {
         this.store = store;
         this.clock = clock;
         this.maxBytes = (int) properties.maxBytes().toBytes();
+        this.quotaBytes = properties.quotaBytes().toBytes();
+        this.inspector = new ImageInspector(properties.maxSide(), new DecodeSlots(properties.maxConcurrentDecodes(),
+                properties.decodeBudgetBytes(), properties.decodeWait()));
         // checked at start, on the thread that sees the application's libraries
         for (ImageType type : ImageType.values()) {
             if (!ImageInspector.canRead(type)) {
@@ -86,19 +98,52 @@ public class MediaController {
         if (known.isPresent()) {
             return ResponseEntity.ok().location(location).body(known.get());
         }
+        // a first look, before the decode's work; the insert checks again under the usage row's lock
+        if (store.storedBytes(workspace) + bytes.length > quotaBytes) {
+            throw overQuota(bytes.length);
+        }
         ImageInspector.Dimensions size;
         try {
-            size = ImageInspector.inspect(bytes, declared);
+            size = inspector.inspect(workspace, bytes, declared);
         } catch (ImageInspector.InvalidImage invalid) {
-            throw new HeraldRejection(ErrorCode.MEDIA_INVALID, invalid.getMessage());
+            throw new HeraldRejection(invalid.code(), invalid.getMessage());
         }
         MediaView view = new MediaView(id, declared.contentType(), bytes.length, size.width(), size.height(),
                 clock.instant().truncatedTo(ChronoUnit.MICROS));
-        if (store.add(workspace, view, bytes)) {
-            return ResponseEntity.created(location).body(view);
-        }
-        // the same bytes arrived concurrently and the other upload stored them first
-        return ResponseEntity.ok().location(location).body(store.find(workspace, id).orElseThrow());
+        return switch (store.add(workspace, view, bytes, quotaBytes)) {
+            case STORED -> ResponseEntity.created(location).body(view);
+            case OVER_QUOTA -> throw overQuota(bytes.length);
+            // the same bytes arrived concurrently and the other upload stored them first
+            case ALREADY_STORED -> ResponseEntity.ok().location(location).body(store.find(workspace, id).orElseThrow());
+        };
+    }
+
+    /**
+     * Removes an image of the workspace: 204, or 409 {@code media_in_use} while a publication that
+     * has not finished names it (its upload step still needs the bytes); another workspace's image
+     * or an unknown id is 404, as for reads.
+     */
+    @DeleteMapping(WS + "/{mediaId}")
+    public ResponseEntity<Void> delete(@PathVariable("ws") String ws, @PathVariable("mediaId") String mediaId) {
+        return switch (store.remove(workspace(ws), mediaId(mediaId))) {
+            case REMOVED -> ResponseEntity.noContent().build();
+            case NOT_FOUND -> throw notFound();
+            case IN_USE -> throw new HeraldRejection(ErrorCode.MEDIA_IN_USE, "a publication that has not finished"
+                    + " uses media " + mediaId + "; delete it once that publication has settled");
+        };
+    }
+
+    /** Every decode slot stayed taken for the wait: 429 with {@code Retry-After}, nothing stored. */
+    @ExceptionHandler(DecodeSlots.Busy.class)
+    ResponseEntity<ProblemDetail> decodeBusy(DecodeSlots.Busy refusal) {
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(DECODE_RETRY_AFTER.toSeconds()))
+                .body(Problems.of(ErrorCode.RATE_LIMITED, refusal.getMessage()));
+    }
+
+    private HeraldRejection overQuota(long adding) {
+        return new HeraldRejection(ErrorCode.QUOTA_EXCEEDED, "the workspace's images would take more than "
+                + quotaBytes + " bytes with this one of " + adding + " (herald.media.quota-bytes); delete some first");
     }
 
     @GetMapping(WS + "/{mediaId}")

@@ -75,4 +75,63 @@ final class TestImages {
         bytes.putInt(12 + 4 + 13, (int) crc.getValue());
         return png;
     }
+
+    /** The JPEG with its first frame header claiming the given size. */
+    static byte[] jpegClaiming(byte[] jpeg, int width, int height) {
+        byte[] bytes = jpeg.clone();
+        int at = sofOffset(bytes);
+        bytes[at + 5] = (byte) (height >> 8);
+        bytes[at + 6] = (byte) height;
+        bytes[at + 7] = (byte) (width >> 8);
+        bytes[at + 8] = (byte) width;
+        return bytes;
+    }
+
+    /** The JPEG with its frame header marked progressive (SOF2): only the header is read. */
+    static byte[] progressive(byte[] jpeg) {
+        byte[] bytes = jpeg.clone();
+        bytes[sofOffset(bytes) + 1] = (byte) 0xC2;
+        return bytes;
+    }
+
+    private static int sofOffset(byte[] jpeg) {
+        int at = 2;
+        while ((jpeg[at + 1] & 0xFF) != 0xC0) {
+            at += 2 + (((jpeg[at + 2] & 0xFF) << 8) | (jpeg[at + 3] & 0xFF));
+        }
+        return at;
+    }
+
+    /** A small GIF whose logical screen claims the given size. */
+    static byte[] gifWithScreen(int width, int height) {
+        byte[] gif = image("gif", 4, 4);
+        ByteBuffer.wrap(gif).order(java.nio.ByteOrder.LITTLE_ENDIAN).putShort(6, (short) width).putShort(8, (short) height);
+        return gif;
+    }
+
+    /** A GIF of a 4 x 4 screen whose one frame claims the given size (its data stays that of 4 x 4). */
+    static byte[] gifWithFrame(int width, int height) {
+        ByteBuffer gif = ByteBuffer.allocate(64).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        gif.put(new byte[] {'G', 'I', 'F', '8', '9', 'a'}).putShort((short) 4).putShort((short) 4).put((byte) 0x80)
+                .put((byte) 0).put((byte) 0);
+        gif.put(new byte[6]); // a colour table of two entries
+        gif.put((byte) 0x2C).putShort((short) 0).putShort((short) 0).putShort((short) width).putShort((short) height)
+                .put((byte) 0);
+        // LZW minimum code size 2, one sub-block: clear, a pixel, end
+        gif.put((byte) 2).put((byte) 2).put((byte) 0x44).put((byte) 0x01).put((byte) 0).put((byte) 0x3B);
+        return Arrays.copyOf(gif.array(), gif.position());
+    }
+
+    /** An extended WebP (VP8X) whose canvas claims the given size, over the 1 x 1 lossless bitstream. */
+    static byte[] webpWithCanvas(int width, int height) {
+        byte[] simple = WEBP_LOSSLESS_1X1;
+        byte[] bitstream = Arrays.copyOfRange(simple, 12, simple.length);
+        ByteBuffer webp = ByteBuffer.allocate(12 + 18 + bitstream.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        webp.put(new byte[] {'R', 'I', 'F', 'F'}).putInt(4 + 18 + bitstream.length).put(new byte[] {'W', 'E', 'B', 'P'});
+        webp.put(new byte[] {'V', 'P', '8', 'X'}).putInt(10).putInt(0);
+        webp.put((byte) (width - 1)).put((byte) ((width - 1) >> 8)).put((byte) ((width - 1) >> 16));
+        webp.put((byte) (height - 1)).put((byte) ((height - 1) >> 8)).put((byte) ((height - 1) >> 16));
+        webp.put(bitstream);
+        return webp.array();
+    }
 }

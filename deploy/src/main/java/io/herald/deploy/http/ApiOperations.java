@@ -8,6 +8,8 @@ import static io.herald.contracts.error.ErrorCode.DESTINATION_NOT_ALLOWED;
 import static io.herald.contracts.error.ErrorCode.IDEMPOTENCY_KEY_REUSED;
 import static io.herald.contracts.error.ErrorCode.LIMIT_REACHED;
 import static io.herald.contracts.error.ErrorCode.MEDIA_INVALID;
+import static io.herald.contracts.error.ErrorCode.MEDIA_IN_USE;
+import static io.herald.contracts.error.ErrorCode.MEDIA_UNREADABLE;
 import static io.herald.contracts.error.ErrorCode.NOTHING_TO_CHANGE;
 import static io.herald.contracts.error.ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION;
 import static io.herald.contracts.error.ErrorCode.PAYLOAD_TOO_LARGE;
@@ -15,6 +17,7 @@ import static io.herald.contracts.error.ErrorCode.POST_NOT_OWNED;
 import static io.herald.contracts.error.ErrorCode.PUBLICATION_ALREADY_SUCCEEDED;
 import static io.herald.contracts.error.ErrorCode.PUBLICATION_NOT_EXECUTABLE;
 import static io.herald.contracts.error.ErrorCode.TARGET_UNVERIFIED;
+import static io.herald.contracts.error.ErrorCode.QUOTA_EXCEEDED;
 import static io.herald.contracts.error.ErrorCode.UNKNOWN_CHANNEL;
 import static io.herald.contracts.error.ErrorCode.UNKNOWN_MEDIA;
 import static io.herald.contracts.error.ErrorCode.UNSUPPORTED_MEDIA_TYPE;
@@ -68,8 +71,10 @@ final class ApiOperations {
             op("GET " + WS + "/counts", "getPublicationCounts", "operator", "Publications counted by status"),
 
             op("POST " + WS + "/media", "uploadMedia", "media", "Upload an image (the body is the image)",
-                    PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, MEDIA_INVALID),
+                    PAYLOAD_TOO_LARGE, QUOTA_EXCEEDED, UNSUPPORTED_MEDIA_TYPE, MEDIA_INVALID, MEDIA_UNREADABLE),
             op("GET " + WS + "/media/{mediaId}", "getMedia", "media", "An uploaded image's description"),
+            op("DELETE " + WS + "/media/{mediaId}", "deleteMedia", "media",
+                    "Delete an image no unfinished publication uses", MEDIA_IN_USE),
             op("GET " + WS + "/media/{mediaId}/content", "getMediaContent", "media", "An uploaded image's bytes"),
 
             op("PUT " + WS + "/channels/{channelId}", "putChannel", "channels",

@@ -53,6 +53,7 @@ public class ContractApiDocs {
             Map.entry("POST /api/v1/workspaces/{ws}/publications/{id}/execute", List.of(202)),
             Map.entry("POST /api/v1/workspaces/{ws}/publications/{id}/reconcile", List.of(202)),
             Map.entry("POST /api/v1/workspaces/{ws}/media", List.of(201, 200)),
+            Map.entry("DELETE /api/v1/workspaces/{ws}/media/{mediaId}", List.of(204)),
             Map.entry("PUT /api/v1/workspaces/{ws}/channels/{channelId}", List.of(201, 200)),
             Map.entry("PUT /api/v1/workspaces/{ws}/webhooks/{webhookId}", List.of(201, 200)),
             Map.entry("DELETE /api/v1/workspaces/{ws}/webhooks/{webhookId}", List.of(204)),
