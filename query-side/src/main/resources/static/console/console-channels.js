@@ -49,6 +49,20 @@
     ]);
   }
 
+  // what the connection's retry safety lets Herald do after an unknown outcome of a create
+  var RETRY_SAFETY = {
+    client_id: 'sent again: Herald chose the post\'s id',
+    provider_key: 'sent again with the same key, then read back',
+    read_back: 'read back first',
+    none: 'an operator decides'
+  };
+
+  function retrySafety(value) {
+    return el('td', { 'data-label': 'After an unknown outcome', 'data-retry-safety': value || '' },
+      [value ? el('span', { className: 'badge', text: value }) : '—',
+        value ? el('span', { className: 'reason-small', text: ' ' + (RETRY_SAFETY[value] || '') }) : null]);
+  }
+
   function renderChannels(channels) {
     var rows = channels.map(function (c) {
       var caps = c.capabilities || {};
@@ -57,11 +71,11 @@
         el('th', { scope: 'row', 'data-label': 'Channel', text: c.channelId + ' (' + c.type + ')' }),
         el('td', { 'data-label': 'Status' }, [H.badge(status),
           c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null]),
-        capability(caps.publish, 'Publish'), capability(caps.reconcile, 'Read-back'),
+        capability(caps.publish, 'Publish'), capability(caps.reconcile, 'Read-back'), retrySafety(c.retrySafety),
         el('td', { 'data-label': 'Held', text: String(c.heldPublications || 0) })
       ]);
     });
-    H.replaceRows($('channels').tBodies[0], rows, 'No channel connections in this workspace.', 5);
+    H.replaceRows($('channels').tBodies[0], rows, 'No channel connections in this workspace.', 6);
   }
 
   H.refreshChannels = function () {

@@ -13,6 +13,7 @@ import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
 import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
@@ -173,7 +174,7 @@ class QueryEndpointsIT {
         channelEvents.handle(new GenericDomainEventMessage<>("ChannelConnection", "chn_acme/li-main", 1,
                 new ChannelCapabilitiesProbedEvent(ChannelConnectionId.of(ACME, ChannelId.of("li-main")), ACME,
                         ChannelId.of("li-main"), 1, Capability.ok(),
-                        Capability.unavailable("missing r_member_social"), T0.plusSeconds(1))));
+                        Capability.unavailable("missing r_member_social"), RetrySafety.NONE, T0.plusSeconds(1))));
 
         http.perform(get("/api/v1/workspaces/acme/decisions"))
                 .andExpect(status().isOk())

@@ -5,7 +5,11 @@ import io.herald.contracts.id.WorkspaceId;
 import java.time.Instant;
 import org.axonframework.serialization.Revision;
 
-@Revision("1")
+/**
+ * What a probe found for one version of a connection's credentials. Revision 2 adds the
+ * connection's retry safety, which its channel plug-in derives from what the credentials allow.
+ */
+@Revision("2")
 public record ChannelCapabilitiesProbedEvent(
         ChannelConnectionId connectionId,
         WorkspaceId workspaceId,
@@ -13,5 +17,6 @@ public record ChannelCapabilitiesProbedEvent(
         long credentialVersion,
         Capability publish,
         Capability reconcile,
+        RetrySafety retrySafety,
         Instant probedAt) {
 }

@@ -7,6 +7,8 @@ import java.time.Instant;
 /**
  * A connection as admins and operators see it: settings, capabilities and health, never secrets.
  *
+ * @param retrySafety      how an unknown outcome of a create can be settled on this connection; null before
+ *                         its first probe
  * @param status           whether the credentials work; null where not known (the answer of a PUT)
  * @param statusReason     the provider's reason while NEEDS_REAUTH
  * @param tokenExpiresAt   the token's expiry, where the provider gave one
@@ -19,6 +21,7 @@ public record ChannelConnectionView(
         ChannelSettings settings,
         boolean autoReattemptAfterNotFound,
         Capabilities capabilities,
+        RetrySafety retrySafety,
         Instant probedAt,
         Instant updatedAt,
         ChannelStatus status,
@@ -28,9 +31,10 @@ public record ChannelConnectionView(
 
     public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
                                  ChannelSettings settings, boolean autoReattemptAfterNotFound,
-                                 Capabilities capabilities, Instant probedAt, Instant updatedAt) {
-        this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, probedAt, updatedAt,
-                null, null, null, null);
+                                 Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
+                                 Instant updatedAt) {
+        this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, retrySafety, probedAt,
+                updatedAt, null, null, null, null);
     }
 
     public record Capabilities(Capability publish, Capability reconcile) {

@@ -9,5 +9,6 @@ public record RecordChannelCapabilitiesCommand(
         long credentialVersion,
         Capability publish,
         Capability reconcile,
+        RetrySafety retrySafety,
         Instant probedAt) {
 }

@@ -1,7 +1,9 @@
 package io.herald.adapters.port;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
@@ -60,6 +62,15 @@ public interface ChannelPlugin {
      */
     default List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
         return List.of();
+    }
+
+    /**
+     * How an unknown outcome of a create on a connection of this type can be settled, given what
+     * its credentials allow (its read-back capability): shown per connection. A channel whose
+     * provider cannot tell a repeat from a new post reads back where it can.
+     */
+    default RetrySafety retrySafety(Capability reconcile) {
+        return RetrySafety.byReadBack(reconcile);
     }
 
     /** Settings and secrets of one connection. */

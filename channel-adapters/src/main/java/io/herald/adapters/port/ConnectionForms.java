@@ -2,10 +2,14 @@ package io.herald.adapters.port;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import io.herald.contracts.channel.ChannelType;
@@ -28,14 +32,28 @@ import java.util.stream.Collectors;
  */
 public final class ConnectionForms {
 
-    private static final ObjectMapper STRICT = JsonMapper.builder()
-            .addModule(new JavaTimeModule())
-            .addModule(new ParameterNamesModule())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    /**
+     * As strict as the API's own mapper: no field it does not know, and no number or boolean read
+     * as text (or text as a number).
+     */
+    private static final ObjectMapper STRICT = strict();
     private static final ValidatorFactory VALIDATION = Validation.buildDefaultValidatorFactory();
 
     private ConnectionForms() {
+    }
+
+    private static ObjectMapper strict() {
+        JsonMapper mapper = JsonMapper.builder()
+                .addModule(new JavaTimeModule())
+                .addModule(new ParameterNamesModule())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .build();
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        return mapper;
     }
 
     /**

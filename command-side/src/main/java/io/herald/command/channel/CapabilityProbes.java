@@ -4,6 +4,8 @@ import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
+import io.herald.contracts.channel.RetrySafety;
+import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.RecordChannelAuthLostCommand;
@@ -84,7 +86,8 @@ public class CapabilityProbes {
                         // before the capabilities: a failed probe never counts as re-authorisation
                         recordAuthLost(workspace, channel, version.get(), "probe", report.authLost());
                     }
-                    record(workspace, channel, version.get(), report.publish(), report.reconcile());
+                    record(workspace, channel, connection.get().type(), version.get(), report.publish(),
+                            report.reconcile());
                     return Optional.of(report);
                 })
                 .exceptionally(failure -> {
@@ -100,6 +103,11 @@ public class CapabilityProbes {
                 });
     }
 
+    /** How an unknown create on a connection of this type can be settled, given its read-back capability. */
+    public RetrySafety retrySafety(ChannelType type, Capability reconcile) {
+        return adapters.plugin(type).retrySafety(reconcile);
+    }
+
     /** A taken probe slot of a workspace; closing it again does nothing. */
     @FunctionalInterface
     public interface Slot extends AutoCloseable {
@@ -109,8 +117,8 @@ public class CapabilityProbes {
 
     /** A publication's answer showed that read-back no longer works for this connection. */
     public void readBackLost(WorkspaceId workspace, ChannelId channel, Capability reconcile) {
-        store.load(workspace, channel).ifPresent(stored -> record(workspace, channel, stored.credentialVersion(),
-                Capability.ok(), reconcile));
+        store.load(workspace, channel).ifPresent(stored -> record(workspace, channel, stored.type(),
+                stored.credentialVersion(), Capability.ok(), reconcile));
     }
 
     /**
@@ -138,10 +146,10 @@ public class CapabilityProbes {
         }
     }
 
-    private void record(WorkspaceId workspace, ChannelId channel, long version, Capability publish,
+    private void record(WorkspaceId workspace, ChannelId channel, ChannelType type, long version, Capability publish,
                         Capability reconcile) {
         commands.sendAndWait(new RecordChannelCapabilitiesCommand(ChannelConnectionId.of(workspace, channel), version,
-                publish, reconcile, clock.instant()));
+                publish, reconcile, retrySafety(type, reconcile), clock.instant()));
         log.info("channel {} of {}: publish {}, read-back {}{}", channel, workspace,
                 publish.available() ? "available" : "unavailable", reconcile.available() ? "available" : "unavailable",
                 reconcile.available() ? "" : " (" + reconcile.reason() + ")");

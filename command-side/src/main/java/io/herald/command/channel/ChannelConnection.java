@@ -16,6 +16,7 @@ import io.herald.contracts.channel.ConfigureChannelConnectionCommand;
 import io.herald.contracts.channel.RecordChannelAuthLostCommand;
 import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
 import io.herald.contracts.channel.RecordTokenExpiryCommand;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.channel.WarnTokenExpiringCommand;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
@@ -47,6 +48,7 @@ public class ChannelConnection {
     private boolean autoReattemptAfterNotFound;
     private Capability publish;
     private Capability reconcile;
+    private RetrySafety retrySafety;
     /** Null while the credentials work; the provider's reason once they stopped (NEEDS_REAUTH). */
     private String authLostReason;
     private Instant tokenExpiresAt;
@@ -60,7 +62,7 @@ public class ChannelConnection {
     @CommandHandler
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
     public void handle(ConfigureChannelConnectionCommand command) {
-        if (connectionId != null && type != command.type()) {
+        if (connectionId != null && !type.equals(command.type())) {
             throw new HeraldRejection(ErrorCode.CHANNEL_TYPE_CHANGED, "channel " + channelId + " is a "
                     + type.wireName() + " connection; use a new channel id for a " + command.type().wireName()
                     + " connection");
@@ -87,11 +89,12 @@ public class ChannelConnection {
             apply(new ChannelAuthRegainedEvent(connectionId, workspaceId, channelId, credentialVersion,
                     command.probedAt()));
         }
-        if (Objects.equals(publish, command.publish()) && Objects.equals(reconcile, command.reconcile())) {
+        if (Objects.equals(publish, command.publish()) && Objects.equals(reconcile, command.reconcile())
+                && retrySafety == command.retrySafety()) {
             return;
         }
         apply(new ChannelCapabilitiesProbedEvent(connectionId, workspaceId, channelId, command.credentialVersion(),
-                command.publish(), command.reconcile(), command.probedAt()));
+                command.publish(), command.reconcile(), command.retrySafety(), command.probedAt()));
     }
 
     /**
@@ -166,6 +169,7 @@ public class ChannelConnection {
 
     @EventSourcingHandler
     void on(ChannelCapabilitiesProbedEvent event) {
+        retrySafety = event.retrySafety();
         publish = event.publish();
         reconcile = event.reconcile();
     }

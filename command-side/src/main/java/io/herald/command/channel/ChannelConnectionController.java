@@ -65,7 +65,8 @@ public class ChannelConnectionController {
             capabilities = probeNow(workspace, channel);
         }
         ChannelConnectionView view = new ChannelConnectionView(workspace, channel, configured.type(),
-                configured.settings(), configured.autoReattempt(), capabilities, clock.instant(), clock.instant());
+                configured.settings(), configured.autoReattempt(), capabilities,
+                probes.retrySafety(configured.type(), capabilities.reconcile()), clock.instant(), clock.instant());
         return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view);
     }
 

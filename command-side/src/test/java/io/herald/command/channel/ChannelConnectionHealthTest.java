@@ -14,6 +14,7 @@ import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
 import io.herald.contracts.channel.ChannelTokenExpiringEvent;
 import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.channel.RecordTokenExpiryCommand;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.channel.WarnTokenExpiringCommand;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
@@ -52,7 +53,7 @@ class ChannelConnectionHealthTest {
     private static RecordChannelCapabilitiesCommand probe(long version, boolean publish) {
         return new RecordChannelCapabilitiesCommand(ID, version,
                 publish ? Capability.ok() : Capability.unavailable("token rejected"), Capability.ok(),
-                T0.plusSeconds(120));
+                RetrySafety.READ_BACK, T0.plusSeconds(120));
     }
 
     @Test
@@ -86,7 +87,7 @@ class ChannelConnectionHealthTest {
                 .when(probe(2, true))
                 .expectEvents(new ChannelAuthRegainedEvent(ID, WS, CHANNEL, 2, T0.plusSeconds(120)),
                         new ChannelCapabilitiesProbedEvent(ID, WS, CHANNEL, 2, Capability.ok(), Capability.ok(),
-                                T0.plusSeconds(120)));
+                                RetrySafety.READ_BACK, T0.plusSeconds(120)));
     }
 
     @Test
@@ -95,7 +96,7 @@ class ChannelConnectionHealthTest {
                 .when(probe(1, true))
                 .expectEvents(new ChannelAuthRegainedEvent(ID, WS, CHANNEL, 1, T0.plusSeconds(120)),
                         new ChannelCapabilitiesProbedEvent(ID, WS, CHANNEL, 1, Capability.ok(), Capability.ok(),
-                                T0.plusSeconds(120)));
+                                RetrySafety.READ_BACK, T0.plusSeconds(120)));
     }
 
     @Test
@@ -103,7 +104,8 @@ class ChannelConnectionHealthTest {
         fixture.given(configured(1), lost(1), configured(2))
                 .when(probe(2, false))
                 .expectEvents(new ChannelCapabilitiesProbedEvent(ID, WS, CHANNEL, 2,
-                        Capability.unavailable("token rejected"), Capability.ok(), T0.plusSeconds(120)));
+                        Capability.unavailable("token rejected"), Capability.ok(), RetrySafety.READ_BACK,
+                        T0.plusSeconds(120)));
     }
 
     @Test
@@ -118,7 +120,7 @@ class ChannelConnectionHealthTest {
         fixture.given(configured(1))
                 .when(probe(1, true))
                 .expectEvents(new ChannelCapabilitiesProbedEvent(ID, WS, CHANNEL, 1, Capability.ok(), Capability.ok(),
-                        T0.plusSeconds(120)));
+                        RetrySafety.READ_BACK, T0.plusSeconds(120)));
     }
 
     @Test

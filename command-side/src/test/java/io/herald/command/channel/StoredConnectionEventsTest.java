@@ -16,7 +16,9 @@ import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.adapters.linkedin.LinkedInSettings;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.wordpress.WordPressSettings;
+import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import java.io.IOException;
@@ -54,7 +56,8 @@ class StoredConnectionEventsTest {
             .build();
     private final Serializer serializer = JacksonSerializer.builder().objectMapper(MAPPER).build();
     private final EventUpcasterChain upcasters =
-            new EventUpcasterChain(new ChannelConnectionConfiguredEvent_1_to_2Upcaster());
+            new EventUpcasterChain(new ChannelConnectionConfiguredEvent_1_to_2Upcaster(),
+                    new ChannelCapabilitiesProbedEvent_1_to_2Upcaster());
 
     @Test
     void aFacebookConnectionOfRevision1ReadsAsFacebookSettings() throws IOException {
@@ -80,6 +83,18 @@ class StoredConnectionEventsTest {
     }
 
     @Test
+    void aProbeOfRevision1ReadsWithTheRetrySafetyItsReadBackGives() throws IOException {
+        ChannelCapabilitiesProbedEvent probed = read(ChannelCapabilitiesProbedEvent.class,
+                "ChannelCapabilitiesProbedEvent_1.json");
+        assertThat(probed.reconcile().available()).isFalse();
+        assertThat(probed.retrySafety()).isEqualTo(RetrySafety.NONE);
+        String readable = fixture("ChannelCapabilitiesProbedEvent_1.json").replace(
+                "\"available\":false,\"reason\":\"missing r_member_social\"", "\"available\":true,\"reason\":null");
+        ChannelCapabilitiesProbedEvent reading = upcast(ChannelCapabilitiesProbedEvent.class, readable);
+        assertThat(reading.retrySafety()).isEqualTo(RetrySafety.READ_BACK);
+    }
+
+    @Test
     void settingsAreWrittenWithTheirTypeAndReadBackAsTheSameRecord() throws IOException {
         ChannelSettings settings = new LinkedInSettings("urn:li:organization:42", List.of("w_organization_social"));
         String json = MAPPER.writerFor(ChannelSettings.class).writeValueAsString(settings);
@@ -90,10 +105,19 @@ class StoredConnectionEventsTest {
     }
 
     private ChannelConnectionConfiguredEvent read(String file) throws IOException {
+        return read(ChannelConnectionConfiguredEvent.class, file);
+    }
+
+    private <T> T read(Class<T> type, String file) throws IOException {
+        return upcast(type, fixture(file));
+    }
+
+    /** Reads a revision 1 payload through the upcasters. */
+    private <T> T upcast(Class<T> type, String json) {
         IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(new InitialEventRepresentation(
                 new GenericDomainEventEntry<>("ChannelConnection", "chn_acme/x", 0, "event-1",
-                        Instant.parse("2026-12-01T09:30:00Z"), ChannelConnectionConfiguredEvent.class.getName(), "1",
-                        fixture(file).getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8)),
+                        Instant.parse("2026-12-01T09:30:00Z"), type.getName(), "1",
+                        json.getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8)),
                 serializer))).findFirst().orElseThrow();
         assertThat(upcast.getType().getRevision()).isEqualTo("2");
         return serializer.deserialize(upcast.getData());

@@ -10,7 +10,6 @@ import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.BooleanSchema;
-import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import java.util.ArrayList;
@@ -50,12 +49,12 @@ final class ChannelSchemas {
             collect(plugin.connectionForm(), type, request, requestOwners);
             collect(plugin.settingsType(), type, settings, settingsOwners);
         }
-        openApi.getComponents().addSchemas(REQUEST, new ObjectSchema().properties(request)
+        openApi.getComponents().addSchemas(REQUEST, new Schema<>().type("object").properties(request)
                 .required(List.of("type"))
                 .description("A channel connection: `type` and the fields of that channel type (each field says"
                         + " which types take it); a field of another type is refused. Secrets are stored"
                         + " encrypted and never shown again."));
-        openApi.getComponents().addSchemas(SETTINGS, new ObjectSchema().properties(settings)
+        openApi.getComponents().addSchemas(SETTINGS, new Schema<>().type("object").properties(settings)
                 .description("A connection's settings without its secrets, tagged with the channel type"));
         // the controller reads the body as a JSON object, for the plug-in of its type to read
         PathItem channel = openApi.getPaths().get(CHANNEL_PATH);
@@ -63,8 +62,17 @@ final class ChannelSchemas {
             channel.getPut().getRequestBody().setContent(new Content().addMediaType("application/json",
                     new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + REQUEST))));
         }
-        openApi.getComponents().getSchemas().keySet().removeIf(name -> name.equals("ObjectNode")
-                || name.equals("JsonNode"));
+        openApi.getComponents().getSchemas().remove("ObjectNode");
+        // the views name a channel type by its wire name: the registered ones
+        typed(openApi, "ChannelConnectionView", "type", types);
+        typed(openApi, "PublicationView", "channelType", types);
+    }
+
+    private static void typed(OpenAPI openApi, String schema, String property, List<String> types) {
+        Schema<?> view = openApi.getComponents().getSchemas().get(schema);
+        if (view != null && view.getProperties() != null && view.getProperties().get(property) != null) {
+            view.getProperties().put(property, new StringSchema()._enum(types));
+        }
     }
 
     private static void collect(Class<?> record, String type, Map<String, Schema> into,

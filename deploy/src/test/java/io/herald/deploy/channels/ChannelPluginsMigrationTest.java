@@ -26,7 +26,10 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationVersion;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.converter.json.Jackson2ObjectMapperBuilder;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -44,8 +47,8 @@ class ChannelPluginsMigrationTest {
     @Test
     void storedConnectionsAndViewsReadAsThePlugInsRecords() throws Exception {
         TestDatabase database = TestDatabase.shared().freshSibling();
-        // the schema before channel plug-ins
-        flyway(database, "2026.12.04.69").migrate();
+        // the schema before channel plug-ins: the last migration before theirs
+        flyway(database, lastVersionBefore(database, "2026.12.04.70")).migrate();
         CredentialCipher cipher = new CredentialCipher(KEY);
         try (Connection c = database.connect()) {
             connection(c, cipher, "fb-main", "facebook",
@@ -117,6 +120,14 @@ class ChannelPluginsMigrationTest {
             insert.setBytes(4, cipher.encrypt(secrets.getBytes(StandardCharsets.UTF_8), "acme/" + channel + "/1"));
             insert.executeUpdate();
         }
+    }
+
+    private static String lastVersionBefore(TestDatabase database, String version) {
+        MigrationVersion first = MigrationVersion.fromVersion(version);
+        return Arrays.stream(flyway(database, "latest").info().all())
+                .map(MigrationInfo::getVersion)
+                .filter(v -> v != null && v.compareTo(first) < 0)
+                .max(MigrationVersion::compareTo).orElseThrow().getVersion();
     }
 
     private static Flyway flyway(TestDatabase database, String target) {

@@ -113,8 +113,8 @@ public class ChannelViewProjection {
         ChannelConnectionView.Capabilities capabilities = sameCredentials ? stored.get().capabilities() : null;
         repository.save(new ChannelViewRepository.Row(event.connectionId().value(), event.workspaceId(),
                 event.channelId(), event.type(), event.settings(), event.autoReattemptAfterNotFound(),
-                event.credentialVersion(), capabilities, sameCredentials ? stored.get().probedAt() : null,
-                event.configuredAt(), sequence));
+                event.credentialVersion(), capabilities, sameCredentials ? stored.get().retrySafety() : null,
+                sameCredentials ? stored.get().probedAt() : null, event.configuredAt(), sequence));
     }
 
     @EventHandler
@@ -135,13 +135,13 @@ public class ChannelViewProjection {
                     event.connectionId(), event.credentialVersion(), row.credentialVersion());
             repository.save(new ChannelViewRepository.Row(row.connectionId(), row.workspaceId(), row.channelId(),
                     row.type(), row.settings(), row.autoReattempt(), row.credentialVersion(), row.capabilities(),
-                    row.probedAt(), row.updatedAt(), sequence));
+                    row.retrySafety(), row.probedAt(), row.updatedAt(), sequence));
             return;
         }
         repository.save(new ChannelViewRepository.Row(row.connectionId(), row.workspaceId(), row.channelId(),
                 row.type(), row.settings(), row.autoReattempt(), event.credentialVersion(),
-                new ChannelConnectionView.Capabilities(event.publish(), event.reconcile()), event.probedAt(),
-                event.probedAt(), sequence));
+                new ChannelConnectionView.Capabilities(event.publish(), event.reconcile()), event.retrySafety(),
+                event.probedAt(), event.probedAt(), sequence));
     }
 
     /** Before a rebuild from the history: the history writes every row again. */

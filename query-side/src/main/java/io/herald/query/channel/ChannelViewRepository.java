@@ -9,6 +9,7 @@ import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelStatus;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.query.jdbc.JdbcColumns;
@@ -27,7 +28,7 @@ public class ChannelViewRepository {
 
     private static final String COLUMNS = """
             workspace_id, channel_id, connection_id, type, settings, auto_reattempt, credential_version,
-            capabilities, probed_at, updated_at, last_sequence""";
+            capabilities, retry_safety, probed_at, updated_at, last_sequence""";
 
     static final String NOT_PROBED = "not checked yet: no capability probe has run for the current credentials";
 
@@ -43,11 +44,12 @@ public class ChannelViewRepository {
      * A stored connection.
      *
      * @param capabilities null until a probe for the current credentials was recorded
+     * @param retrySafety  what the probe of the current credentials found; null until then
      */
     record Row(String connectionId, WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
                ChannelSettings settings, boolean autoReattempt, long credentialVersion,
-               ChannelConnectionView.Capabilities capabilities, Instant probedAt, Instant updatedAt,
-               long lastSequence) {
+               ChannelConnectionView.Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
+               Instant updatedAt, long lastSequence) {
     }
 
     Optional<Row> find(WorkspaceId workspace, ChannelId channel) {
@@ -63,11 +65,13 @@ public class ChannelViewRepository {
         jdbc.update("""
                 INSERT INTO channel_connection_view (%s)
                 VALUES (:workspace, :channel, :connection, :type, CAST(:settings AS jsonb), :autoReattempt,
-                        :credentialVersion, CAST(:capabilities AS jsonb), :probedAt, :updatedAt, :sequence)
+                        :credentialVersion, CAST(:capabilities AS jsonb), :retrySafety, :probedAt, :updatedAt,
+                        :sequence)
                 ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
                     connection_id = EXCLUDED.connection_id, type = EXCLUDED.type, settings = EXCLUDED.settings,
                     auto_reattempt = EXCLUDED.auto_reattempt, credential_version = EXCLUDED.credential_version,
-                    capabilities = EXCLUDED.capabilities, probed_at = EXCLUDED.probed_at,
+                    capabilities = EXCLUDED.capabilities, retry_safety = EXCLUDED.retry_safety,
+                    probed_at = EXCLUDED.probed_at,
                     updated_at = EXCLUDED.updated_at, last_sequence = EXCLUDED.last_sequence
                 WHERE channel_connection_view.last_sequence < EXCLUDED.last_sequence""".formatted(COLUMNS),
                 new MapSqlParameterSource()
@@ -79,6 +83,7 @@ public class ChannelViewRepository {
                         .addValue("autoReattempt", row.autoReattempt())
                         .addValue("credentialVersion", row.credentialVersion())
                         .addValue("capabilities", columns.toJson(row.capabilities()))
+                        .addValue("retrySafety", row.retrySafety() == null ? null : row.retrySafety().wireName())
                         .addValue("probedAt", timestamp(row.probedAt()))
                         .addValue("updatedAt", timestamp(row.updatedAt()))
                         .addValue("sequence", row.lastSequence()));
@@ -135,7 +140,7 @@ public class ChannelViewRepository {
 
     private static ChannelConnectionView withHealth(ChannelConnectionView v, ResultSet rs) throws SQLException {
         return new ChannelConnectionView(v.workspaceId(), v.channelId(), v.type(), v.settings(),
-                v.autoReattemptAfterNotFound(), v.capabilities(), v.probedAt(), v.updatedAt(),
+                v.autoReattemptAfterNotFound(), v.capabilities(), v.retrySafety(), v.probedAt(), v.updatedAt(),
                 ChannelStatus.valueOf(rs.getString("status")), rs.getString("status_reason"),
                 instant(rs, "token_expires_at"), rs.getInt("held_publications"));
     }
@@ -147,7 +152,7 @@ public class ChannelViewRepository {
                         Capability.unavailable(NOT_PROBED),
                         Capability.unavailable(NOT_PROBED));
         return new ChannelConnectionView(row.workspaceId(), row.channelId(), row.type(), row.settings(),
-                row.autoReattempt(), capabilities, row.probedAt(), row.updatedAt());
+                row.autoReattempt(), capabilities, row.retrySafety(), row.probedAt(), row.updatedAt());
     }
 
     private Row row(ResultSet rs) throws SQLException {
@@ -159,6 +164,7 @@ public class ChannelViewRepository {
                 rs.getBoolean("auto_reattempt"),
                 rs.getLong("credential_version"),
                 columns.fromJson(rs.getString("capabilities"), ChannelConnectionView.Capabilities.class),
+                rs.getString("retry_safety") == null ? null : RetrySafety.fromWireName(rs.getString("retry_safety")),
                 instant(rs, "probed_at"),
                 instant(rs, "updated_at"),
                 rs.getLong("last_sequence"));

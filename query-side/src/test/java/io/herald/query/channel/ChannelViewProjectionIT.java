@@ -15,6 +15,7 @@ import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.FindChannelConnectionsQuery;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.query.AuthorSettings;
@@ -69,6 +70,7 @@ class ChannelViewProjectionIT {
 
         ChannelConnectionView view = channels(ACME).get(0);
         assertThat(view.capabilities()).isEqualTo(new ChannelConnectionView.Capabilities(Capability.ok(), NO_READ_BACK));
+        assertThat(view.retrySafety()).isEqualTo(RetrySafety.NONE);
         assertThat(view.probedAt()).isEqualTo(T0.plusSeconds(5));
         assertThat(view.updatedAt()).isEqualTo(T0.plusSeconds(5));
     }
@@ -197,6 +199,6 @@ class ChannelViewProjectionIT {
     private static ChannelCapabilitiesProbedEvent probed(WorkspaceId ws, ChannelId channel, long credentialVersion,
                                                          Instant at) {
         return new ChannelCapabilitiesProbedEvent(ChannelConnectionId.of(ws, channel), ws, channel, credentialVersion,
-                Capability.ok(), NO_READ_BACK, at);
+                Capability.ok(), NO_READ_BACK, RetrySafety.NONE, at);
     }
 }
