@@ -35,7 +35,9 @@ final class ChannelSchemas {
     static void add(OpenAPI openApi, ChannelPlugins plugins) {
         List<String> types = plugins.types().stream().map(ChannelType::wireName).toList();
         Map<String, Schema> request = new TreeMap<>();
-        request.put("type", new StringSchema()._enum(types).description("the channel type"));
+        // a pattern, not an enum: a client generated today still sends the types of later plug-ins
+        request.put("type", new StringSchema().pattern("^(" + String.join("|", types) + ")$")
+                .description("the channel type"));
         request.put("autoReattemptAfterNotFound", new BooleanSchema()
                 .description("re-attempt by itself after a read-back found nothing (default false)"));
         request.put("accessTokenExpiresAt", new StringSchema().format("date-time")
