@@ -59,13 +59,17 @@ public final class ConnectionForms {
     /**
      * The request's fields as {@code form}, checked.
      *
-     * @throws HeraldRejection {@code validation_failed} naming a field of another channel type, one
+     * @throws HeraldRejection {@code validation_failed} naming a field of another channel type (one that
+     *                         is null is left out: it carries nothing), one
      *                         of the wrong JSON type, or one that breaks a constraint of {@code form}
      */
     public static <F> F read(ObjectNode fields, Class<F> form, ChannelType type) {
         F read;
+        // a null field says nothing, whoever's it is: generated clients send every field they model
+        ObjectNode given = fields.deepCopy();
+        given.properties().removeIf(field -> field.getValue().isNull());
         try {
-            read = STRICT.treeToValue(fields, form);
+            read = STRICT.treeToValue(given, form);
         } catch (UnrecognizedPropertyException e) {
             throw HeraldRejection.invalid(List.of(new FieldViolation(e.getPropertyName(),
                     "is not a field of a " + type.wireName() + " connection")));

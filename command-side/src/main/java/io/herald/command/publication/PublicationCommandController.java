@@ -116,8 +116,9 @@ public class PublicationCommandController {
         OperatorDecision decision = OperatorDecision.fromWireName(body.decision());
         Boolean verified = null;
         if (decision == OperatorDecision.CONFIRM_PUBLISHED && named != null) {
-            // a post named for a publish or draft is read back first; the aggregate refuses one that was not
-            Optional<PublicationView> view = views.find(workspace, publication)
+            // a post named for a publish or draft is read back first; the aggregate refuses one that was not.
+            // The view may not show a publication requested a moment ago yet: wait for it as intake does.
+            Optional<PublicationView> view = views.awaitUpdatedSince(workspace, publication, Instant.MIN)
                     .filter(v -> PostReferenceCheck.namesThePost(v, named));
             if (view.isPresent()) {
                 PostReferenceCheck.Checked checked = postCheck.check(view.get(), named);
