@@ -4,9 +4,8 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.herald.adapters.port.ChannelAdapter;
-import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectionForms;
+import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
@@ -16,7 +15,7 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /** Facebook Pages: a Page id and its Page access token, optionally a separate token for reading back. */
-public final class FacebookPlugin implements ChannelPlugin {
+public final class FacebookPlugin extends PluginParts {
 
     public static final ChannelType TYPE = ChannelType.of("facebook");
 
@@ -26,40 +25,8 @@ public final class FacebookPlugin implements ChannelPlugin {
                 @Size(max = 4096) String readAccessToken) {
     }
 
-    private final FacebookAdapter adapter;
-
     public FacebookPlugin(FacebookAdapter adapter) {
-        this.adapter = adapter;
-    }
-
-    @Override
-    public ChannelType type() {
-        return TYPE;
-    }
-
-    @Override
-    public String displayName() {
-        return "Facebook";
-    }
-
-    @Override
-    public ChannelAdapter adapter() {
-        return adapter;
-    }
-
-    @Override
-    public Class<FacebookSettings> settingsType() {
-        return FacebookSettings.class;
-    }
-
-    @Override
-    public Class<FacebookSecrets> secretsType() {
-        return FacebookSecrets.class;
-    }
-
-    @Override
-    public Class<Form> connectionForm() {
-        return Form.class;
+        super(TYPE, "Facebook", adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
     }
 
     @Override

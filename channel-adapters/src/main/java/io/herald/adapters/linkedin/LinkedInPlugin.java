@@ -4,9 +4,8 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.herald.adapters.port.ChannelAdapter;
-import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectionForms;
+import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
@@ -16,7 +15,7 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /** LinkedIn members and organizations: an author URN and an OAuth token with its scopes. */
-public final class LinkedInPlugin implements ChannelPlugin {
+public final class LinkedInPlugin extends PluginParts {
 
     public static final ChannelType TYPE = ChannelType.of("linkedin");
 
@@ -27,40 +26,8 @@ public final class LinkedInPlugin implements ChannelPlugin {
                 @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes) {
     }
 
-    private final LinkedInAdapter adapter;
-
     public LinkedInPlugin(LinkedInAdapter adapter) {
-        this.adapter = adapter;
-    }
-
-    @Override
-    public ChannelType type() {
-        return TYPE;
-    }
-
-    @Override
-    public String displayName() {
-        return "LinkedIn";
-    }
-
-    @Override
-    public ChannelAdapter adapter() {
-        return adapter;
-    }
-
-    @Override
-    public Class<LinkedInSettings> settingsType() {
-        return LinkedInSettings.class;
-    }
-
-    @Override
-    public Class<LinkedInSecrets> secretsType() {
-        return LinkedInSecrets.class;
-    }
-
-    @Override
-    public Class<Form> connectionForm() {
-        return Form.class;
+        super(TYPE, "LinkedIn", adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
     }
 
     @Override

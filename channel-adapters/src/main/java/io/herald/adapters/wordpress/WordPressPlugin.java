@@ -5,9 +5,8 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.herald.adapters.port.ChannelAdapter;
-import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectionForms;
+import io.herald.adapters.port.PluginParts;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import jakarta.validation.constraints.Pattern;
@@ -18,7 +17,7 @@ import java.util.Map;
  * WordPress sites: a site URL a workspace admin types in (so it passes the outbound checks), a user
  * and an application password. Posts keep their images on update.
  */
-public final class WordPressPlugin implements ChannelPlugin {
+public final class WordPressPlugin extends PluginParts {
 
     public static final ChannelType TYPE = ChannelType.of("wordpress");
 
@@ -28,40 +27,8 @@ public final class WordPressPlugin implements ChannelPlugin {
                 @Size(max = 200) String applicationPassword) {
     }
 
-    private final WordPressAdapter adapter;
-
     public WordPressPlugin(WordPressAdapter adapter) {
-        this.adapter = adapter;
-    }
-
-    @Override
-    public ChannelType type() {
-        return TYPE;
-    }
-
-    @Override
-    public String displayName() {
-        return "WordPress";
-    }
-
-    @Override
-    public ChannelAdapter adapter() {
-        return adapter;
-    }
-
-    @Override
-    public Class<WordPressSettings> settingsType() {
-        return WordPressSettings.class;
-    }
-
-    @Override
-    public Class<WordPressSecrets> secretsType() {
-        return WordPressSecrets.class;
-    }
-
-    @Override
-    public Class<Form> connectionForm() {
-        return Form.class;
+        super(TYPE, "WordPress", adapter, WordPressSettings.class, WordPressSecrets.class, Form.class);
     }
 
     @Override
