@@ -60,14 +60,15 @@ public final class ConnectionForms {
      * The request's fields as {@code form}, checked.
      *
      * @throws HeraldRejection {@code validation_failed} naming a field of another channel type (one that
-     *                         is null is left out: it carries nothing), one
+     *                         is null or an empty list is left out: it carries nothing), one
      *                         of the wrong JSON type, or one that breaks a constraint of {@code form}
      */
     public static <F> F read(ObjectNode fields, Class<F> form, ChannelType type) {
         F read;
-        // a null field says nothing, whoever's it is: generated clients send every field they model
+        // a null or empty list says nothing, whoever's field it is: generated clients send every field they model
         ObjectNode given = fields.deepCopy();
-        given.properties().removeIf(field -> field.getValue().isNull());
+        given.properties().removeIf(field -> field.getValue().isNull()
+                || (field.getValue().isArray() && field.getValue().isEmpty()));
         try {
             read = STRICT.treeToValue(given, form);
         } catch (UnrecognizedPropertyException e) {
