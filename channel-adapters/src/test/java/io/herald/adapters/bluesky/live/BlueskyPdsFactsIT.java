@@ -235,6 +235,40 @@ class BlueskyPdsFactsIT {
     }
 
     @Test
+    void aPostOutsideThePostRulesIsInvalidRequestAndNothingIsWritten() throws Exception {
+        Session session = session("limits");
+        String text300 = "é".repeat(300);
+
+        Answer atTheLimit = xrpc.post("com.atproto.repo.putRecord", session.access(),
+                putPost(session, tid(), post(text300, Instant.now())));
+        Answer tooLong = xrpc.post("com.atproto.repo.putRecord", session.access(),
+                putPost(session, tid(), post(text300 + "é", Instant.now())));
+        Answer notATid = xrpc.post("com.atproto.repo.putRecord", session.access(),
+                putPost(session, "herald-post-1", post("Under a key of my own", Instant.now())));
+        // A blob of up to the server's upload limit (5 MB here) is taken, but a post embeds at most 2,000,000 bytes.
+        byte[] tooBig = new byte[2_000_001];
+        ThreadLocalRandom.current().nextBytes(tooBig);
+        System.arraycopy(png(1, 1), 0, tooBig, 0, 8);
+        Answer uploaded = xrpc.postBytes("com.atproto.repo.uploadBlob", session.access(), "image/png", tooBig);
+        ObjectNode record = post("A picture too big", Instant.now());
+        ObjectNode image = JSON.createObjectNode().put("alt", "");
+        image.set("image", uploaded.body().path("blob"));
+        record.putObject("embed").put("$type", "app.bsky.embed.images").putArray("images").add(image);
+        Answer withTooBigImage = xrpc.post("com.atproto.repo.putRecord", session.access(),
+                putPost(session, tid(), record));
+
+        assertThat(atTheLimit.status()).as("300 graphemes (600 bytes): %s", atTheLimit).isEqualTo(200);
+        assertThat(tooLong.status()).as("%s", tooLong).isEqualTo(400);
+        assertThat(tooLong.error()).isEqualTo("InvalidRequest");
+        assertThat(notATid.status()).as("a post's record key must be a TID: %s", notATid).isEqualTo(400);
+        assertThat(notATid.error()).isEqualTo("InvalidRequest");
+        assertThat(uploaded.status()).as("%s", uploaded).isEqualTo(200);
+        assertThat(withTooBigImage.status()).as("%s", withTooBigImage).isEqualTo(400);
+        assertThat(withTooBigImage.error()).isEqualTo("InvalidRequest");
+        assertThat(postsOf(session.did())).hasSize(1);
+    }
+
+    @Test
     void aReplyPointsAtThePostAsRootAndParent() throws Exception {
         Session session = session("reply");
         String postKey = tid();
@@ -391,7 +425,7 @@ class BlueskyPdsFactsIT {
         }
     }
 
-    // --- helpers -------------------------------------------------------------------------------
+    // --- sessions, records, keys and images ---------------------------------------------------
 
     private record Session(String did, String access, String refresh) {}
 
