@@ -8,6 +8,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Bluesky accounts through their PDS's XRPC API: the session ({@link BlueskySessions}), the write
@@ -36,20 +37,22 @@ public final class BlueskyAdapter extends ProviderAdapter {
         return sessions;
     }
 
+    /** A Bluesky post cannot be edited: {@code putRecord} over it is not shown as an edit by the app. */
+    @Override
+    public Optional<String> unsupported(PublicationAction action) {
+        return action == PublicationAction.UPDATE
+                ? Optional.of("update is not supported on bluesky channels: a Bluesky post cannot be edited")
+                : Optional.empty();
+    }
+
     /**
      * Text of at most 300 graphemes and 3,000 bytes (the link included, as it is posted), at most
-     * four images, a reply of the same limits; no drafts, and no update: a Bluesky post cannot be edited.
+     * four images, a reply of the same limits; no drafts.
      */
     @Override
     public List<FieldViolation> validate(Content content, PublicationAction action) {
         List<FieldViolation> violations = new ArrayList<>();
-        if (action == PublicationAction.UPDATE) {
-            violations.add(new FieldViolation("action", "update is not supported on bluesky channels: a Bluesky "
-                    + "post cannot be edited"));
-        }
-        if (action == PublicationAction.DRAFT) {
-            violations.add(new FieldViolation("action", "draft is only available on WordPress channels"));
-        }
+        violations.addAll(ContentLimits.publishOnly(action));
         if (action == PublicationAction.DELETE) {
             return violations;
         }

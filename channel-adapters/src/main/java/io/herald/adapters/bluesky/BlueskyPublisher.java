@@ -21,15 +21,17 @@ import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.UploadedMedia;
 import io.herald.platform.wire.Json;
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.ImageInputStream;
 
 /**
  * The write steps on a Bluesky account. The post and its first comment are written with
@@ -182,11 +184,23 @@ final class BlueskyPublisher {
                 Traces.notCalled(null, connection.settings(BlueskySettings.class).handle())));
     }
 
-    /** Width and height of the picture, or zeros when the JDK cannot read it (the post then leaves the ratio out). */
+    /**
+     * Width and height of the picture, read from its header without decoding it, or zeros when the
+     * JDK has no reader for it (the post then leaves the ratio out).
+     */
     private static int[] pictureSize(byte[] bytes) {
-        try {
-            BufferedImage image = ImageIO.read(new ByteArrayInputStream(bytes));
-            return image == null ? new int[] {0, 0} : new int[] {image.getWidth(), image.getHeight()};
+        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            Iterator<ImageReader> readers = in == null ? null : ImageIO.getImageReaders(in);
+            if (readers == null || !readers.hasNext()) {
+                return new int[] {0, 0};
+            }
+            ImageReader reader = readers.next();
+            try {
+                reader.setInput(in, true, true);
+                return new int[] {reader.getWidth(0), reader.getHeight(0)};
+            } finally {
+                reader.dispose();
+            }
         } catch (IOException | RuntimeException unreadable) {
             return new int[] {0, 0};
         }

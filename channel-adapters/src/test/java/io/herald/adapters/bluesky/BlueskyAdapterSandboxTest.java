@@ -37,6 +37,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import javax.imageio.ImageIO;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -270,7 +271,7 @@ class BlueskyAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
-    void intakeCountsGraphemesAndBytesAndRefusesUpdates() {
+    void intakeCountsGraphemesAndBytesAndRefusesUpdatesAsUnsupported() {
         // "e" and a combining acute accent: one grapheme, two chars, three bytes
         String accented = "e\u0301";
         assertThat(adapter.validate(new Content(null, accented.repeat(300), null), PublicationAction.PUBLISH))
@@ -284,8 +285,10 @@ class BlueskyAdapterSandboxTest extends SandboxTestSupport {
         String heavy = "e" + "\u0301\u0302\u0303\u0304\u0306";
         assertThat(adapter.validate(new Content(null, heavy.repeat(300), null), PublicationAction.PUBLISH))
                 .singleElement().satisfies(v -> assertThat(v.message()).contains("3000 bytes"));
-        assertThat(adapter.validate(new Content(null, "edited", null), PublicationAction.UPDATE))
-                .extracting(v -> v.field()).containsExactly("action");
+        assertThat(adapter.unsupported(PublicationAction.UPDATE)).get(InstanceOfAssertFactories.STRING)
+                .contains("bluesky");
+        assertThat(adapter.unsupported(PublicationAction.PUBLISH)).isEmpty();
+        assertThat(adapter.unsupported(PublicationAction.DELETE)).isEmpty();
         assertThat(adapter.validate(new Content(null, "ok", null, List.of(image(1), image(2), image(3), image(4),
                 image(5)), null), PublicationAction.PUBLISH)).extracting(v -> v.field()).containsExactly("content.media");
     }

@@ -67,7 +67,9 @@ class BlueskyChannelIT extends HeraldIntegrationTest {
                 "{\"type\":\"bluesky\",\"handle\":\"" + handle + "\",\"appPassword\":\"x\",\"siteUrl\":\"http://x\"}");
 
         assertThat(update.status()).as(update.toString()).isEqualTo(400);
+        assertThat(update.json().get("code").asText()).isEqualTo("action_not_supported");
         assertThat(update.body()).contains("bluesky");
+        assertThat(tooLong.json().get("code").asText()).isEqualTo("validation_failed");
         assertThat(tooLong.status()).as(tooLong.toString()).isEqualTo(400);
         assertThat(tooLong.body()).contains("content.body").contains("300");
         assertThat(repointed.status()).as(repointed.toString()).isEqualTo(400);
