@@ -3,6 +3,10 @@ package io.herald.adapters.bluesky;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.herald.adapters.SandboxTestSupport;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelConnection;
@@ -33,6 +37,7 @@ import java.io.ByteArrayOutputStream;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
@@ -40,6 +45,7 @@ import javax.imageio.ImageIO;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class BlueskyAdapterSandboxTest extends SandboxTestSupport {
 
@@ -268,6 +274,40 @@ class BlueskyAdapterSandboxTest extends SandboxTestSupport {
             assertThat(failed.retryAfter()).isBetween(Duration.ofSeconds(100), Duration.ofSeconds(130));
         });
         assertThat(pds.records(handle)).isEmpty();
+    }
+
+    @Test
+    void noAppPasswordOrSessionTokenInAnyOutcomeOrLogLine() {
+        Logger root = (Logger) LoggerFactory.getLogger("io.herald");
+        Level previous = root.getLevel();
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        root.addAppender(logs);
+        root.setLevel(Level.TRACE);
+        List<Object> outcomes = new ArrayList<>();
+        try {
+            outcomes.add(result(adapter.probe(connection)));
+            outcomes.add(result(adapter.publish(request(new Content(null, "fine", null)))));
+            for (BlueskyFaults.Type type : BlueskyFaults.Type.values()) {
+                pds.fault(new BlueskyFaults.Fault(handle, "com.atproto.repo.putRecord", type, 5_000, 1));
+                outcomes.add(result(adapter.publish(request(new Content(null, "fault " + type, null)))));
+            }
+            pds.expireAccess(handle);
+            outcomes.add(result(adapter.publish(request(new Content(null, "refreshed", null)))));
+            pds.revoke(handle);
+            outcomes.add(result(adapter.publish(request(new Content(null, "revoked", null)))));
+            outcomes.add(result(adapter.probe(connection)));
+        } finally {
+            root.detachAppender(logs);
+            root.setLevel(previous);
+        }
+
+        List<String> texts = new ArrayList<>();
+        outcomes.forEach(o -> texts.add(o.toString()));
+        logs.list.forEach(e -> texts.add(e.getFormattedMessage()));
+        assertThat(outcomes).hasSize(9);
+        assertThat(texts).noneMatch(text -> text.contains(APP_PASSWORD) || text.contains("sbx-access-")
+                || text.contains("sbx-refresh-"));
     }
 
     @Test
