@@ -47,7 +47,7 @@ public final class ConnectionForms {
     public static <F> F read(ObjectNode fields, Class<F> form, ChannelType type) {
         F read;
         try {
-            read = STRICT.treeToValue(fields, form);
+            read = STRICT.treeToValue(withoutNulls(fields), form);
         } catch (UnrecognizedPropertyException e) {
             throw HeraldRejection.invalid(List.of(new FieldViolation(e.getPropertyName(),
                     "is not a field of a " + type.wireName() + " connection")));
@@ -68,6 +68,22 @@ public final class ConnectionForms {
             throw HeraldRejection.invalid(violations);
         }
         return read;
+    }
+
+    /**
+     * A field sent as {@code null} says nothing: generated clients send every field of the request
+     * model, most of them null, and a null field of another channel type is no mistake.
+     */
+    private static ObjectNode withoutNulls(ObjectNode fields) {
+        ObjectNode copy = fields.deepCopy();
+        List<String> nulls = new ArrayList<>();
+        copy.fieldNames().forEachRemaining(name -> {
+            if (copy.get(name).isNull()) {
+                nulls.add(name);
+            }
+        });
+        copy.remove(nulls);
+        return copy;
     }
 
     /** Collects the required fields a request leaves out. */

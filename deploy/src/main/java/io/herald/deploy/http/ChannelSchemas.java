@@ -63,8 +63,8 @@ final class ChannelSchemas {
             channel.getPut().getRequestBody().setContent(new Content().addMediaType("application/json",
                     new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + REQUEST))));
         }
-        openApi.getComponents().getSchemas().keySet().removeIf(name -> name.equals("ObjectNode")
-                || name.equals("JsonNode"));
+        // the request's ObjectNode is replaced above; JsonNode stays, the stored events' payloads name it
+        openApi.getComponents().getSchemas().keySet().removeIf(name -> name.equals("ObjectNode"));
     }
 
     private static void collect(Class<?> record, String type, Map<String, Schema> into,

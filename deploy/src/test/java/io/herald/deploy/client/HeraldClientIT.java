@@ -60,7 +60,7 @@ class HeraldClientIT extends HeraldIntegrationTest {
                 .isEqualTo(ws);
         String key = system.createApiKey(ws, new KeyRequest().roles(ALL_ROLES).label("client")).getKey();
         new ChannelsApi(client(key, null)).putChannel(ws, "fb-main",
-                new ChannelConnectionRequest().type("facebook").pageId(page).pageAccessToken(token));
+                new ChannelConnectionRequest().type(ChannelConnectionRequest.TypeEnum.FACEBOOK).pageId(page).pageAccessToken(token));
         WebhookReceiver receiver = new WebhookReceiver();
         receiver.start();
         try {
@@ -100,7 +100,7 @@ class HeraldClientIT extends HeraldIntegrationTest {
         PublicationsApi publications = new PublicationsApi(client(key, SIGNING_SECRET));
         PublicationView requested = publications.requestPublication(ws, request);
         assertThat(requested.getPublicationId()).startsWith("pub_");
-        assertThat(requested.getChannelType()).isEqualTo(PublicationView.ChannelTypeEnum.FACEBOOK);
+        assertThat(requested.getChannelType()).isEqualTo("facebook");
 
         PublicationView done = awaitSucceeded(publications, ws, requested.getPublicationId());
         assertThat(done.getProviderRef().getId()).isNotBlank();
