@@ -1,6 +1,8 @@
 package io.herald.adapters;
 
 import com.fasterxml.jackson.databind.Module;
+import io.herald.adapters.bluesky.BlueskyAdapter;
+import io.herald.adapters.bluesky.BlueskyPlugin;
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.facebook.FacebookPlugin;
 import io.herald.adapters.http.ProviderHttp;
@@ -34,7 +36,8 @@ public class ChannelAdaptersConfiguration {
         return new ChannelPlugins(List.<ChannelPlugin>of(
                 new FacebookPlugin(facebook(properties, clock)),
                 new LinkedInPlugin(linkedIn(properties, clock)),
-                new WordPressPlugin(wordPress(properties, guard, clock))));
+                new WordPressPlugin(wordPress(properties, guard, clock)),
+                new BlueskyPlugin(bluesky(properties, guard, clock))));
     }
 
     public static FacebookAdapter facebook(ChannelAdaptersProperties properties, Clock clock) {
@@ -53,6 +56,13 @@ public class ChannelAdaptersConfiguration {
     public static WordPressAdapter wordPress(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         ChannelAdaptersProperties.WordPress wp = properties.wordpress();
         return new WordPressAdapter(ProviderHttp.guarded("wordpress", wp.connectTimeout(), wp.readTimeout(), clock,
+                guard));
+    }
+
+    /** A Bluesky account's PDS may be one a workspace admin names: every call goes through the outbound guard. */
+    public static BlueskyAdapter bluesky(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
+        ChannelAdaptersProperties.Bluesky bs = properties.bluesky();
+        return new BlueskyAdapter(ProviderHttp.guarded("bluesky", bs.connectTimeout(), bs.readTimeout(), clock,
                 guard));
     }
 

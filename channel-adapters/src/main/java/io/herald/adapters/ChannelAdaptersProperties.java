@@ -19,7 +19,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook facebook,
                                         @DefaultValue @NotNull @Valid LinkedIn linkedin,
-                                        @DefaultValue @NotNull @Valid WordPress wordpress) {
+                                        @DefaultValue @NotNull @Valid WordPress wordpress,
+                                        @DefaultValue @NotNull @Valid Bluesky bluesky) {
 
     /** The defaults, as binding an empty configuration gives them. */
     public static ChannelAdaptersProperties defaults() {
@@ -40,5 +41,10 @@ public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook f
 
     public record WordPress(@DefaultValue("5s") @NotNull Duration connectTimeout,
                             @DefaultValue("30s") @NotNull Duration readTimeout) {
+    }
+
+    /** Bluesky: each connection names its PDS ({@code pdsUrl}); only the timeouts are Herald's. */
+    public record Bluesky(@DefaultValue("5s") @NotNull Duration connectTimeout,
+                          @DefaultValue("30s") @NotNull Duration readTimeout) {
     }
 }

@@ -2,6 +2,8 @@ package io.herald.adapters;
 
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.linkedin.LinkedInPlugin;
+import io.herald.adapters.bluesky.BlueskyAdapter;
+import io.herald.adapters.bluesky.BlueskyPlugin;
 import io.herald.adapters.facebook.FacebookPlugin;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,7 +32,8 @@ class ChannelAdaptersConfigurationTest {
                         "herald.channels.facebook.connect-timeout=2s",
                         "herald.channels.facebook.read-timeout=15s",
                         "herald.channels.linkedin.version=202612",
-                        "herald.channels.wordpress.read-timeout=45s")
+                        "herald.channels.wordpress.read-timeout=45s",
+                        "herald.channels.bluesky.read-timeout=20s")
                 .run(context -> {
                     ChannelAdaptersProperties properties = context.getBean(ChannelAdaptersProperties.class);
                     assertThat(properties.facebook().graphBaseUrl()).isEqualTo("http://127.0.0.1:9/v25.0");
@@ -40,7 +43,10 @@ class ChannelAdaptersConfigurationTest {
                     assertThat(properties.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
                     assertThat(properties.wordpress().readTimeout()).isEqualTo(Duration.ofSeconds(45));
                     ChannelPlugins adapters = context.getBean(ChannelPlugins.class);
-                    assertThat(adapters.typeList()).isEqualTo("facebook, linkedin or wordpress");
+                    assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, linkedin or wordpress");
+                    assertThat(properties.bluesky().readTimeout()).isEqualTo(Duration.ofSeconds(20));
+                    assertThat(properties.bluesky().connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(adapters.forType(BlueskyPlugin.TYPE)).isInstanceOf(BlueskyAdapter.class);
                     assertThat(adapters.forType(FacebookPlugin.TYPE)).isInstanceOf(FacebookAdapter.class);
                     assertThat(adapters.forType(LinkedInPlugin.TYPE).type()).isEqualTo(LinkedInPlugin.TYPE);
                     assertThat(adapters.forType(WordPressPlugin.TYPE).type()).isEqualTo(WordPressPlugin.TYPE);

@@ -1,5 +1,6 @@
 package io.herald.adapters;
 
+import io.herald.adapters.bluesky.BlueskyAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.linkedin.LinkedInPlugin;
 import io.herald.adapters.facebook.FacebookPlugin;
@@ -51,7 +52,8 @@ public abstract class SandboxTestSupport {
                 new ChannelAdaptersProperties.Facebook(sandbox.facebookGraphUrl(), Duration.ofSeconds(2), readTimeout),
                 new ChannelAdaptersProperties.LinkedIn(sandbox.linkedInApiUrl(), "202611", Duration.ofSeconds(2),
                         readTimeout),
-                new ChannelAdaptersProperties.WordPress(Duration.ofSeconds(2), readTimeout));
+                new ChannelAdaptersProperties.WordPress(Duration.ofSeconds(2), readTimeout),
+                new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout));
     }
 
     protected FacebookAdapter facebook(Duration readTimeout) {
@@ -65,6 +67,12 @@ public abstract class SandboxTestSupport {
     protected WordPressAdapter wordPress(Duration readTimeout) {
         // the sandbox listens on 127.0.0.1
         return ChannelAdaptersConfiguration.wordPress(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
+                clock);
+    }
+
+    protected BlueskyAdapter bluesky(Duration readTimeout) {
+        // the sandbox and the reference PDS listen on 127.0.0.1
+        return ChannelAdaptersConfiguration.bluesky(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
                 clock);
     }
 

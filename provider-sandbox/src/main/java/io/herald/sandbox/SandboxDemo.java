@@ -1,5 +1,6 @@
 package io.herald.sandbox;
 
+import io.herald.sandbox.bluesky.BlueskyRepos;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -10,7 +11,7 @@ import org.springframework.stereotype.Component;
  * and returns their definitions, one per capability case an operator should see.
  * Facebook and LinkedIn reach the sandbox through {@code herald.channels.facebook.graph-base-url}
  * = {@code {base}/sandbox/facebook/v25.0} and {@code herald.channels.linkedin.api-base-url} =
- * {@code {base}/sandbox/linkedin}; WordPress through each connection's site URL.
+ * {@code {base}/sandbox/linkedin}; WordPress and Bluesky through each connection's site or PDS URL.
  */
 @Component
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -31,10 +32,15 @@ public class SandboxDemo {
     public static final String LINKEDIN_MEMBER = "urn:li:person:demo-reader";
     public static final String LINKEDIN_MEMBER_WRITE_ONLY = "urn:li:person:demo-writer";
 
-    private final SandboxState state;
+    public static final String BLUESKY_HANDLE = "demo.bsky.test";
+    public static final String BLUESKY_APP_PASSWORD = "demo-abcd-efgh-ijkl";
 
-    public SandboxDemo(SandboxState state) {
+    private final SandboxState state;
+    private final BlueskyRepos bluesky;
+
+    public SandboxDemo(SandboxState state, BlueskyRepos bluesky) {
         this.state = state;
+        this.bluesky = bluesky;
     }
 
     /** Registers the demo credentials in the sandbox and returns the connections that use them. */
@@ -51,6 +57,7 @@ public class SandboxDemo {
                 java.util.Set.of("w_member_social")));
         state.register(new SandboxState.WordPressSite("blog", "editor", "demo abcd efgh ijkl", true));
         state.register(new SandboxState.WordPressSite("stock-blog", "editor", "demo mnop qrst uvwx", false));
+        bluesky.register(BLUESKY_HANDLE, BLUESKY_APP_PASSWORD);
         return definitions(base);
     }
 
@@ -73,6 +80,9 @@ public class SandboxDemo {
                                 "applicationPassword", "demo abcd efgh ijkl")),
                 new DemoConnection("wp-demo-without-plugin",
                         Map.of("type", "wordpress", "siteUrl", base + "/sandbox/wordpress/stock-blog",
-                                "username", "editor", "applicationPassword", "demo mnop qrst uvwx")));
+                                "username", "editor", "applicationPassword", "demo mnop qrst uvwx")),
+                new DemoConnection("bsky-demo",
+                        Map.of("type", "bluesky", "handle", BLUESKY_HANDLE, "appPassword", BLUESKY_APP_PASSWORD,
+                                "pdsUrl", base + "/sandbox/bluesky")));
     }
 }

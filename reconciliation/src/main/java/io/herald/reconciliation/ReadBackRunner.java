@@ -93,7 +93,7 @@ public class ReadBackRunner {
         }
         return adapters.forType(connection.type()).readBack(new ReadBackRequest(licence.publicationId(),
                 licence.attemptNo(), licence.action(), licence.content(), licence.attemptStartedAt(), connection,
-                licence.step(), licence.postRef()));
+                licence.step(), licence.postRef(), licence.requestedAt(), licence.scheduledAt()));
     }
 
     /** What read {@code readNo} of a reconciliation established; empty when it adds nothing. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  */
 public enum ErrorCode {
     VALIDATION_FAILED("validation_failed", 400),
+    ACTION_NOT_SUPPORTED("action_not_supported", 400),
     UNAUTHENTICATED("unauthenticated", 401),
     SIGNATURE_INVALID("signature_invalid", 401),
     KEY_EXPIRED("key_expired", 401),

@@ -20,6 +20,8 @@ import java.util.List;
  * @param mediaId    for {@code upload_media}: the image to upload
  * @param uploads    for the post: the recorded uploads it attaches, in the content's order
  * @param postRef    for {@code first_comment}: the post the comment goes under
+ * @param requestedAt when the publication was requested: with {@code scheduledAt}, recorded data a
+ *                    channel may derive a post's own identity from, the same on every attempt
  */
 public record AttemptDecision(
         Verdict verdict,
@@ -40,10 +42,21 @@ public record AttemptDecision(
         PublicationStep step,
         MediaId mediaId,
         List<UploadedMedia> uploads,
-        ProviderRef postRef) {
+        ProviderRef postRef,
+        Instant requestedAt) {
 
     public AttemptDecision {
         uploads = uploads == null ? List.of() : List.copyOf(uploads);
+    }
+
+    /** A decision without the request's time. */
+    public AttemptDecision(Verdict verdict, PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId,
+                           ChannelType channelType, int attemptNo, AttemptTrigger trigger, PublicationAction action,
+                           Content content, Instant scheduledAt, ReadBackLicence readFirst, Instant notBefore,
+                           String refusal, String detail, ProviderRef target, PublicationStep step, MediaId mediaId,
+                           List<UploadedMedia> uploads, ProviderRef postRef) {
+        this(verdict, publicationId, workspaceId, channelId, channelType, attemptNo, trigger, action, content,
+                scheduledAt, readFirst, notBefore, refusal, detail, target, step, mediaId, uploads, postRef, null);
     }
 
     /** A decision about the action's post step, with no uploads. */

@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param target  for {@code update} and {@code delete}: the post whose state is read
  * @param step    what the attempt wrote; null where the action's post step is meant
  * @param postRef for {@code first_comment}: the post whose comments are read
+ * @param requestedAt when the publication was requested, and {@code scheduledAt} when it was due:
+ *                    recorded data a channel may derive a post's own identity from
  */
 public record ReadBackLicence(
         PublicationId publicationId,
@@ -24,7 +26,17 @@ public record ReadBackLicence(
         Instant attemptStartedAt,
         ProviderRef target,
         PublicationStep step,
-        ProviderRef postRef) {
+        ProviderRef postRef,
+        Instant requestedAt,
+        Instant scheduledAt) {
+
+    /** A licence without the request's times. */
+    public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,
+                           PublicationAction action, Content content, Instant attemptStartedAt, ProviderRef target,
+                           PublicationStep step, ProviderRef postRef) {
+        this(publicationId, workspaceId, channelId, attemptNo, action, content, attemptStartedAt, target, step,
+                postRef, null, null);
+    }
 
     /** A read of what the action's post step may have left. */
     public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,

@@ -7,6 +7,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAction;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -52,6 +53,14 @@ public interface ChannelAdapter {
      */
     default List<FieldViolation> validate(Content content, PublicationAction action) {
         return List.of();
+    }
+
+    /**
+     * Why this channel type cannot do {@code action} at all (a Bluesky post cannot be edited), or
+     * empty: intake refuses such a request with {@code action_not_supported} before any other check.
+     */
+    default Optional<String> unsupported(PublicationAction action) {
+        return Optional.empty();
     }
 
     /** Uploads one image for a later post (repeatable). Call only after the attempt was recorded. */

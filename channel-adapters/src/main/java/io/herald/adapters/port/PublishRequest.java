@@ -11,7 +11,9 @@ import java.util.List;
  * One attempt at creating a post. The publication id is the idempotency key; WordPress stores it
  * in the post's meta so a read-back can find the post by it.
  *
- * @param uploads the images whose uploads are recorded, in the content's order: the post attaches these
+ * @param uploads     the images whose uploads are recorded, in the content's order: the post attaches these
+ * @param requestedAt when the publication was requested (recorded, so the same on every attempt): a
+ *                    channel whose client names the post (Bluesky's record key) derives the name from it
  */
 public record PublishRequest(
         PublicationId publicationId,
@@ -20,15 +22,22 @@ public record PublishRequest(
         Content content,
         Instant scheduledAt,
         ChannelConnection connection,
-        List<UploadedMedia> uploads) {
+        List<UploadedMedia> uploads,
+        Instant requestedAt) {
 
     public PublishRequest {
         uploads = uploads == null ? List.of() : List.copyOf(uploads);
     }
 
+    /** A post with images, without the request's time. */
+    public PublishRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,
+                          Instant scheduledAt, ChannelConnection connection, List<UploadedMedia> uploads) {
+        this(publicationId, attemptNo, action, content, scheduledAt, connection, uploads, null);
+    }
+
     /** A post without images. */
     public PublishRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,
                           Instant scheduledAt, ChannelConnection connection) {
-        this(publicationId, attemptNo, action, content, scheduledAt, connection, List.of());
+        this(publicationId, attemptNo, action, content, scheduledAt, connection, List.of(), null);
     }
 }

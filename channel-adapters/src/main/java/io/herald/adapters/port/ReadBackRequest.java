@@ -10,7 +10,8 @@ import java.time.Instant;
 /**
  * Look for what an attempt left behind. Facebook and LinkedIn match by normalised text (and link)
  * in the window [{@code attemptStartedAt} − 5 min, now]; WordPress by the meta key. For a first
- * comment ({@code step}), the post's comments ({@code postRef}) are read for the same text.
+ * comment ({@code step}), the post's comments ({@code postRef}) are read for the same text. Bluesky
+ * reads the record whose key it derived from {@code requestedAt} and {@code scheduledAt}.
  */
 public record ReadBackRequest(
         PublicationId publicationId,
@@ -20,7 +21,16 @@ public record ReadBackRequest(
         Instant attemptStartedAt,
         ChannelConnection connection,
         PublicationStep step,
-        ProviderRef postRef) {
+        ProviderRef postRef,
+        Instant requestedAt,
+        Instant scheduledAt) {
+
+    /** A read without the request's times (channels that match by content or a stored key). */
+    public ReadBackRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,
+                           Instant attemptStartedAt, ChannelConnection connection, PublicationStep step,
+                           ProviderRef postRef) {
+        this(publicationId, attemptNo, action, content, attemptStartedAt, connection, step, postRef, null, null);
+    }
 
     /** A read of what the action's post step may have left. */
     public ReadBackRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,

@@ -205,7 +205,7 @@ final class AttemptStart {
                 request.channelType(), attemptNo, command.trigger(), request.action(), request.content(),
                 request.scheduledAt(), null, null, null, null, state.targetRef(), step, mediaId,
                 step == postStep ? state.steps().uploads() : List.of(),
-                step == PublicationStep.FIRST_COMMENT ? state.steps().postRef() : null);
+                step == PublicationStep.FIRST_COMMENT ? state.steps().postRef() : null, request.requestedAt());
     }
 
     private AttemptDecision decision(Verdict verdict, ReadBackLicence readFirst, Instant notBefore) {

@@ -92,6 +92,10 @@ public class PublicationIntake {
         }
         Content content = request.content() == null ? new Content(null, null, null) : content(request.content());
         Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
+        adapters.forType(type).unsupported(action).ifPresent(reason -> {
+            throw new HeraldRejection(ErrorCode.ACTION_NOT_SUPPORTED, reason,
+                    List.of(new FieldViolation("action", reason)));
+        });
         if (action != PublicationAction.DELETE) {
             checkAgainstChannel(type, action, content);
             checkMedia(workspace, content);

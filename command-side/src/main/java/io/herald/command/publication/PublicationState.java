@@ -132,7 +132,7 @@ final class PublicationState {
         boolean comment = lastStepIsComment();
         return new ReadBackLicence(request.publicationId(), request.workspaceId(), request.channelId(), lastAttemptNo,
                 request.action(), request.content(), lastAttemptStartedAt, targetRef, comment ? lastStep : null,
-                comment ? steps.postRef() : null);
+                comment ? steps.postRef() : null, request.requestedAt(), request.scheduledAt());
     }
 
     /** The post's outcome is unknown, or (the post standing) its comment's. */

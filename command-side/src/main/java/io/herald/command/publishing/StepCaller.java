@@ -38,7 +38,8 @@ public class StepCaller {
             case FIRST_COMMENT -> adapter.comment(new CommentRequest(attempt.publicationId(), attempt.attemptNo(),
                     attempt.postRef(), attempt.content().firstComment(), connection));
             default -> adapter.publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(),
-                    attempt.action(), attempt.content(), attempt.scheduledAt(), connection, attempt.uploads()));
+                    attempt.action(), attempt.content(), attempt.scheduledAt(), connection, attempt.uploads(),
+                    attempt.requestedAt()));
         };
     }
 

@@ -409,7 +409,7 @@ class PublicationTest {
                     .when(new StartReadBackCommand(ID, 1))
                     .expectNoEvents()
                     .expectResultMessagePayload(new ReadBackLicence(ID, WS, CHANNEL, 1, PublicationAction.PUBLISH,
-                            CONTENT, T0.plusSeconds(1)));
+                            CONTENT, T0.plusSeconds(1), null, null, null, T0, null));
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL), unknown(1),
                             reconciled(1, ReconciliationResult.FOUND, ReconciliationSource.AUTOMATIC))
                     .when(new StartReadBackCommand(ID, 1))
@@ -432,7 +432,7 @@ class PublicationTest {
                     .expectResultMessagePayloadMatching(predicate(result -> result instanceof AttemptDecision d
                             && d.verdict() == Verdict.READ_FIRST && d.attemptNo() == 2
                             && d.readFirst().equals(new ReadBackLicence(ID, WS, CHANNEL, 1, PublicationAction.PUBLISH,
-                            CONTENT, T0.plusSeconds(1)))));
+                            CONTENT, T0.plusSeconds(1), null, null, null, T0, null))));
             fixture.given(given)
                     .when(startAfterReading(2, AttemptTrigger.OPERATOR_REATTEMPT, 101))
                     .expectResultMessagePayloadMatching(verdict(Verdict.START, 2))

@@ -1,0 +1,64 @@
+package io.herald.adapters.bluesky;
+
+import static io.herald.adapters.port.ConnectionForms.changed;
+import static io.herald.adapters.port.ConnectionForms.firstNonNull;
+import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ConnectionForms;
+import io.herald.adapters.port.PluginParts;
+import io.herald.contracts.channel.Capability;
+import io.herald.contracts.channel.ChannelSettings;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.Map;
+
+/**
+ * Bluesky accounts: a handle and an app password, on {@code bsky.social} unless the admin names
+ * another PDS (which then passes the outbound checks, as a WordPress site does). Herald makes and
+ * refreshes the session itself. Posts are written under a record key Herald chooses, so a repeat
+ * cannot create a second post.
+ */
+public final class BlueskyPlugin extends PluginParts {
+
+    public static final ChannelType TYPE = ChannelType.of("bluesky");
+    public static final String DEFAULT_PDS = "https://bsky.social";
+
+    /** The fields of a Bluesky connection request. */
+    record Form(@Pattern(regexp = "(did:[a-z]+:[A-Za-z0-9._:%-]{1,2000})|([A-Za-z0-9][A-Za-z0-9.-]{0,252})",
+                        message = "must be a handle such as alice.bsky.social, or a DID") String handle,
+                @Size(min = 1, max = 200) String appPassword,
+                @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String pdsUrl) {
+    }
+
+    public BlueskyPlugin(BlueskyAdapter adapter) {
+        super(TYPE, "Bluesky", adapter, BlueskySettings.class, BlueskySecrets.class, Form.class);
+    }
+
+    @Override
+    public Connection connect(ObjectNode fields, Connection stored) {
+        Form form = ConnectionForms.read(fields, Form.class, TYPE);
+        BlueskySettings was = stored == null ? null : (BlueskySettings) stored.settings();
+        BlueskySecrets kept = stored == null ? new BlueskySecrets(null) : (BlueskySecrets) stored.secrets();
+        String handle = form.handle();
+        String pdsUrl = firstNonNull(stripTrailingSlash(form.pdsUrl()), was != null ? was.pdsUrl() : DEFAULT_PDS);
+        boolean repointed = was != null && (changed(was.handle(), handle) || changed(was.pdsUrl(), pdsUrl));
+        ConnectionForms.requireSecretAgain(repointed, form.appPassword(), "appPassword", "handle or pdsUrl");
+        BlueskySecrets secrets = new BlueskySecrets(firstNonNull(form.appPassword(), kept.appPassword()));
+        ConnectionForms.required().field(handle, "handle").field(secrets.appPassword(), "appPassword").check();
+        return new Connection(new BlueskySettings(handle, pdsUrl), secrets);
+    }
+
+    @Override
+    public Map<String, String> destinations(ChannelSettings settings) {
+        return Map.of("pdsUrl", ((BlueskySettings) settings).pdsUrl());
+    }
+
+    /** Herald chooses the record key: a repeat of a create is the same record, never a second post. */
+    @Override
+    public RetrySafety retrySafety(Capability reconcile) {
+        return RetrySafety.CLIENT_ID;
+    }
+}
