@@ -127,8 +127,8 @@ public class WebhookOutbox {
     /**
      * Claims up to {@code limit} due deliveries until {@code leaseUntil}, counting the try. A
      * delivery is due only when no earlier delivery of the same webhook about the same
-     * publication is still pending (API.md: in event order per publication), and its webhook is
-     * not {@code paused}.
+     * publication is still pending (deliveries about a publication go out in the order of its
+     * events), and its webhook is not {@code paused}.
      * <p>
      * Workspaces take turns: each workspace's due deliveries are ranked oldest first, and the
      * claim takes every workspace's first, then every workspace's second, and so on, so a
