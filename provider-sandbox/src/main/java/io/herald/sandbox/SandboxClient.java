@@ -89,11 +89,16 @@ public final class SandboxClient {
         return Json.parse(send("GET", "/sandbox/_truth/" + provider + "/" + encode(target) + "/deleted", null));
     }
 
-    private static String encode(String segment) {
+    /** A path segment, percent-encoded. */
+    public static String encode(String segment) {
         return java.net.URLEncoder.encode(segment, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    private String send(String method, String path, Object body) {
+    /**
+     * Sends one admin or truth call to the sandbox ({@code body} as JSON, or none) and returns the
+     * answer's body; an answer of 300 or more is an {@link IllegalStateException}.
+     */
+    public String send(String method, String path, Object body) {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
             if (body != null) {

@@ -2,30 +2,21 @@ package io.herald.sandbox.bluesky;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.platform.wire.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import io.herald.sandbox.SandboxClient;
 import java.util.Map;
 
 /** A blocking client of the simulated PDS's admin endpoints, for tests and demo set-up. */
 public final class BlueskySandboxClient {
 
-    private final String base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final SandboxClient sandbox;
 
     public BlueskySandboxClient(String baseUrl) {
-        this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.sandbox = new SandboxClient(baseUrl);
     }
 
     /** The PDS address a connection names ({@code pdsUrl}). */
     public String pdsUrl() {
-        return base + "/sandbox/bluesky";
+        return sandbox.baseUrl() + "/sandbox/bluesky";
     }
 
     /** A new account; returns its DID. */
@@ -61,29 +52,10 @@ public final class BlueskySandboxClient {
     }
 
     private static String encode(String segment) {
-        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+        return SandboxClient.encode(segment);
     }
 
     private String send(String method, String path, Object body) {
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
-            if (body != null) {
-                request.header("Content-Type", "application/json")
-                        .method(method, HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(body)));
-            } else {
-                request.method(method, HttpRequest.BodyPublishers.noBody());
-            }
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() >= 300) {
-                throw new IllegalStateException("sandbox " + method + " " + path + " answered " + response.statusCode()
-                        + ": " + response.body());
-            }
-            return response.body();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return sandbox.send(method, path, body);
     }
 }
