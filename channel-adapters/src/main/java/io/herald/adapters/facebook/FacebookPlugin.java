@@ -13,6 +13,8 @@ import io.herald.contracts.publication.ContentMedia;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** Facebook Pages: a Page id and its Page access token, optionally a separate token for reading back. */
 public final class FacebookPlugin extends PluginParts {
@@ -46,7 +48,8 @@ public final class FacebookPlugin extends PluginParts {
 
     /** Facebook changes only the text of a post. */
     @Override
-    public List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
+    public List<FieldViolation> checkUpdateMedia(Supplier<Optional<List<ContentMedia>>> published,
+                                                 List<ContentMedia> requested) {
         return TextOnlyEdits.check("Facebook", published, requested);
     }
 }

@@ -13,6 +13,8 @@ import io.herald.contracts.publication.ContentMedia;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** LinkedIn members and organizations: an author URN and an OAuth token with its scopes. */
 public final class LinkedInPlugin extends PluginParts {
@@ -45,7 +47,8 @@ public final class LinkedInPlugin extends PluginParts {
 
     /** LinkedIn changes only the text of a post. */
     @Override
-    public List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
+    public List<FieldViolation> checkUpdateMedia(Supplier<Optional<List<ContentMedia>>> published,
+                                                 List<ContentMedia> requested) {
         return TextOnlyEdits.check("LinkedIn", published, requested);
     }
 }

@@ -3,13 +3,15 @@ package io.herald.adapters.port;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelSettings;
-import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.ContentMedia;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One channel type, whole: everything that differs between providers lives behind this interface,
@@ -57,10 +59,13 @@ public interface ChannelPlugin {
     }
 
     /**
-     * The problems of an {@code update} that names images ({@code requested}) for a post published
-     * with {@code published}: a provider that changes only a post's text refuses other images.
+     * The problems of an {@code update} that names images ({@code requested}): a provider that
+     * changes only a post's text refuses other images than the published post's. {@code published}
+     * reads those from the store (empty when the entry has no post), so a channel without the rule
+     * costs no read.
      */
-    default List<FieldViolation> checkUpdateMedia(List<ContentMedia> published, List<ContentMedia> requested) {
+    default List<FieldViolation> checkUpdateMedia(Supplier<Optional<List<ContentMedia>>> published,
+                                                  List<ContentMedia> requested) {
         return List.of();
     }
 

@@ -3,6 +3,8 @@ package io.herald.adapters.port;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.ContentMedia;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The rule of providers that change only the text of a published post: an update that names images
@@ -14,9 +16,10 @@ public final class TextOnlyEdits {
     private TextOnlyEdits() {
     }
 
-    public static List<FieldViolation> check(String provider, List<ContentMedia> published,
+    public static List<FieldViolation> check(String provider, Supplier<Optional<List<ContentMedia>>> published,
                                              List<ContentMedia> requested) {
-        if (published.equals(requested)) {
+        // no post to change is answered as nothing_to_change by intake
+        if (published.get().map(requested::equals).orElse(true)) {
             return List.of();
         }
         return List.of(new FieldViolation("content.media", provider + " changes only the text of a post: name the"

@@ -36,13 +36,11 @@ class UpdateMediaCheck {
         if (!mediaGiven) {
             return;
         }
-        // no post to change is answered as nothing_to_change by intake
-        entries.postCreator(workspace, calendarEntryId, channel).ifPresent(creator -> {
-            List<FieldViolation> problems = plugins.plugin(type).checkUpdateMedia(publishedMedia(creator), requested);
-            if (!problems.isEmpty()) {
-                throw HeraldRejection.invalid(problems);
-            }
-        });
+        List<FieldViolation> problems = plugins.plugin(type).checkUpdateMedia(
+                () -> entries.postCreator(workspace, calendarEntryId, channel).map(this::publishedMedia), requested);
+        if (!problems.isEmpty()) {
+            throw HeraldRejection.invalid(problems);
+        }
     }
 
     private List<ContentMedia> publishedMedia(PublicationId creator) {
