@@ -34,7 +34,7 @@ public final class BlueskyPlugin extends PluginParts {
     }
 
     public BlueskyPlugin(BlueskyAdapter adapter) {
-        super(TYPE, "Bluesky", adapter, BlueskySettings.class, BlueskySecrets.class, Form.class);
+        super(TYPE, adapter, BlueskySettings.class, BlueskySecrets.class, Form.class);
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class FacebookPlugin extends PluginParts {
     }
 
     public FacebookPlugin(FacebookAdapter adapter) {
-        super(TYPE, "Facebook", adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
+        super(TYPE, adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
     }
 
     @Override

@@ -29,7 +29,7 @@ public final class LinkedInPlugin extends PluginParts {
     }
 
     public LinkedInPlugin(LinkedInAdapter adapter) {
-        super(TYPE, "LinkedIn", adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
+        super(TYPE, adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
     }
 
     @Override

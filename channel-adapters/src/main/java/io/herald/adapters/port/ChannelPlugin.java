@@ -24,9 +24,6 @@ public interface ChannelPlugin {
 
     ChannelType type();
 
-    /** The provider's name as operators read it ("Facebook"). */
-    String displayName();
-
     ChannelAdapter adapter();
 
     /** This channel's settings record, stored and carried in events with {@link #type()} as its tag. */

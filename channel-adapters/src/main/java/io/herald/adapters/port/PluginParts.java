@@ -11,17 +11,15 @@ import io.herald.contracts.channel.ChannelType;
 public abstract class PluginParts implements ChannelPlugin {
 
     private final ChannelType type;
-    private final String displayName;
     private final ChannelAdapter adapter;
     private final Class<? extends ChannelSettings> settingsType;
     private final Class<? extends ChannelSecrets> secretsType;
     private final Class<?> connectionForm;
 
-    protected PluginParts(ChannelType type, String displayName, ChannelAdapter adapter,
+    protected PluginParts(ChannelType type, ChannelAdapter adapter,
                           Class<? extends ChannelSettings> settingsType, Class<? extends ChannelSecrets> secretsType,
                           Class<?> connectionForm) {
         this.type = type;
-        this.displayName = displayName;
         this.adapter = adapter;
         this.settingsType = settingsType;
         this.secretsType = secretsType;
@@ -31,11 +29,6 @@ public abstract class PluginParts implements ChannelPlugin {
     @Override
     public final ChannelType type() {
         return type;
-    }
-
-    @Override
-    public final String displayName() {
-        return displayName;
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class WordPressPlugin extends PluginParts {
     }
 
     public WordPressPlugin(WordPressAdapter adapter) {
-        super(TYPE, "WordPress", adapter, WordPressSettings.class, WordPressSecrets.class, Form.class);
+        super(TYPE, adapter, WordPressSettings.class, WordPressSecrets.class, Form.class);
     }
 
     @Override
