@@ -8,6 +8,8 @@ import io.herald.adapters.facebook.FacebookPlugin;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.linkedin.LinkedInAdapter;
 import io.herald.adapters.linkedin.LinkedInPlugin;
+import io.herald.adapters.mastodon.MastodonAdapter;
+import io.herald.adapters.mastodon.MastodonPlugin;
 import io.herald.adapters.outbound.HostResolver;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.outbound.OutboundProperties;
@@ -37,7 +39,8 @@ public class ChannelAdaptersConfiguration {
                 new FacebookPlugin(facebook(properties, clock)),
                 new LinkedInPlugin(linkedIn(properties, clock)),
                 new WordPressPlugin(wordPress(properties, guard, clock)),
-                new BlueskyPlugin(bluesky(properties, guard, clock))));
+                new BlueskyPlugin(bluesky(properties, guard, clock)),
+                new MastodonPlugin(mastodon(properties, guard, clock), properties.mastodon().idempotencyWindow())));
     }
 
     public static FacebookAdapter facebook(ChannelAdaptersProperties properties, Clock clock) {
@@ -63,6 +66,13 @@ public class ChannelAdaptersConfiguration {
     public static BlueskyAdapter bluesky(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         ChannelAdaptersProperties.Bluesky bs = properties.bluesky();
         return new BlueskyAdapter(ProviderHttp.guarded("bluesky", bs.connectTimeout(), bs.readTimeout(), clock,
+                guard));
+    }
+
+    /** A Mastodon instance is one a workspace admin names: every call goes through the outbound guard. */
+    public static MastodonAdapter mastodon(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
+        ChannelAdaptersProperties.Mastodon md = properties.mastodon();
+        return new MastodonAdapter(ProviderHttp.guarded("mastodon", md.connectTimeout(), md.readTimeout(), clock,
                 guard));
     }
 

@@ -20,7 +20,8 @@ import org.springframework.validation.annotation.Validated;
 public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook facebook,
                                         @DefaultValue @NotNull @Valid LinkedIn linkedin,
                                         @DefaultValue @NotNull @Valid WordPress wordpress,
-                                        @DefaultValue @NotNull @Valid Bluesky bluesky) {
+                                        @DefaultValue @NotNull @Valid Bluesky bluesky,
+                                        @DefaultValue @NotNull @Valid Mastodon mastodon) {
 
     /** The defaults, as binding an empty configuration gives them. */
     public static ChannelAdaptersProperties defaults() {
@@ -46,5 +47,15 @@ public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook f
     /** Bluesky: each connection names its PDS ({@code pdsUrl}); only the timeouts are Herald's. */
     public record Bluesky(@DefaultValue("5s") @NotNull Duration connectTimeout,
                           @DefaultValue("30s") @NotNull Duration readTimeout) {
+    }
+
+    /**
+     * Mastodon: each connection names its instance ({@code instanceUrl}). {@code idempotencyWindow}:
+     * how long after it was sent an unknown create may be sent again with its {@code Idempotency-Key}
+     * (servers keep a key for about an hour).
+     */
+    public record Mastodon(@DefaultValue("5s") @NotNull Duration connectTimeout,
+                           @DefaultValue("30s") @NotNull Duration readTimeout,
+                           @DefaultValue("50m") @NotNull Duration idempotencyWindow) {
     }
 }

@@ -8,7 +8,6 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.UploadedMedia;
 import io.herald.platform.wire.Json;
 import java.nio.charset.StandardCharsets;
-import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -46,13 +45,7 @@ final class BlueskyPosts {
 
     /** How many user-perceived characters {@code text} has, as the app counts them. */
     static int graphemes(String text) {
-        BreakIterator characters = BreakIterator.getCharacterInstance();
-        characters.setText(text);
-        int count = 0;
-        while (characters.next() != BreakIterator.DONE) {
-            count++;
-        }
-        return count;
+        return Texts.graphemes(text);
     }
 
     static int bytes(String text) {

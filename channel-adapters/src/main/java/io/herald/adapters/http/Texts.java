@@ -1,5 +1,6 @@
 package io.herald.adapters.http;
 
+import java.text.BreakIterator;
 import java.text.Normalizer;
 
 /** Text comparison for read-back: what a provider stores may differ in whitespace and Unicode form. */
@@ -20,5 +21,16 @@ public final class Texts {
 
     public static boolean blank(String text) {
         return text == null || text.isBlank();
+    }
+
+    /** How many user-perceived characters (grapheme clusters) {@code text} has. */
+    public static int graphemes(String text) {
+        BreakIterator characters = BreakIterator.getCharacterInstance();
+        characters.setText(text);
+        int count = 0;
+        while (characters.next() != BreakIterator.DONE) {
+            count++;
+        }
+        return count;
     }
 }
