@@ -21,7 +21,7 @@ import org.springframework.web.context.request.async.DeferredResult;
  * How the simulators answer: always asynchronously (a {@link DeferredResult} completed by the
  * sandbox's timer), so thousands of slow requests hold connections, not servlet threads.
  */
-final class Replies {
+public final class Replies {
 
     /** How long a request is held when the sandbox plays "no answer" (the client gives up first). */
     static final long HOLD_MILLIS = 10 * 60 * 1000L;
@@ -115,7 +115,7 @@ final class Replies {
      * the provider drops the connection after reading the request. Returns null, which tells
      * Spring MVC that the response is handled.
      */
-    static <T> DeferredResult<T> closeConnection(HttpServletResponse response) {
+    public static <T> DeferredResult<T> closeConnection(HttpServletResponse response) {
         ServletResponse unwrapped = response;
         while (unwrapped instanceof ServletResponseWrapper wrapper) {
             unwrapped = wrapper.getResponse();

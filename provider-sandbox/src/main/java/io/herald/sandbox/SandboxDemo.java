@@ -1,6 +1,7 @@
 package io.herald.sandbox;
 
 import io.herald.sandbox.bluesky.BlueskyRepos;
+import io.herald.sandbox.mastodon.MastodonInstance;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -11,7 +12,7 @@ import org.springframework.stereotype.Component;
  * and returns their definitions, one per capability case an operator should see.
  * Facebook and LinkedIn reach the sandbox through {@code herald.channels.facebook.graph-base-url}
  * = {@code {base}/sandbox/facebook/v25.0} and {@code herald.channels.linkedin.api-base-url} =
- * {@code {base}/sandbox/linkedin}; WordPress and Bluesky through each connection's site or PDS URL.
+ * {@code {base}/sandbox/linkedin}; WordPress, Bluesky and Mastodon through each connection's site, PDS or instance URL.
  */
 @Component
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -35,12 +36,17 @@ public class SandboxDemo {
     public static final String BLUESKY_HANDLE = "demo.bsky.test";
     public static final String BLUESKY_APP_PASSWORD = "demo-abcd-efgh-ijkl";
 
+    public static final String MASTODON_USERNAME = "demo";
+    public static final String MASTODON_TOKEN = "demo-masto-access-token";
+
     private final SandboxState state;
     private final BlueskyRepos bluesky;
+    private final MastodonInstance mastodon;
 
-    public SandboxDemo(SandboxState state, BlueskyRepos bluesky) {
+    public SandboxDemo(SandboxState state, BlueskyRepos bluesky, MastodonInstance mastodon) {
         this.state = state;
         this.bluesky = bluesky;
+        this.mastodon = mastodon;
     }
 
     /** Registers the demo credentials in the sandbox and returns the connections that use them. */
@@ -58,6 +64,7 @@ public class SandboxDemo {
         state.register(new SandboxState.WordPressSite("blog", "editor", "demo abcd efgh ijkl", true));
         state.register(new SandboxState.WordPressSite("stock-blog", "editor", "demo mnop qrst uvwx", false));
         bluesky.register(BLUESKY_HANDLE, BLUESKY_APP_PASSWORD);
+        mastodon.register(MASTODON_USERNAME, MASTODON_TOKEN, null);
         return definitions(base);
     }
 
@@ -83,6 +90,9 @@ public class SandboxDemo {
                                 "username", "editor", "applicationPassword", "demo mnop qrst uvwx")),
                 new DemoConnection("bsky-demo",
                         Map.of("type", "bluesky", "handle", BLUESKY_HANDLE, "appPassword", BLUESKY_APP_PASSWORD,
-                                "pdsUrl", base + "/sandbox/bluesky")));
+                                "pdsUrl", base + "/sandbox/bluesky")),
+                new DemoConnection("masto-demo",
+                        Map.of("type", "mastodon", "instanceUrl", base + "/sandbox/mastodon",
+                                "accessToken", MASTODON_TOKEN)));
     }
 }

@@ -1,0 +1,94 @@
+package io.herald.sandbox.mastodon;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.herald.platform.wire.Json;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The simulated instance's own admin endpoints under {@code /sandbox/_admin/mastodon}: accounts and
+ * their tokens, what an account's statuses are (deleted ones marked), statuses placed by hand,
+ * faults, how uploads are processed, and whether a repeated {@code Idempotency-Key} is answered
+ * with a 500.
+ */
+@RestController
+@ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
+public class MastodonAdminController {
+
+    private static final String ADMIN = "/sandbox/_admin/mastodon";
+
+    private final MastodonInstance instance;
+    private final MastodonFaults faults;
+
+    MastodonAdminController(MastodonInstance instance, MastodonFaults faults) {
+        this.instance = instance;
+        this.faults = faults;
+    }
+
+    /** {@code {username, token, scopes?}} → {@code {id}}. */
+    @PostMapping(ADMIN + "/accounts")
+    public ResponseEntity<String> account(@RequestBody JsonNode body) {
+        HashSet<String> scopes = new HashSet<>();
+        body.path("scopes").forEach(scope -> scopes.add(scope.asText()));
+        String id = instance.register(Json.text(body, "username"), Json.text(body, "token"), scopes);
+        return json(Json.object().put("id", id));
+    }
+
+    @PostMapping(ADMIN + "/accounts/{id}/revoke")
+    public ResponseEntity<Void> revoke(@PathVariable String id) {
+        instance.revoke(id);
+        return ResponseEntity.noContent().build();
+    }
+
+    /** {@code [{id, text, inReplyToId, createdAt, mediaIds, editedAt, deleted}]}, newest first. */
+    @GetMapping(ADMIN + "/accounts/{id}/statuses")
+    public ResponseEntity<String> statuses(@PathVariable String id) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        instance.statuses(id, true).forEach(status -> list.add(Json.MAPPER.valueToTree(status)));
+        return json(list);
+    }
+
+    /** A status placed by hand: {@code {text, inReplyToId?, createdAt?}} → {@code {id}}. */
+    @PostMapping(ADMIN + "/accounts/{id}/statuses")
+    public ResponseEntity<String> seed(@PathVariable String id, @RequestBody JsonNode body) {
+        Instant at = Json.text(body, "createdAt") == null ? Instant.now() : Instant.parse(Json.text(body, "createdAt"));
+        MastodonInstance.Status status = instance.create(id, Json.text(body, "text"), Json.text(body, "inReplyToId"),
+                List.of(), at);
+        return json(Json.object().put("id", status.id()));
+    }
+
+    @PostMapping(ADMIN + "/faults")
+    public ResponseEntity<Void> fault(@RequestBody MastodonFaults.Fault fault) {
+        faults.add(fault);
+        return ResponseEntity.noContent().build();
+    }
+
+    /** {@code {checks}}: -1 uploads ready at once; n ≥ 0 answered 202, then 206 to n checks. */
+    @PutMapping(ADMIN + "/accounts/{id}/media-processing")
+    public ResponseEntity<Void> processing(@PathVariable String id, @RequestBody JsonNode body) {
+        instance.processing(id, body.path("checks").asInt(-1));
+        return ResponseEntity.noContent().build();
+    }
+
+    /** {@code {enabled}}: answer a repeated {@code Idempotency-Key} with a 500 instead of the same status. */
+    @PutMapping(ADMIN + "/repeated-key-error")
+    public ResponseEntity<Void> repeatedKeyError(@RequestBody JsonNode body) {
+        instance.repeatedKeyError(body.path("enabled").asBoolean(false));
+        return ResponseEntity.noContent().build();
+    }
+
+    private static ResponseEntity<String> json(JsonNode body) {
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(body));
+    }
+}
