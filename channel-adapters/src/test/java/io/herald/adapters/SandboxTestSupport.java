@@ -12,6 +12,7 @@ import io.herald.adapters.facebook.FacebookSecrets;
 import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.linkedin.LinkedInAdapter;
+import io.herald.adapters.mastodon.MastodonAdapter;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.PublishRequest;
@@ -53,7 +54,8 @@ public abstract class SandboxTestSupport {
                 new ChannelAdaptersProperties.LinkedIn(sandbox.linkedInApiUrl(), "202611", Duration.ofSeconds(2),
                         readTimeout),
                 new ChannelAdaptersProperties.WordPress(Duration.ofSeconds(2), readTimeout),
-                new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout));
+                new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout),
+                new ChannelAdaptersProperties.Mastodon(Duration.ofSeconds(2), readTimeout, Duration.ofMinutes(50)));
     }
 
     protected FacebookAdapter facebook(Duration readTimeout) {
@@ -73,6 +75,12 @@ public abstract class SandboxTestSupport {
     protected BlueskyAdapter bluesky(Duration readTimeout) {
         // the sandbox and the reference PDS listen on 127.0.0.1
         return ChannelAdaptersConfiguration.bluesky(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
+                clock);
+    }
+
+    protected MastodonAdapter mastodon(Duration readTimeout) {
+        // the sandbox listens on 127.0.0.1
+        return ChannelAdaptersConfiguration.mastodon(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
                 clock);
     }
 

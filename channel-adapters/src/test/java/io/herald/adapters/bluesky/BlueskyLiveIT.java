@@ -280,7 +280,8 @@ class BlueskyLiveIT {
     private BlueskyAdapter adapter(Duration readTimeout) {
         ChannelAdaptersProperties defaults = ChannelAdaptersProperties.defaults();
         ChannelAdaptersProperties properties = new ChannelAdaptersProperties(defaults.facebook(), defaults.linkedin(),
-                defaults.wordpress(), new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout));
+                defaults.wordpress(), new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout),
+                defaults.mastodon());
         // the PDS listens on 127.0.0.1
         return ChannelAdaptersConfiguration.bluesky(properties, OutboundGuard.privateNetworksAllowed(),
                 Clock.systemUTC());

@@ -55,7 +55,14 @@ public class MastodonAdminController {
     @GetMapping(ADMIN + "/accounts/{id}/statuses")
     public ResponseEntity<String> statuses(@PathVariable String id) {
         ArrayNode list = Json.MAPPER.createArrayNode();
-        instance.statuses(id, true).forEach(status -> list.add(Json.MAPPER.valueToTree(status)));
+        instance.statuses(id, true).forEach(status -> {
+            var node = list.addObject().put("id", status.id()).put("text", status.text())
+                    .put("inReplyToId", status.inReplyToId()).put("createdAt", status.createdAt().toString())
+                    .put("editedAt", status.editedAt() == null ? null : status.editedAt().toString())
+                    .put("deleted", status.deleted());
+            var media = node.putArray("mediaIds");
+            status.mediaIds().forEach(media::add);
+        });
         return json(list);
     }
 
