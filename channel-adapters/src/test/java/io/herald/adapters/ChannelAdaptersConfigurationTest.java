@@ -4,6 +4,8 @@ import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.linkedin.LinkedInPlugin;
 import io.herald.adapters.bluesky.BlueskyAdapter;
 import io.herald.adapters.bluesky.BlueskyPlugin;
+import io.herald.adapters.mastodon.MastodonPlugin;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.adapters.facebook.FacebookPlugin;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +35,8 @@ class ChannelAdaptersConfigurationTest {
                         "herald.channels.facebook.read-timeout=15s",
                         "herald.channels.linkedin.version=202612",
                         "herald.channels.wordpress.read-timeout=45s",
-                        "herald.channels.bluesky.read-timeout=20s")
+                        "herald.channels.bluesky.read-timeout=20s",
+                        "herald.channels.mastodon.idempotency-window=40m")
                 .run(context -> {
                     ChannelAdaptersProperties properties = context.getBean(ChannelAdaptersProperties.class);
                     assertThat(properties.facebook().graphBaseUrl()).isEqualTo("http://127.0.0.1:9/v25.0");
@@ -43,7 +46,11 @@ class ChannelAdaptersConfigurationTest {
                     assertThat(properties.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
                     assertThat(properties.wordpress().readTimeout()).isEqualTo(Duration.ofSeconds(45));
                     ChannelPlugins adapters = context.getBean(ChannelPlugins.class);
-                    assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, linkedin or wordpress");
+                    assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, linkedin, mastodon or wordpress");
+                    assertThat(properties.mastodon().idempotencyWindow()).isEqualTo(Duration.ofMinutes(40));
+                    assertThat(adapters.plugin(MastodonPlugin.TYPE).resendWindow()).isEqualTo(Duration.ofMinutes(40));
+                    assertThat(adapters.plugin(MastodonPlugin.TYPE).retrySafety(null)).isEqualTo(RetrySafety.PROVIDER_KEY);
+                    assertThat(adapters.plugin(BlueskyPlugin.TYPE).resendWindow()).isEqualTo(Duration.ZERO);
                     assertThat(properties.bluesky().readTimeout()).isEqualTo(Duration.ofSeconds(20));
                     assertThat(properties.bluesky().connectTimeout()).isEqualTo(Duration.ofSeconds(5));
                     assertThat(adapters.forType(BlueskyPlugin.TYPE)).isInstanceOf(BlueskyAdapter.class);
@@ -58,5 +65,6 @@ class ChannelAdaptersConfigurationTest {
         ChannelAdaptersProperties defaults = ChannelAdaptersProperties.defaults();
         assertThat(defaults.facebook().graphBaseUrl()).isEqualTo("https://graph.facebook.com/v25.0");
         assertThat(defaults.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
+        assertThat(defaults.mastodon().idempotencyWindow()).isEqualTo(Duration.ofMinutes(50));
     }
 }
