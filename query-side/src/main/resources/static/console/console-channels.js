@@ -29,7 +29,7 @@
       } else { what = 'holds publications'; }
       box.appendChild(el('div', { className: 'banner' + (c.status === 'NEEDS_REAUTH' ? ' bad' : ''),
         'data-channel-id': c.channelId }, [
-        el('p', {}, [el('strong', { className: 'banner-title', text: c.channelId + ' (' + c.type + ') ' + what + '.' }),
+        el('p', {}, [el('strong', { className: 'banner-title', text: c.channelId + ' (' + typeLabel(c.type) + ') ' + what + '.' }),
           c.statusReason ? ' ' + c.statusReason : null,
           c.tokenExpiresAt ? ' Token expires ' + H.time(c.tokenExpiresAt) + '.' : null]),
         el('p', {}, [el('span', { className: 'held-count', text: held + (held === 1 ? ' publication' : ' publications')
@@ -49,18 +49,38 @@
     ]);
   }
 
+  // how each channel type is shown; a type this map does not know (a newer plug-in) shows its own name
+  var CHANNEL_TYPES = {
+    facebook: { label: 'Facebook', icon: 'f' },
+    linkedin: { label: 'LinkedIn', icon: 'in' },
+    wordpress: { label: 'WordPress', icon: 'W' },
+    bluesky: { label: 'Bluesky', icon: 'bs' },
+    mastodon: { label: 'Mastodon', icon: 'M' }
+  };
+
+  function typeLabel(type) { return (CHANNEL_TYPES[type] || { label: type }).label; }
+
+  function channelType(type) {
+    var known = CHANNEL_TYPES[type];
+    return el('span', { className: 'channel-type', 'data-channel-type': type, title: type }, [
+      el('span', { className: 'channel-icon', 'aria-hidden': 'true',
+        text: known ? known.icon : String(type).charAt(0).toUpperCase() }),
+      el('span', { text: typeLabel(type) })]);
+  }
+
   // what the connection's retry safety lets Herald do after an unknown outcome of a create
   var RETRY_SAFETY = {
-    client_id: 'sent again: Herald chose the post\'s id',
-    provider_key: 'sent again with the same key, then read back',
-    read_back: 'read back first',
-    none: 'an operator decides'
+    client_id: { label: 'same id', text: 'sent again: Herald chose the post\'s id' },
+    provider_key: { label: 'idempotency key', text: 'sent again with the same key, then read back' },
+    read_back: { label: 'read back', text: 'read back first' },
+    none: { label: 'operator', text: 'an operator decides' }
   };
 
   function retrySafety(value) {
+    var known = RETRY_SAFETY[value] || { label: value, text: '' };
     return el('td', { 'data-label': 'After an unknown outcome', 'data-retry-safety': value || '' },
-      [value ? el('span', { className: 'badge', text: value }) : '—',
-        value ? el('span', { className: 'reason-small', text: ' ' + (RETRY_SAFETY[value] || '') }) : null]);
+      [value ? el('span', { className: 'badge rs-' + value, title: value + ': ' + known.text, text: known.label }) : '—',
+        value ? el('span', { className: 'reason-small', text: ' ' + known.text }) : null]);
   }
 
   function renderChannels(channels) {
@@ -68,7 +88,7 @@
       var caps = c.capabilities || {};
       var status = c.status || 'ACTIVE';
       return el('tr', { 'data-channel-id': c.channelId }, [
-        el('th', { scope: 'row', 'data-label': 'Channel', text: c.channelId + ' (' + c.type + ')' }),
+        el('th', { scope: 'row', 'data-label': 'Channel' }, [c.channelId + ' ', channelType(c.type)]),
         el('td', { 'data-label': 'Status' }, [H.badge(status),
           c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null]),
         capability(caps.publish, 'Publish'), capability(caps.reconcile, 'Read-back'), retrySafety(c.retrySafety),

@@ -102,6 +102,12 @@ class ConsoleOverviewIT extends HeraldIntegrationTest {
                     .contains(UNKNOWN + " outcome unknown");
             assertThat(browser.findElements(By.cssSelector("#answer-times tr[data-channel-id='fb-main']"))).hasSize(1);
 
+            // the channels table names the type by its label and the retry safety in words
+            WebElement row = browser.findElement(By.cssSelector("#channels tr[data-channel-id='fb-main']"));
+            assertThat(row.findElement(By.cssSelector("[data-channel-type='facebook']")).getText()).contains("Facebook");
+            assertThat(row.findElement(By.cssSelector("[data-retry-safety] .badge")).getText())
+                    .isIn("read back", "operator");
+
             // the held connection's banner links to its held publications
             WebElement banner = browser.findElement(By.cssSelector("#attention .banner[data-channel-id='fb-main']"));
             assertThat(banner.getText()).contains("needs new credentials").contains("12 publications held");
