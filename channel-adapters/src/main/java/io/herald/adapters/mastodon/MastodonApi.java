@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class MastodonApi {
 
-    /** An account's statuses, or the token's account, as one answer may say. */
+    /** The account a token belongs to, or the answer that did not name it. */
     sealed interface Account {
     }
 

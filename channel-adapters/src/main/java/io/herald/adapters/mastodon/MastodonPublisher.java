@@ -1,6 +1,5 @@
 package io.herald.adapters.mastodon;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.Exchange;
