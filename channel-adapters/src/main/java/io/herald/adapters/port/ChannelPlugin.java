@@ -8,6 +8,7 @@ import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.ContentMedia;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,6 +74,14 @@ public interface ChannelPlugin {
      */
     default RetrySafety retrySafety(Capability reconcile) {
         return RetrySafety.byReadBack(reconcile);
+    }
+
+    /**
+     * How long after an attempt was sent an unknown create may be sent again with the same
+     * record id or idempotency key, without reading back first; zero: never.
+     */
+    default Duration resendWindow() {
+        return Duration.ZERO;
     }
 
     /** Settings and secrets of one connection. */

@@ -6,6 +6,7 @@ import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
@@ -121,9 +122,9 @@ public class Publication {
     @CommandHandler
     public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
                                   AutoReattemptPolicy autoReattempt, EntryOrder entryOrder, RetryPolicy retryPolicy,
-                                  ConnectionHealth health) {
+                                  ConnectionHealth health, SameKeyResendPolicy resends) {
         AttemptStart attempt = new AttemptStart(state, command);
-        Optional<AttemptDecision> refused = attempt.refusal(autoReattempt, retryPolicy);
+        Optional<AttemptDecision> refused = attempt.refusal(autoReattempt, retryPolicy, resends);
         if (refused.isEmpty() && !attempt.isComment()) {
             refused = awaitTurnAndCredentials(attempt, command, entryOrder, health);
         }
@@ -212,19 +213,21 @@ public class Publication {
     }
 
     @CommandHandler
-    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy) {
+    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy,
+                          SameKeyResendPolicy resends) {
         if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "unknown outcome")) {
             return false;
         }
         apply(new PublicationOutcomeUnknownEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
                 command.cause(), command.detail(), command.trace(), command.recordedAt()));
         uploadAgainIfAllowed(retryPolicy, command.recordedAt());
+        resendIfSafe(resends, retryPolicy, command.recordedAt());
         return true;
     }
 
     /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */
     @CommandHandler
-    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy) {
+    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy, SameKeyResendPolicy resends) {
         if (!state.inFlight() || command.attemptNo() != state.lastAttemptNo()) {
             return false;
         }
@@ -232,6 +235,7 @@ public class Publication {
                 state.lastAttemptExpiresAt());
         apply(AttemptOutcomePolicy.expired(state));
         uploadAgainIfAllowed(retryPolicy, state.lastAttemptExpiresAt());
+        resendIfSafe(resends, retryPolicy, state.lastAttemptExpiresAt());
         return true;
     }
 
@@ -297,6 +301,11 @@ public class Publication {
 
     private void uploadAgainIfAllowed(RetryPolicy retryPolicy, Instant at) {
         AttemptOutcomePolicy.afterUnknownUpload(state, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
+    }
+
+    /** The read-back is still scheduled: it settles the outcome if the re-send never starts. */
+    private void resendIfSafe(SameKeyResendPolicy resends, RetryPolicy retryPolicy, Instant at) {
+        AttemptOutcomePolicy.resendAfterUnknown(state, resends, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
     }
 
     private void requireWorkspace(WorkspaceId caller) {

@@ -73,7 +73,13 @@ public class TimerSweep {
             case ATTEMPT_DUE -> {
                 AttemptTrigger trigger = timer.trigger() != null ? timer.trigger() : AttemptTrigger.RETRY;
                 AttemptDecision decision = starts.start(timer.publicationId(), timer.attemptNo(), trigger, false);
-                yield decision.verdict() != AttemptDecision.Verdict.REFUSED;
+                boolean started = decision.verdict() != AttemptDecision.Verdict.REFUSED;
+                if (!started && trigger == AttemptTrigger.RESEND_SAME_KEY) {
+                    // too late for the same key (or moot): the unknown attempt is read back, as without the re-send
+                    timers.rescheduleClaimedAsReadBack(timer, timer.attemptNo() - 1);
+                    yield true;
+                }
+                yield started;
             }
             case READ_BACK_DUE -> readBack(timer);
         };
