@@ -58,6 +58,11 @@ final class AttemptStart {
         return comment;
     }
 
+    /** The trigger asks to send an unknown create again with the same key (rule 3's one exception). */
+    boolean isSameKeyResend() {
+        return command.trigger() == AttemptTrigger.RESEND_SAME_KEY;
+    }
+
     /** Every refusal is a returned decision, not an exception: see {@link Publication}'s handler. */
     Optional<AttemptDecision> refusal(AutoReattemptPolicy autoReattempt, RetryPolicy retryPolicy,
                                       SameKeyResendPolicy resends) {
@@ -89,7 +94,8 @@ final class AttemptStart {
             case OUTCOME_UNKNOWN -> {
                 Optional<String> notResent = sameKeyResendRefusal(resends, retryPolicy);
                 if (notResent.isPresent()) {
-                    log.atLevel(command.trigger() == AttemptTrigger.RESEND_SAME_KEY ? Level.WARN : Level.DEBUG).log("no re-send of {} without a read-back: {}", request.publicationId(), notResent.get());
+                    log.atLevel(isSameKeyResend() ? Level.WARN : Level.DEBUG).log(
+                            "no re-send of {} without a read-back: {}", request.publicationId(), notResent.get());
                     return Optional.of(refused(refusalToRun(state)));
                 }
             }

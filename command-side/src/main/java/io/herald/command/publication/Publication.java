@@ -54,11 +54,13 @@ import org.slf4j.LoggerFactory;
  * One publication of one content version to one channel, identified by its idempotency key.
  * Makes each decision over the facts its events established ({@link PublicationState}): whether an
  * attempt may start (write-ahead, rule 1; {@link AttemptStart}), when a failure is retried
- * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing is
- * written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
- * {@link ReadBackPolicy}), that success is final (4), and that stale results change nothing (5). What
- * an operator decides is {@link OperatorDecisionPolicy}. Nothing outside mirrors this state:
- * processors turn its events into commands and calls.
+ * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing
+ * is written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
+ * {@link ReadBackPolicy}), except a create sent again with the same key on a connection that cannot
+ * make a second post from it ({@link AttemptOutcomePolicy#resendAfterUnknown}), that success is
+ * final (4), and that stale results change nothing (5). What an operator decides is
+ * {@link OperatorDecisionPolicy}. Nothing outside mirrors this state: processors turn its events
+ * into commands and calls.
  */
 @Aggregate(cache = "publicationCache")
 public class Publication {
@@ -164,6 +166,10 @@ public class Publication {
         Optional<String> lost = health.authLost(request.workspaceId(), request.channelId());
         if (lost.isEmpty()) {
             return Optional.empty();
+        }
+        if (attempt.isSameKeyResend()) {
+            // an unknown create waits for its read-back, not for new credentials: nothing is held
+            return Optional.of(attempt.heldRefusal());
         }
         apply(attempt.held(lost.get()));
         return Optional.of(attempt.heldRefusal());

@@ -66,10 +66,14 @@ class PublicationSameKeyResendTest {
             new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1));
 
     private static FixtureConfiguration<Publication> fixture(SameKeyResendPolicy resends) {
+        return fixture(resends, ConnectionHealth.allActive());
+    }
+
+    private static FixtureConfiguration<Publication> fixture(SameKeyResendPolicy resends, ConnectionHealth health) {
         FixtureConfiguration<Publication> fixture = new AggregateTestFixture<>(Publication.class);
         fixture.registerInjectableResource(new ConnectionThrottle());
         fixture.registerInjectableResource(new ScriptedEntryOrder());
-        fixture.registerInjectableResource(ConnectionHealth.allActive());
+        fixture.registerInjectableResource(health);
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, TYPE, null, null, false))));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null, RETRY, null)));
@@ -250,6 +254,19 @@ class PublicationSameKeyResendTest {
         clientId().given(requested(), attempted(1, AttemptTrigger.INITIAL, T0), unknown(1, T0.plusSeconds(30)),
                         resendDue(1, RetrySafety.CLIENT_ID, T0, null, 1, T0.plusSeconds(30)))
                 .when(new StartAttemptCommand(ID, 2, AttemptTrigger.RETRY, T0.plusSeconds(31), TIMEOUT, false))
+                .expectNoEvents()
+                .expectResultMessagePayloadMatching(predicate(r -> r instanceof AttemptDecision d
+                        && d.verdict() == Verdict.REFUSED));
+    }
+
+    @Test
+    void aResendOnAConnectionThatLostItsCredentialsIsRefusedAndNothingIsHeld() {
+        // the unknown create keeps waiting for its read-back; a hold would lead to a write without one
+        fixture(of(RetrySafety.CLIENT_ID, ChronoUnit.FOREVER.getDuration()),
+                new ConnectionHealth((ws, ch) -> Optional.of("token revoked")))
+                .given(requested(), attempted(1, AttemptTrigger.INITIAL, T0), unknown(1, T0.plusSeconds(30)),
+                        resendDue(1, RetrySafety.CLIENT_ID, T0, null, 1, T0.plusSeconds(30)))
+                .when(resend(2, T0.plusSeconds(31)))
                 .expectNoEvents()
                 .expectResultMessagePayloadMatching(predicate(r -> r instanceof AttemptDecision d
                         && d.verdict() == Verdict.REFUSED));
