@@ -13,6 +13,8 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RetrySafety;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 /**
@@ -60,5 +62,11 @@ public final class BlueskyPlugin extends PluginParts {
     @Override
     public RetrySafety retrySafety(Capability reconcile) {
         return RetrySafety.CLIENT_ID;
+    }
+
+    /** The record key is Herald's for good: a re-send writes the same bytes under it at any time. */
+    @Override
+    public Duration resendWindow() {
+        return ChronoUnit.FOREVER.getDuration();
     }
 }

@@ -2,6 +2,7 @@ package io.herald.command.publication;
 
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationFailedEvent;
@@ -10,6 +11,7 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -111,6 +113,31 @@ final class AttemptOutcomePolicy {
                         + state.lastMediaId() + " had no clear answer " + unknowns
                         + " times; nothing was posted. Re-attempt to upload again.",
                 AttemptTrace.nothingCameBack(null, null), null, at));
+    }
+
+    /**
+     * Rule 3's one exception (DESIGN.md "Retry safety"): an unknown create on a connection whose
+     * provider cannot make a second post from the same request ({@code client_id},
+     * {@code provider_key}) is sent again at once with the same record id or key, within the
+     * channel's bounds; otherwise (and past them) it is read back, as every other unknown create.
+     */
+    static Optional<PublicationResendDueEvent> resendAfterUnknown(PublicationState state, SameKeyResendPolicy resends,
+                                                                  RetryPolicy retryPolicy, Instant at) {
+        PublicationRequestedEvent request = state.request();
+        if (request.action().actsOnPost() || state.lastStep() != PublicationStep.postStepOf(request.action())
+                || state.status() != PublicationStatus.OUTCOME_UNKNOWN) {
+            return Optional.empty();
+        }
+        int resendNo = state.sameKeyResends() + 1;
+        Instant originalStartedAt = state.resendChainStartedAt();
+        return resends.allows(request.channelType(), resendNo, originalStartedAt, at, retryPolicy).map(licence -> {
+            log.info("create {} of {} has an unknown outcome; its channel is {}: sending it again with key {}",
+                    state.lastAttemptNo(), request.publicationId(), licence.retrySafety().wireName(),
+                    state.lastIdempotencyKey());
+            return new PublicationResendDueEvent(request.publicationId(), request.workspaceId(),
+                    state.lastAttemptNo(), state.nextAttemptNo(), state.lastStep(), licence.retrySafety(),
+                    state.lastIdempotencyKey(), originalStartedAt, licence.until(originalStartedAt), resendNo, at);
+        });
     }
 
     /** Rule 2: no result by the attempt's deadline; the process may have died or the call hung. */

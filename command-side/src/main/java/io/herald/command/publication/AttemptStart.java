@@ -3,6 +3,7 @@ package io.herald.command.publication;
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The decisions of one {@link StartAttemptCommand} over the publication's state: whether an attempt
@@ -56,13 +58,24 @@ final class AttemptStart {
         return comment;
     }
 
+    /** The trigger asks to send an unknown create again with the same key (rule 3's one exception). */
+    boolean isSameKeyResend() {
+        return command.trigger() == AttemptTrigger.RESEND_SAME_KEY;
+    }
+
     /** Every refusal is a returned decision, not an exception: see {@link Publication}'s handler. */
-    Optional<AttemptDecision> refusal(AutoReattemptPolicy autoReattempt, RetryPolicy retryPolicy) {
+    Optional<AttemptDecision> refusal(AutoReattemptPolicy autoReattempt, RetryPolicy retryPolicy,
+                                      SameKeyResendPolicy resends) {
         if (command.expectedAttemptNo() != 0 && command.expectedAttemptNo() != attemptNo) {
             log.info("ignoring a trigger for attempt {} of {}: the next attempt is {}", command.expectedAttemptNo(),
                     request.publicationId(), attemptNo);
             return Optional.of(AttemptDecision.refused(request.publicationId(), Publication.STALE_TRIGGER, "attempt "
                     + command.expectedAttemptNo() + " was already due before; the next attempt is " + attemptNo));
+        }
+        if (command.trigger() == AttemptTrigger.RESEND_SAME_KEY
+                && (comment || state.status() != PublicationStatus.OUTCOME_UNKNOWN)) {
+            // only an unknown create is ever sent again with the same key
+            return Optional.of(refused(refusalToRun(state)));
         }
         if (comment) {
             boolean autoAllowed = command.trigger() == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
@@ -75,6 +88,14 @@ final class AttemptStart {
             // between two steps: the previous one ended and the next is due
             case ATTEMPTING -> {
                 if (state.inFlight()) {
+                    return Optional.of(refused(refusalToRun(state)));
+                }
+            }
+            case OUTCOME_UNKNOWN -> {
+                Optional<String> notResent = sameKeyResendRefusal(resends, retryPolicy);
+                if (notResent.isPresent()) {
+                    log.atLevel(isSameKeyResend() ? Level.WARN : Level.DEBUG).log(
+                            "no re-send of {} without a read-back: {}", request.publicationId(), notResent.get());
                     return Optional.of(refused(refusalToRun(state)));
                 }
             }
@@ -96,6 +117,27 @@ final class AttemptStart {
             default -> {
                 return Optional.of(refused(refusalToRun(state)));
             }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Rule 3's one exception: the re-send the publication made due after an unknown create, on a
+     * connection still {@code client_id} or {@code provider_key}, within its window, carrying the
+     * key the unknown attempt carried. Empty when it may start, else why not.
+     */
+    private Optional<String> sameKeyResendRefusal(SameKeyResendPolicy resends, RetryPolicy retryPolicy) {
+        if (command.trigger() != AttemptTrigger.RESEND_SAME_KEY || !state.sameKeyResendDue()) {
+            return Optional.of("no re-send with the same key is due");
+        }
+        if (resends.allows(request.channelType(), state.sameKeyResends() + 1, state.resendChainStartedAt(),
+                command.startedAt(), retryPolicy).isEmpty()) {
+            return Optional.of("the channel's retry safety or window no longer allows one at " + command.startedAt());
+        }
+        if (!request.publicationId().value().equals(state.lastIdempotencyKey())) {
+            // the adapter derives its record id or key from the publication: another key would be another post
+            return Optional.of("the unknown attempt carried key " + state.lastIdempotencyKey()
+                    + ", not the publication's");
         }
         return Optional.empty();
     }
@@ -162,6 +204,10 @@ final class AttemptStart {
         if (command.readBeforeCreateDone()) {
             return false;
         }
+        if (!comment && command.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+            // the provider cannot make a second post from the same key: nothing to look for first
+            return false;
+        }
         return switch (step) {
             // uploads are repeatable: nothing is read before one, an unknown one is simply uploaded again
             case UPLOAD_MEDIA -> false;
@@ -194,8 +240,14 @@ final class AttemptStart {
     PublicationAttemptedEvent attempted(PublicationStep step, MediaId mediaId) {
         Instant expiresAt = command.startedAt().plus(command.attemptTimeout());
         return new PublicationAttemptedEvent(request.publicationId(), request.workspaceId(), request.channelId(),
-                attemptNo, command.trigger(), request.publicationId().value(), request.contentHash(),
+                attemptNo, command.trigger(), idempotencyKey(), request.contentHash(),
                 command.startedAt(), expiresAt, null, step, mediaId);
+    }
+
+    /** A re-send carries the key of the attempt it repeats (refused above unless that is the publication's). */
+    private String idempotencyKey() {
+        return command.trigger() == AttemptTrigger.RESEND_SAME_KEY ? state.lastIdempotencyKey()
+                : request.publicationId().value();
     }
 
     /** The licence for the provider call the attempt makes. */

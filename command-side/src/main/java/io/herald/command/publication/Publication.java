@@ -6,6 +6,7 @@ import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
@@ -53,11 +54,13 @@ import org.slf4j.LoggerFactory;
  * One publication of one content version to one channel, identified by its idempotency key.
  * Makes each decision over the facts its events established ({@link PublicationState}): whether an
  * attempt may start (write-ahead, rule 1; {@link AttemptStart}), when a failure is retried
- * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing is
- * written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
- * {@link ReadBackPolicy}), that success is final (4), and that stale results change nothing (5). What
- * an operator decides is {@link OperatorDecisionPolicy}. Nothing outside mirrors this state:
- * processors turn its events into commands and calls.
+ * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing
+ * is written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
+ * {@link ReadBackPolicy}), except a create sent again with the same key on a connection that cannot
+ * make a second post from it ({@link AttemptOutcomePolicy#resendAfterUnknown}), that success is
+ * final (4), and that stale results change nothing (5). What an operator decides is
+ * {@link OperatorDecisionPolicy}. Nothing outside mirrors this state: processors turn its events
+ * into commands and calls.
  */
 @Aggregate(cache = "publicationCache")
 public class Publication {
@@ -121,9 +124,9 @@ public class Publication {
     @CommandHandler
     public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
                                   AutoReattemptPolicy autoReattempt, EntryOrder entryOrder, RetryPolicy retryPolicy,
-                                  ConnectionHealth health) {
+                                  ConnectionHealth health, SameKeyResendPolicy resends) {
         AttemptStart attempt = new AttemptStart(state, command);
-        Optional<AttemptDecision> refused = attempt.refusal(autoReattempt, retryPolicy);
+        Optional<AttemptDecision> refused = attempt.refusal(autoReattempt, retryPolicy, resends);
         if (refused.isEmpty() && !attempt.isComment()) {
             refused = awaitTurnAndCredentials(attempt, command, entryOrder, health);
         }
@@ -163,6 +166,10 @@ public class Publication {
         Optional<String> lost = health.authLost(request.workspaceId(), request.channelId());
         if (lost.isEmpty()) {
             return Optional.empty();
+        }
+        if (attempt.isSameKeyResend()) {
+            // an unknown create waits for its read-back, not for new credentials: nothing is held
+            return Optional.of(attempt.heldRefusal());
         }
         apply(attempt.held(lost.get()));
         return Optional.of(attempt.heldRefusal());
@@ -212,19 +219,21 @@ public class Publication {
     }
 
     @CommandHandler
-    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy) {
+    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy,
+                          SameKeyResendPolicy resends) {
         if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "unknown outcome")) {
             return false;
         }
         apply(new PublicationOutcomeUnknownEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
                 command.cause(), command.detail(), command.trace(), command.recordedAt()));
         uploadAgainIfAllowed(retryPolicy, command.recordedAt());
+        resendIfSafe(resends, retryPolicy, command.recordedAt());
         return true;
     }
 
     /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */
     @CommandHandler
-    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy) {
+    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy, SameKeyResendPolicy resends) {
         if (!state.inFlight() || command.attemptNo() != state.lastAttemptNo()) {
             return false;
         }
@@ -232,6 +241,7 @@ public class Publication {
                 state.lastAttemptExpiresAt());
         apply(AttemptOutcomePolicy.expired(state));
         uploadAgainIfAllowed(retryPolicy, state.lastAttemptExpiresAt());
+        resendIfSafe(resends, retryPolicy, state.lastAttemptExpiresAt());
         return true;
     }
 
@@ -297,6 +307,11 @@ public class Publication {
 
     private void uploadAgainIfAllowed(RetryPolicy retryPolicy, Instant at) {
         AttemptOutcomePolicy.afterUnknownUpload(state, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
+    }
+
+    /** The read-back is still scheduled: it settles the outcome if the re-send never starts. */
+    private void resendIfSafe(SameKeyResendPolicy resends, RetryPolicy retryPolicy, Instant at) {
+        AttemptOutcomePolicy.resendAfterUnknown(state, resends, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
     }
 
     private void requireWorkspace(WorkspaceId caller) {

@@ -1,6 +1,7 @@
 package io.herald.command.publication;
 
 import io.herald.contracts.media.MediaId;
+import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
@@ -14,6 +15,7 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
@@ -56,6 +58,14 @@ final class PublicationState {
     /** The post stands on an operator's word alone: it was named and could not be read back. */
     private boolean postUnverified;
     private final PublicationSteps steps = new PublicationSteps();
+    /** The record id or key the latest attempt carried. */
+    private String lastIdempotencyKey;
+    /** The chain of same-key re-sends the latest attempt belongs to: when its first attempt was sent, how many followed. */
+    private Instant resendChainStartedAt;
+    private int sameKeyResends;
+    /** A same-key re-send of the latest (unknown) attempt is due, and until when it may start (null: no bound). */
+    private boolean sameKeyResendDue;
+    private Instant sameKeyResendUntil;
 
     PublicationRequestedEvent request() {
         return request;
@@ -107,6 +117,26 @@ final class PublicationState {
 
     PublicationSteps steps() {
         return steps;
+    }
+
+    String lastIdempotencyKey() {
+        return lastIdempotencyKey;
+    }
+
+    Instant resendChainStartedAt() {
+        return resendChainStartedAt;
+    }
+
+    int sameKeyResends() {
+        return sameKeyResends;
+    }
+
+    boolean sameKeyResendDue() {
+        return sameKeyResendDue;
+    }
+
+    Instant sameKeyResendUntil() {
+        return sameKeyResendUntil;
     }
 
     int nextAttemptNo() {
@@ -172,6 +202,14 @@ final class PublicationState {
         }
         lastAttemptNo = event.attemptNo();
         lastAttemptStartedAt = event.startedAt();
+        lastIdempotencyKey = event.idempotencyKey();
+        if (event.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+            sameKeyResends++;
+        } else {
+            sameKeyResends = 0;
+            resendChainStartedAt = event.startedAt();
+        }
+        sameKeyResendDue = false;
         lastAttemptExpiresAt = event.expiresAt();
         lastStep = PublicationStep.orPostStep(event.step(), request.action());
         lastMediaId = event.mediaId();
@@ -204,6 +242,12 @@ final class PublicationState {
         } else {
             status = PublicationStatus.ATTEMPTING;
         }
+    }
+
+    @EventSourcingHandler
+    void on(PublicationResendDueEvent event) {
+        sameKeyResendDue = true;
+        sameKeyResendUntil = event.resendUntil();
     }
 
     @EventSourcingHandler

@@ -80,7 +80,7 @@ public class AttemptStarter {
     }
 
     /** The correlation id and actor of the message being handled travel on to the attempt. */
-    static MetaData origin() {
+    public static MetaData origin() {
         if (!CurrentUnitOfWork.isStarted() || CurrentUnitOfWork.get().getMessage() == null) {
             return MetaData.emptyInstance();
         }

@@ -15,6 +15,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptDecision.Verdict;
@@ -128,6 +129,7 @@ final class EntryLineLife {
         fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                 new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
+        fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(MAX_TRIES, MAX_TRIES, Duration.ofSeconds(2), 2.0, 0.0,
                         Duration.ofMinutes(1)), null)));

@@ -8,6 +8,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
@@ -309,6 +310,7 @@ class PublicationStateMachineTest {
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
             // no jitter: a sequence replays exactly from its seed
+            fixture.registerInjectableResource(SameKeyResendPolicy.never());
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                     new PublishingProperties.Retry(3, 3, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)),
                     null)));

@@ -16,7 +16,11 @@ import java.util.List;
  *   <li>at most one attempt in flight, attempt numbers consecutive from 1;</li>
  *   <li>an attempt without a result is closed only by an outcome-unknown: never followed directly by
  *       a new attempt, a reconciliation or an abandon, and never left open long past its deadline;</li>
- *   <li>after an unknown outcome, the next attempt needs a NOT_FOUND reconciliation in between;</li>
+ *   <li>after an unknown outcome, the next attempt needs a NOT_FOUND reconciliation in between, but
+ *       for the one exception (DESIGN.md "Retry safety"): a re-send of an unknown create with the
+ *       same key ({@code RESEND_SAME_KEY}), made due by a {@code PublicationResendDueEvent} that
+ *       names a {@code client_id} or {@code provider_key} connection, the {@code provider_key} one
+ *       once per chain and before the recorded end of its window;</li>
  *   <li>nothing is attempted after success (a succeeded event or a FOUND reconciliation);</li>
  *   <li>results (succeeded, failed, outcome unknown) only for the attempt in flight.</li>
  * </ol>
@@ -45,6 +49,14 @@ public final class PublicationStreamCheck {
     /** The same two facts for the first comment. */
     private Integer commentUnknownOf;
     private boolean commentSucceeded;
+    /** The key the latest post attempt carried, and the one the attempt with the unknown outcome carried. */
+    private String lastPostKey;
+    private String unknownKey;
+    /** The chain of same-key re-sends the latest post attempt belongs to: its first send, and how many followed. */
+    private Instant chainStartedAt;
+    private int chainResends;
+    /** The re-send the history made due after the latest unknown create, if any. */
+    private JsonNode resendDue;
 
     public PublicationStreamCheck(String publicationId) {
         this.publicationId = publicationId;
@@ -68,6 +80,7 @@ public final class PublicationStreamCheck {
             case "PublicationFailedEvent" -> result(sequence, payload, "failure");
             case "PublicationOutcomeUnknownEvent" -> result(sequence, payload, "unknown outcome");
             case "PublicationReconciledEvent" -> reconciled(sequence, payload);
+            case "PublicationResendDueEvent" -> resendDue = payload;
             case "PublicationAbandonedEvent" -> closedWithoutResult(sequence, "abandoned");
             case "PublicationHeldEvent" -> held(sequence, payload);
             default -> { }
@@ -148,8 +161,20 @@ public final class PublicationStreamCheck {
                     + ", found attempt " + attemptNo);
         }
         if (unknownOutcomeOf != null && !comment && !UPLOAD.equals(step)) {
-            breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
-                    + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between");
+            String notAllowed = sameKeyResendRefusal(payload, attemptNo);
+            if (notAllowed != null) {
+                breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
+                        + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between" + notAllowed);
+            }
+        }
+        if (!comment && !UPLOAD.equals(step)) {
+            boolean resend = RESEND.equals(payload.path("trigger").asText());
+            chainResends = resend ? chainResends + 1 : 0;
+            if (!resend || chainStartedAt == null) {
+                chainStartedAt = instant(payload.path("startedAt"));
+            }
+            lastPostKey = payload.path("idempotencyKey").asText(null);
+            resendDue = null;
         }
         inFlight = attemptNo;
         inFlightSequence = sequence;
@@ -162,6 +187,52 @@ public final class PublicationStreamCheck {
         }
     }
 
+    /**
+     * Null when attempt {@code attemptNo} is a re-send the exception allows; otherwise why not, as
+     * the end of the breach's sentence (empty for an attempt that does not claim to be one).
+     */
+    private String sameKeyResendRefusal(JsonNode attempted, int attemptNo) {
+        if (!RESEND.equals(attempted.path("trigger").asText())) {
+            return "";
+        }
+        if (resendDue == null || resendDue.path("unknownAttemptNo").asInt() != unknownOutcomeOf
+                || resendDue.path("attemptNo").asInt() != attemptNo) {
+            return "; it claims to be a re-send with the same key, but no re-send of attempt " + unknownOutcomeOf
+                    + " was made due";
+        }
+        String safety = resendDue.path("retrySafety").asText();
+        if (!CLIENT_ID.equals(safety) && !PROVIDER_KEY.equals(safety)) {
+            return "; a re-send without reading back is allowed only on client_id or provider_key connections,"
+                    + " and this one is " + safety;
+        }
+        String key = attempted.path("idempotencyKey").asText(null);
+        if (key == null || !key.equals(unknownKey) || !key.equals(resendDue.path("idempotencyKey").asText(null))) {
+            return "; a re-send must carry the key of the attempt it repeats (" + unknownKey + "), but carried "
+                    + key;
+        }
+        if (PROVIDER_KEY.equals(safety)) {
+            if (chainResends > 0) {
+                return "; a provider_key connection allows one re-send, and attempt " + unknownOutcomeOf
+                        + " was a re-send already";
+            }
+            Instant originalStartedAt = instant(resendDue.path("originalStartedAt"));
+            if (originalStartedAt == null || !originalStartedAt.equals(chainStartedAt)) {
+                return "; the window of a provider_key re-send counts from the first send (" + chainStartedAt
+                        + "), but the history counted it from " + originalStartedAt;
+            }
+            Instant until = instant(resendDue.path("resendUntil"));
+            Instant startedAt = instant(attempted.path("startedAt"));
+            if (until == null || startedAt == null || !startedAt.isBefore(until)) {
+                return "; a provider_key re-send must start inside the provider's window (until " + until
+                        + "), and started at " + startedAt;
+            }
+        }
+        return null;
+    }
+
+    private static final String RESEND = "RESEND_SAME_KEY";
+    private static final String CLIENT_ID = "client_id";
+    private static final String PROVIDER_KEY = "provider_key";
     private static final String UPLOAD = "upload_media";
     private static final String COMMENT = "first_comment";
 
@@ -203,6 +274,7 @@ public final class PublicationStreamCheck {
                     commentUnknownOf = attemptNo;
                 } else {
                     unknownOutcomeOf = attemptNo;
+                    unknownKey = lastPostKey;
                 }
             }
             default -> { }
