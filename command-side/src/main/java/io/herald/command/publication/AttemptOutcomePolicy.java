@@ -80,9 +80,9 @@ final class AttemptOutcomePolicy {
         PublicationStep next = null;
         if (state.status() == PublicationStatus.SUCCEEDED) {
             if (state.steps().commentDueAfterPost()) {
-                next = PublicationStep.FIRST_COMMENT;
+                next = state.steps().followUp();
             }
-        } else if (state.lastStep() == PublicationStep.UPLOAD_MEDIA) {
+        } else if (state.lastStep().preparesPost()) {
             next = state.steps().nextUpload() != null ? PublicationStep.UPLOAD_MEDIA
                     : PublicationStep.postStepOf(state.request().action());
         }
@@ -95,14 +95,14 @@ final class AttemptOutcomePolicy {
      * retry policy allows requests that never left; past that it is FAILED for an operator.
      */
     static Optional<Object> afterUnknownUpload(PublicationState state, RetryPolicy retryPolicy, Instant at) {
-        if (state.lastStep() != PublicationStep.UPLOAD_MEDIA) {
+        if (!state.lastStep().isRepeatable()) {
             return Optional.empty();
         }
         PublicationRequestedEvent request = state.request();
         int unknowns = state.steps().uploadUnknowns();
         if (retryPolicy.retryAt(request.channelType(), FailureKind.NOT_SENT, unknowns, null, at) != null) {
             return Optional.of(new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
-                    state.nextAttemptNo(), PublicationStep.UPLOAD_MEDIA, at));
+                    state.nextAttemptNo(), state.lastStep(), at));
         }
         log.warn("upload {} of {} stayed unknown {} times: an operator decides", state.lastMediaId(),
                 request.publicationId(), unknowns);
@@ -127,7 +127,7 @@ final class AttemptOutcomePolicy {
      */
     static Object duplicate(PublicationState state, RecordDuplicateSignalCommand command) {
         PublicationRequestedEvent request = state.request();
-        if (state.earlierAttemptMayHaveLanded() && state.lastStep() == PublicationStep.postStepOf(request.action())) {
+        if (state.earlierAttemptMayHaveLanded() && state.lastStep().makesPost()) {
             return new PublicationReconciledEvent(request.publicationId(), request.workspaceId(), command.attemptNo(),
                     ReconciliationResult.FOUND, ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL,
                     command.earlierPost(), command.detail(), null, null, command.recordedAt());

@@ -139,7 +139,7 @@ public class Publication {
         if (attempt.mustReadFirst(step)) {
             return attempt.readFirst();
         }
-        MediaId image = step == PublicationStep.UPLOAD_MEDIA ? state.steps().nextUpload().mediaId() : null;
+        MediaId image = step.preparesPost() ? state.steps().nextUpload().mediaId() : null;
         apply(attempt.attempted(step, image));
         return attempt.started(step, image);
     }

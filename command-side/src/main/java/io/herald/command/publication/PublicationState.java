@@ -113,9 +113,12 @@ final class PublicationState {
         return lastAttemptNo + 1;
     }
 
-    /** The latest attempt was the post's first comment (the post itself stands). */
+    /**
+     * The latest attempt was a step that follows the post (its first comment): the post itself
+     * stands, and the step's own state is the follow-up's in {@link PublicationSteps}.
+     */
     boolean lastStepIsComment() {
-        return lastStep == PublicationStep.FIRST_COMMENT;
+        return lastStep.followsPost();
     }
 
     /** How many failures of this kind were recorded before; a rejection is never counted. */
@@ -176,7 +179,7 @@ final class PublicationState {
         lastStep = PublicationStep.orPostStep(event.step(), request.action());
         lastMediaId = event.mediaId();
         inFlight = true;
-        if (lastStep == PublicationStep.FIRST_COMMENT) {
+        if (lastStep.followsPost()) {
             steps.commentAttempted();
         } else {
             status = PublicationStatus.ATTEMPTING;
@@ -186,11 +189,11 @@ final class PublicationState {
     @EventSourcingHandler
     void on(PublicationSucceededEvent event) {
         inFlight = false;
-        switch (lastStep) {
-            // the publication stays ATTEMPTING between an upload and the next step
-            case UPLOAD_MEDIA -> steps.uploadSucceeded(lastMediaId, event.providerRef());
-            case FIRST_COMMENT -> steps.commentSucceeded();
-            default -> {
+        switch (lastStep.role()) {
+            // the publication stays ATTEMPTING between a step before the post and the next step
+            case PREPARES_POST -> steps.uploadSucceeded(lastMediaId, event.providerRef());
+            case FOLLOWS_POST -> steps.commentSucceeded();
+            case MAKES_POST -> {
                 status = PublicationStatus.SUCCEEDED;
                 steps.postExists(event.providerRef());
             }
@@ -199,7 +202,7 @@ final class PublicationState {
 
     @EventSourcingHandler
     void on(PublicationNextStepDueEvent event) {
-        if (event.step() == PublicationStep.FIRST_COMMENT) {
+        if (event.step().followsPost()) {
             steps.commentDue();
         } else {
             status = PublicationStatus.ATTEMPTING;
@@ -208,7 +211,7 @@ final class PublicationState {
 
     @EventSourcingHandler
     void on(PublicationStepSkippedEvent event) {
-        if (event.step() == PublicationStep.FIRST_COMMENT) {
+        if (event.step().followsPost()) {
             steps.commentSkipped();
         }
     }
@@ -221,7 +224,7 @@ final class PublicationState {
         } else if (event.kind() == FailureKind.RATE_LIMITED) {
             rateLimitedFailures++;
         }
-        if (lastStep == PublicationStep.FIRST_COMMENT) {
+        if (lastStep.followsPost()) {
             steps.commentFailed(event.retryAt() != null);
             return;
         }
@@ -231,20 +234,21 @@ final class PublicationState {
     @EventSourcingHandler
     void on(PublicationOutcomeUnknownEvent event) {
         inFlight = false;
-        switch (lastStep) {
-            // still in progress: the upload is made due again, or it fails once the retry policy's bound is reached
-            case UPLOAD_MEDIA -> steps.uploadUnknown();
-            case FIRST_COMMENT -> steps.commentUnknown();
-            default -> {
-                status = PublicationStatus.OUTCOME_UNKNOWN;
-                earlierAttemptMayHaveLanded = true;
-            }
+        if (lastStep.isRepeatable()) {
+            // made due again, or failed once the retry policy's bound is reached
+            steps.uploadUnknown();
+        }
+        if (lastStep.followsPost()) {
+            steps.commentUnknown();
+        } else if (!lastStep.isRepeatable()) {
+            status = PublicationStatus.OUTCOME_UNKNOWN;
+            earlierAttemptMayHaveLanded = true;
         }
     }
 
     @EventSourcingHandler
     void on(PublicationReconciledEvent event) {
-        if (lastStep == PublicationStep.FIRST_COMMENT) {
+        if (lastStep.followsPost()) {
             steps.commentReconciled(event.result(), event.source());
             return;
         }

@@ -5,6 +5,7 @@ import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -15,19 +16,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The publication's steps besides its post (DESIGN.md "Steps"): which uploads are recorded as
- * succeeded (the post uses only those), how often an upload's outcome was unknown (each is
- * uploaded again, within the retry policy), and where the first comment stands. State only,
- * changed by the aggregate's event-sourcing handlers; the aggregate decides.
+ * The publication's steps besides its post, as {@link PublicationStep#plan} planned them: which
+ * uploads (steps before the post) are recorded as succeeded (the post uses only those), how often
+ * one's outcome was unknown (a repeatable step is sent again, within the retry policy), and where
+ * the step that follows the post (the first comment) stands. State only, changed by the
+ * aggregate's event-sourcing handlers; the aggregate decides.
  */
 final class PublicationSteps {
 
-    /** Where the first comment stands; {@code NOT_WANTED} when the content has none. */
+    /** Where the step after the post stands; {@code NOT_WANTED} when none is planned. */
     enum CommentState {
         NOT_WANTED, PENDING, IN_FLIGHT, RETRY_SCHEDULED, SUCCEEDED, FAILED, OUTCOME_UNKNOWN, NOT_EXECUTED, SKIPPED
     }
 
     private List<ContentMedia> media = List.of();
+    /** The kind of the step planned after the post (the first comment), or null. */
+    private PublicationStep followUp;
     private final Map<MediaId, ProviderRef> uploaded = new HashMap<>();
     private int uploadUnknowns;
     private ProviderRef postRef;
@@ -37,10 +41,17 @@ final class PublicationSteps {
     private ReconciliationSource commentNotFoundSource;
 
     void plan(PublicationAction action, Content content) {
-        media = content == null ? List.of() : content.media();
-        boolean wantsComment = content != null && content.firstComment() != null
-                && action == PublicationAction.PUBLISH;
-        comment = wantsComment ? CommentState.PENDING : CommentState.NOT_WANTED;
+        List<PublicationStep.Planned> plan = PublicationStep.plan(action, content);
+        boolean uploads = plan.stream().anyMatch(p -> p.kind().preparesPost());
+        media = uploads ? content.media() : List.of();
+        followUp = plan.stream().map(PublicationStep.Planned::kind).filter(PublicationStep::followsPost)
+                .findFirst().orElse(null);
+        comment = followUp != null ? CommentState.PENDING : CommentState.NOT_WANTED;
+    }
+
+    /** The kind of the step planned after the post, or null when none is. */
+    PublicationStep followUp() {
+        return followUp;
     }
 
     /** The first image without a recorded upload, in the content's order; null when all are uploaded. */

@@ -15,10 +15,12 @@ import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.UnknownCause;
@@ -136,6 +138,47 @@ class StoredEventsTest {
                 PublicationReconciledEvent.class, "2", revision2))).findFirst().orElseThrow();
         PublicationReconciledEvent reconciled = serializer.deserialize(upcast.getData());
         assertThat(reconciled.unverified()).isTrue();
+    }
+
+    @Test
+    void storedStepsReadAsTheirStepKinds() throws IOException {
+        PublicationAttemptedEvent upload = read(PublicationAttemptedEvent.class, "2",
+                "PublicationAttemptedEvent_2_upload_media.json");
+        assertThat(upload.step()).isSameAs(PublicationStep.UPLOAD_MEDIA);
+        assertThat(upload.step().isRepeatable()).isTrue();
+        assertThat(upload.mediaId()).isNotNull();
+        PublicationAttemptedEvent comment = read(PublicationAttemptedEvent.class, "2",
+                "PublicationAttemptedEvent_2_first_comment.json");
+        assertThat(comment.step()).isSameAs(PublicationStep.FIRST_COMMENT);
+        assertThat(comment.step().followsPost()).isTrue();
+        assertThat(read(PublicationNextStepDueEvent.class, "PublicationNextStepDueEvent_1.json").step())
+                .isSameAs(PublicationStep.FIRST_COMMENT);
+        assertThat(read(PublicationStepSkippedEvent.class, "PublicationStepSkippedEvent_1.json").step())
+                .isSameAs(PublicationStep.FIRST_COMMENT);
+    }
+
+    @Test
+    void aStepWrittenAsAnEnumConstantNameReadsAsItsKind() throws IOException {
+        String constantName = fixture("PublicationNextStepDueEvent_1.json").replace("\"first_comment\"",
+                "\"FIRST_COMMENT\"");
+        IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(initial(
+                PublicationNextStepDueEvent.class, "1", constantName))).findFirst().orElseThrow();
+        PublicationNextStepDueEvent due = serializer.deserialize(upcast.getData());
+        assertThat(due.step()).isSameAs(PublicationStep.FIRST_COMMENT);
+    }
+
+    @Test
+    void aStepKindIsWrittenAsItsWireNameAndReadBackAsTheSameKind() throws IOException {
+        PublicationNextStepDueEvent due = read(PublicationNextStepDueEvent.class, "PublicationNextStepDueEvent_1.json");
+        String written = MAPPER.writeValueAsString(due);
+        assertThat(written).contains("\"step\":\"first_comment\"").doesNotContain("stepClass");
+        assertThat(MAPPER.readValue(written, PublicationNextStepDueEvent.class)).isEqualTo(due);
+    }
+
+    private <T> T read(Class<T> type, String revision, String file) throws IOException {
+        IntermediateEventRepresentation upcast = upcast(type, revision, file);
+        assertThat(upcast.getType().getRevision()).isEqualTo(revision);
+        return serializer.deserialize(upcast.getData());
     }
 
     private <T> T read(Class<T> type, String file) throws IOException {
