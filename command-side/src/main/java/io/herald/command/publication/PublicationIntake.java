@@ -92,9 +92,8 @@ public class PublicationIntake {
         }
         Content content = request.content() == null ? new Content(null, null, null) : content(request.content());
         Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
-        adapters.forType(type).unsupported(action).ifPresent(reason -> {
-            throw new HeraldRejection(ErrorCode.ACTION_NOT_SUPPORTED, reason,
-                    List.of(new FieldViolation("action", reason)));
+        adapters.plugin(type).unsupported(action, content).ifPresent(refusal -> {
+            throw new HeraldRejection(ErrorCode.ACTION_NOT_SUPPORTED, refusal.message(), List.of(refusal));
         });
         if (action != PublicationAction.DELETE) {
             checkAgainstChannel(type, action, content);
