@@ -97,20 +97,42 @@ public final class PublicationStep {
     }
 
     /**
-     * The steps a request plans, in order: one {@code upload_media} per image (none for a delete),
-     * the action's post step, then {@code first_comment} where the content has one (a publish).
+     * The core kinds for an action, as Herald planned every request before channels named their own:
+     * uploads, the post step, and for a publish its first comment.
      */
-    public static List<Planned> plan(PublicationAction action, Content content) {
+    public static List<PublicationStep> coreKinds(PublicationAction action) {
+        return switch (action) {
+            case PUBLISH -> List.of(UPLOAD_MEDIA, CREATE_POST, FIRST_COMMENT);
+            case DRAFT -> List.of(UPLOAD_MEDIA, CREATE_POST);
+            case UPDATE -> List.of(UPLOAD_MEDIA, UPDATE_POST);
+            case DELETE -> List.of(DELETE_POST);
+        };
+    }
+
+    /**
+     * The steps a request plans, in order, from the kinds its channel carries out for the action
+     * ({@code kinds}; null: {@link #coreKinds}): a step before the post for each image (none for a
+     * delete), the post step, then the step after the post where the content has a first comment (a
+     * publish). Where the channel names no kind for a place the request needs, the core kind stands
+     * there, so that a check against the channel's kinds finds it missing.
+     */
+    public static List<Planned> plan(PublicationAction action, Content content, List<PublicationStep> kinds) {
+        List<PublicationStep> offered = kinds == null ? coreKinds(action) : kinds;
         List<Planned> steps = new ArrayList<>();
-        PublicationStep post = postStepOf(action);
-        if (post != DELETE_POST && content != null) {
-            content.media().forEach(image -> steps.add(new Planned(UPLOAD_MEDIA, image.mediaId(), "content.media")));
+        if (action != PublicationAction.DELETE && content != null) {
+            PublicationStep before = first(offered, StepRole.PREPARES_POST, UPLOAD_MEDIA);
+            content.media().forEach(image -> steps.add(new Planned(before, image.mediaId(), "content.media")));
         }
-        steps.add(new Planned(post, null, "action"));
+        steps.add(new Planned(first(offered, StepRole.MAKES_POST, postStepOf(action)), null, "action"));
         if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
-            steps.add(new Planned(FIRST_COMMENT, null, "content.firstComment"));
+            steps.add(new Planned(first(offered, StepRole.FOLLOWS_POST, FIRST_COMMENT), null,
+                    "content.firstComment"));
         }
         return List.copyOf(steps);
+    }
+
+    private static PublicationStep first(List<PublicationStep> kinds, StepRole role, PublicationStep otherwise) {
+        return kinds.stream().filter(k -> k.role == role).findFirst().orElse(otherwise);
     }
 
     /**

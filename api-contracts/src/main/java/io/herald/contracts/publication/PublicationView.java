@@ -121,8 +121,9 @@ public record PublicationView(
         }
 
         /** The steps a request plans, each PENDING: see {@link PublicationStep#plan}. */
-        public static List<Step> planned(PublicationAction action, Content content) {
-            return PublicationStep.plan(action, content).stream().map(p -> pending(p.kind(), p.mediaId())).toList();
+        public static List<Step> planned(PublicationAction action, Content content, List<PublicationStep> kinds) {
+            return PublicationStep.plan(action, content, kinds).stream().map(p -> pending(p.kind(), p.mediaId()))
+                    .toList();
         }
 
         private static Step pending(PublicationStep step, MediaId mediaId) {

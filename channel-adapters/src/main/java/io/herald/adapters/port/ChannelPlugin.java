@@ -81,18 +81,14 @@ public interface ChannelPlugin {
     /**
      * The step kinds this channel carries out for {@code action}: empty when it cannot do the action
      * at all. A plug-in with steps of its own (a container to create, then publish) lists them here,
-     * declared with {@link PublicationStep#declare} as constants of its package. By default a publish
-     * uploads images, creates the post and writes its first comment; an update uploads and edits; a
-     * delete deletes; drafts are the channel's own (none by default).
+     * declared with {@link PublicationStep#declare} as constants of its package: one step before
+     * the post per image, one post step and one step after it (for a first comment), taken in that
+     * role ({@link PublicationStep#plan}). By default the core kinds
+     * ({@link PublicationStep#coreKinds}: a publish uploads images, creates the post and writes its
+     * first comment; an update uploads and edits; a delete deletes), and no drafts.
      */
     default List<PublicationStep> stepKinds(PublicationAction action) {
-        return switch (action) {
-            case PUBLISH -> List.of(PublicationStep.UPLOAD_MEDIA, PublicationStep.CREATE_POST,
-                    PublicationStep.FIRST_COMMENT);
-            case DRAFT -> List.of();
-            case UPDATE -> List.of(PublicationStep.UPLOAD_MEDIA, PublicationStep.UPDATE_POST);
-            case DELETE -> List.of(PublicationStep.DELETE_POST);
-        };
+        return action == PublicationAction.DRAFT ? List.of() : PublicationStep.coreKinds(action);
     }
 
     /**
@@ -111,7 +107,7 @@ public interface ChannelPlugin {
         if (whole.isPresent()) {
             return Optional.of(new FieldViolation("action", whole.get()));
         }
-        return PublicationStep.plan(action, content).stream()
+        return PublicationStep.plan(action, content, supported).stream()
                 .filter(step -> !supported.contains(step.kind()))
                 .findFirst()
                 .map(step -> new FieldViolation(step.field(), "a " + step.kind().label() + " is not supported on "

@@ -83,8 +83,7 @@ final class AttemptOutcomePolicy {
                 next = state.steps().followUp();
             }
         } else if (state.lastStep().preparesPost()) {
-            next = state.steps().nextUpload() != null ? PublicationStep.UPLOAD_MEDIA
-                    : PublicationStep.postStepOf(state.request().action());
+            next = state.steps().nextTowardsPost();
         }
         return next == null ? Optional.empty() : Optional.of(new PublicationNextStepDueEvent(
                 state.request().publicationId(), state.request().workspaceId(), state.nextAttemptNo(), next, at));

@@ -145,15 +145,16 @@ final class AttemptStart {
     }
 
     /**
-     * The step after the post once the post stands; before the post, each image without a recorded
-     * upload, in the content's order (a delete plans none); then the action's post step.
+     * The step after the post once the post stands; before the post, the step made due (a
+     * repeatable one sent again after an unknown outcome is the same kind), else each image without
+     * a recorded upload, in the content's order (a delete plans none), then the action's post step.
      */
     PublicationStep nextWrite() {
         if (comment) {
             return state.steps().followUp();
         }
-        return state.steps().nextUpload() != null ? PublicationStep.UPLOAD_MEDIA
-                : PublicationStep.postStepOf(request.action());
+        PublicationStep due = state.dueStep();
+        return due != null && !due.followsPost() ? due : state.steps().nextTowardsPost();
     }
 
     /** Rule 3: after an unknown outcome, look for what it may have left before writing again. */

@@ -51,6 +51,8 @@ final class PublicationState {
     /** The step of the latest attempt, and its image for an upload. */
     private PublicationStep lastStep;
     private MediaId lastMediaId;
+    /** The step the latest {@code NextStepDue} made due and no attempt has taken up yet, or null. */
+    private PublicationStep dueStep;
     /** The latest attempt has no recorded result yet (its step may be an upload or the comment). */
     private boolean inFlight;
     /** The post stands on an operator's word alone: it was named and could not be read back. */
@@ -95,6 +97,10 @@ final class PublicationState {
 
     PublicationStep lastStep() {
         return lastStep;
+    }
+
+    PublicationStep dueStep() {
+        return dueStep;
     }
 
     MediaId lastMediaId() {
@@ -150,7 +156,7 @@ final class PublicationState {
         request = event;
         status = PublicationStatus.REQUESTED;
         lastStep = PublicationStep.postStepOf(event.action());
-        steps.plan(event.action(), event.content());
+        steps.plan(event.action(), event.content(), event.steps());
     }
 
     @EventSourcingHandler
@@ -178,6 +184,7 @@ final class PublicationState {
         lastAttemptExpiresAt = event.expiresAt();
         lastStep = PublicationStep.orPostStep(event.step(), request.action());
         lastMediaId = event.mediaId();
+        dueStep = null;
         inFlight = true;
         if (lastStep.followsPost()) {
             steps.commentAttempted();
@@ -202,6 +209,7 @@ final class PublicationState {
 
     @EventSourcingHandler
     void on(PublicationNextStepDueEvent event) {
+        dueStep = event.step();
         if (event.step().followsPost()) {
             steps.commentDue();
         } else {

@@ -6,6 +6,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.StepRole;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -30,7 +31,9 @@ final class PublicationSteps {
     }
 
     private List<ContentMedia> media = List.of();
-    /** The kind of the step planned after the post (the first comment), or null. */
+    /** The kinds planned before the post (for each image), of the post, and after it (or null). */
+    private PublicationStep preparing;
+    private PublicationStep post;
     private PublicationStep followUp;
     private final Map<MediaId, ProviderRef> uploaded = new HashMap<>();
     private int uploadUnknowns;
@@ -40,13 +43,22 @@ final class PublicationSteps {
     private boolean commentMayHaveLanded;
     private ReconciliationSource commentNotFoundSource;
 
-    void plan(PublicationAction action, Content content) {
-        List<PublicationStep.Planned> plan = PublicationStep.plan(action, content);
-        boolean uploads = plan.stream().anyMatch(p -> p.kind().preparesPost());
-        media = uploads ? content.media() : List.of();
-        followUp = plan.stream().map(PublicationStep.Planned::kind).filter(PublicationStep::followsPost)
-                .findFirst().orElse(null);
+    void plan(PublicationAction action, Content content, List<PublicationStep> kinds) {
+        List<PublicationStep.Planned> plan = PublicationStep.plan(action, content, kinds);
+        media = plan.stream().anyMatch(p -> p.kind().preparesPost()) ? content.media() : List.of();
+        preparing = kindOf(plan, StepRole.PREPARES_POST);
+        post = kindOf(plan, StepRole.MAKES_POST);
+        followUp = kindOf(plan, StepRole.FOLLOWS_POST);
         comment = followUp != null ? CommentState.PENDING : CommentState.NOT_WANTED;
+    }
+
+    private static PublicationStep kindOf(List<PublicationStep.Planned> plan, StepRole role) {
+        return plan.stream().map(PublicationStep.Planned::kind).filter(k -> k.role() == role).findFirst().orElse(null);
+    }
+
+    /** Before the post: the step for the next image without a recorded upload, else the post's own step. */
+    PublicationStep nextTowardsPost() {
+        return nextUpload() != null ? preparing : post;
     }
 
     /** The kind of the step planned after the post, or null when none is. */

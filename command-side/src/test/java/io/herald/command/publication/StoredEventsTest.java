@@ -57,7 +57,7 @@ class StoredEventsTest {
     private final EventUpcasterChain upcasters =
             new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster(),
                     new PublicationAttemptedEvent_1_to_2Upcaster(), new PublicationRequestedEvent_1_to_2Upcaster(),
-                    new PublicationReconciledEvent_1_to_2Upcaster());
+                    new PublicationReconciledEvent_1_to_2Upcaster(), new PublicationRequestedEvent_2_to_3Upcaster());
 
     @Test
     void anExecutionRequestOfRevision1ReadsAsAttemptZeroTheNextOne() throws IOException {
@@ -84,8 +84,9 @@ class StoredEventsTest {
     void aRequestOfRevision1HasNoImagesAndNoCommentAndItsHashIsUnchanged() throws IOException {
         IntermediateEventRepresentation upcast = upcast(PublicationRequestedEvent.class, "1",
                 "PublicationRequestedEvent_1.json");
-        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        assertThat(upcast.getType().getRevision()).isEqualTo("3");
         PublicationRequestedEvent requested = serializer.deserialize(upcast.getData());
+        assertThat(requested.steps()).as("planned with the core kinds").isNull();
         assertThat(requested.content().body()).isEqualTo("Webhook crash post 0");
         assertThat(requested.content().media()).isEmpty();
         assertThat(requested.content().firstComment()).isNull();
@@ -138,6 +139,19 @@ class StoredEventsTest {
                 PublicationReconciledEvent.class, "2", revision2))).findFirst().orElseThrow();
         PublicationReconciledEvent reconciled = serializer.deserialize(upcast.getData());
         assertThat(reconciled.unverified()).isTrue();
+    }
+
+    @Test
+    void aRequestOfRevision2IsPlannedWithTheCoreStepKinds() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationRequestedEvent.class, "2",
+                "PublicationRequestedEvent_2.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("3");
+        PublicationRequestedEvent requested = serializer.deserialize(upcast.getData());
+        assertThat(requested.steps()).isNull();
+        assertThat(PublicationStep.plan(requested.action(), requested.content(), requested.steps()))
+                .extracting(PublicationStep.Planned::kind)
+                .containsExactly(PublicationStep.UPLOAD_MEDIA, PublicationStep.CREATE_POST,
+                        PublicationStep.FIRST_COMMENT);
     }
 
     @Test

@@ -40,7 +40,7 @@ final class PublicationTransitions {
         return new PublicationView(e.publicationId(), e.workspaceId(), e.calendarEntryId(), e.contentVersion(),
                 e.channelId(), e.channelType(), e.action(), PublicationStatus.REQUESTED, e.contentHash(),
                 e.scheduledAt(), e.requestedAt(), null, List.of(), List.of(), false, null, e.requestedAt(),
-                StepViews.planned(e.action(), e.content()), null);
+                StepViews.planned(e.action(), e.content(), e.steps()), null);
     }
 
     static PublicationView attempted(PublicationView view, PublicationAttemptedEvent e) {
