@@ -139,8 +139,10 @@ final class PublicationState {
     /** What the latest attempt may have left at the provider. */
     ReadBackLicence readBackLicence() {
         boolean comment = lastStepIsComment();
+        // the action's core post step is implied; any other kind (a comment, a channel's own) is named
+        PublicationStep step = lastStep == PublicationStep.postStepOf(request.action()) ? null : lastStep;
         return new ReadBackLicence(request.publicationId(), request.workspaceId(), request.channelId(), lastAttemptNo,
-                request.action(), request.content(), lastAttemptStartedAt, targetRef, comment ? lastStep : null,
+                request.action(), request.content(), lastAttemptStartedAt, targetRef, step,
                 comment ? steps.postRef() : null, request.requestedAt(), request.scheduledAt());
     }
 

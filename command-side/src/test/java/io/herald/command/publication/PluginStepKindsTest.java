@@ -194,7 +194,7 @@ class PluginStepKindsTest {
         fixture.given(unknownPost)
                 .when(new StartReadBackCommand(ID, 2))
                 .expectResultMessagePayloadMatching(predicate(r -> r instanceof ReadBackLicence l
-                        && l.attemptNo() == 2));
+                        && l.attemptNo() == 2 && l.step() == PUBLISH_BUNDLE));
     }
 
     @Test
