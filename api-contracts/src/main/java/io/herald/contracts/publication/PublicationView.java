@@ -1,6 +1,8 @@
 package io.herald.contracts.publication;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
@@ -86,6 +88,7 @@ public record PublicationView(
      * @param attempts   how many attempts it took so far
      * @param attemptNos which of the publication's attempts were this step's
      */
+    @JsonIgnoreProperties(value = {"stepClass", "stepRole", "stepLabel"}, allowGetters = true)
     public record Step(
             PublicationStep step,
             MediaId mediaId,
@@ -99,18 +102,28 @@ public record PublicationView(
             attemptNos = attemptNos == null ? List.of() : List.copyOf(attemptNos);
         }
 
-        /** The steps a request plans: one upload per image, the post step, the first comment where asked. */
-        public static List<Step> planned(PublicationAction action, Content content) {
-            List<Step> steps = new java.util.ArrayList<>();
-            PublicationStep post = PublicationStep.postStepOf(action);
-            if (post != PublicationStep.DELETE_POST && content != null) {
-                content.media().forEach(image -> steps.add(pending(PublicationStep.UPLOAD_MEDIA, image.mediaId())));
-            }
-            steps.add(pending(post, null));
-            if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
-                steps.add(pending(PublicationStep.FIRST_COMMENT, null));
-            }
-            return List.copyOf(steps);
+        /** What the step's kind may do twice: the console reads it rather than the kind's name. */
+        @JsonProperty("stepClass")
+        public StepClass stepClass() {
+            return step == null ? null : step.stepClass();
+        }
+
+        /** Where the step's kind stands beside the post (whether the publication's status rests on it). */
+        @JsonProperty("stepRole")
+        public StepRole stepRole() {
+            return step == null ? null : step.role();
+        }
+
+        /** How people read the step's kind ("first comment"). */
+        @JsonProperty("stepLabel")
+        public String stepLabel() {
+            return step == null ? null : step.label();
+        }
+
+        /** The steps a request plans, each PENDING: see {@link PublicationStep#plan}. */
+        public static List<Step> planned(PublicationAction action, Content content, List<PublicationStep> kinds) {
+            return PublicationStep.plan(action, content, kinds).stream().map(p -> pending(p.kind(), p.mediaId()))
+                    .toList();
         }
 
         private static Step pending(PublicationStep step, MediaId mediaId) {

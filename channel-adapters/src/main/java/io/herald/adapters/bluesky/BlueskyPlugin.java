@@ -11,10 +11,13 @@ import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RetrySafety;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -68,5 +71,11 @@ public final class BlueskyPlugin extends PluginParts {
     @Override
     public Duration resendWindow() {
         return ChronoUnit.FOREVER.getDuration();
+    }
+
+    /** A Bluesky post cannot be edited: no update. */
+    @Override
+    public List<PublicationStep> stepKinds(PublicationAction action) {
+        return action == PublicationAction.UPDATE ? List.of() : super.stepKinds(action);
     }
 }

@@ -82,11 +82,10 @@ final class AttemptOutcomePolicy {
         PublicationStep next = null;
         if (state.status() == PublicationStatus.SUCCEEDED) {
             if (state.steps().commentDueAfterPost()) {
-                next = PublicationStep.FIRST_COMMENT;
+                next = state.steps().followUp();
             }
-        } else if (state.lastStep() == PublicationStep.UPLOAD_MEDIA) {
-            next = state.steps().nextUpload() != null ? PublicationStep.UPLOAD_MEDIA
-                    : PublicationStep.postStepOf(state.request().action());
+        } else if (state.lastStep().preparesPost()) {
+            next = state.steps().nextTowardsPost();
         }
         return next == null ? Optional.empty() : Optional.of(new PublicationNextStepDueEvent(
                 state.request().publicationId(), state.request().workspaceId(), state.nextAttemptNo(), next, at));
@@ -97,14 +96,14 @@ final class AttemptOutcomePolicy {
      * retry policy allows requests that never left; past that it is FAILED for an operator.
      */
     static Optional<Object> afterUnknownUpload(PublicationState state, RetryPolicy retryPolicy, Instant at) {
-        if (state.lastStep() != PublicationStep.UPLOAD_MEDIA) {
+        if (!state.lastStep().isRepeatable()) {
             return Optional.empty();
         }
         PublicationRequestedEvent request = state.request();
         int unknowns = state.steps().uploadUnknowns();
         if (retryPolicy.retryAt(request.channelType(), FailureKind.NOT_SENT, unknowns, null, at) != null) {
             return Optional.of(new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
-                    state.nextAttemptNo(), PublicationStep.UPLOAD_MEDIA, at));
+                    state.nextAttemptNo(), state.lastStep(), at));
         }
         log.warn("upload {} of {} stayed unknown {} times: an operator decides", state.lastMediaId(),
                 request.publicationId(), unknowns);
@@ -154,7 +153,7 @@ final class AttemptOutcomePolicy {
      */
     static Object duplicate(PublicationState state, RecordDuplicateSignalCommand command) {
         PublicationRequestedEvent request = state.request();
-        if (state.earlierAttemptMayHaveLanded() && state.lastStep() == PublicationStep.postStepOf(request.action())) {
+        if (state.earlierAttemptMayHaveLanded() && state.lastStep().makesPost()) {
             return new PublicationReconciledEvent(request.publicationId(), request.workspaceId(), command.attemptNo(),
                     ReconciliationResult.FOUND, ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL,
                     command.earlierPost(), command.detail(), null, null, command.recordedAt());

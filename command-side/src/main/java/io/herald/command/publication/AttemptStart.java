@@ -43,7 +43,7 @@ final class AttemptStart {
     private final PublicationRequestedEvent request;
     private final StartAttemptCommand command;
     private final int attemptNo;
-    /** The post exists: only its first comment may still be written, once (unless NOT_FOUND between). */
+    /** The post exists: only the step after it may still be written, once (unless NOT_FOUND between). */
     private final boolean comment;
 
     AttemptStart(PublicationState state, StartAttemptCommand command) {
@@ -187,34 +187,33 @@ final class AttemptStart {
     }
 
     /**
-     * The comment once the post stands; before the post, each image without a recorded upload, in
-     * the content's order (a delete uploads nothing); then the action's post step.
+     * The step after the post once the post stands; before the post, the step made due (a
+     * repeatable one sent again after an unknown outcome is the same kind), else each image without
+     * a recorded upload, in the content's order (a delete plans none), then the action's post step.
      */
     PublicationStep nextWrite() {
         if (comment) {
-            return PublicationStep.FIRST_COMMENT;
+            return state.steps().followUp();
         }
-        PublicationStep postStep = PublicationStep.postStepOf(request.action());
-        return postStep != PublicationStep.DELETE_POST && state.steps().nextUpload() != null
-                ? PublicationStep.UPLOAD_MEDIA : postStep;
+        PublicationStep due = state.dueStep();
+        return due != null && !due.followsPost() ? due : state.steps().nextTowardsPost();
     }
 
     /** Rule 3: after an unknown outcome, look for what it may have left before writing again. */
     boolean mustReadFirst(PublicationStep step) {
-        if (command.readBeforeCreateDone()) {
+        if (command.readBeforeCreateDone() || !step.readsBackBeforeResend()) {
+            // a repeatable step is simply sent again; nothing is read before it
             return false;
         }
-        if (!comment && command.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+        if (!step.followsPost() && command.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
             // the provider cannot make a second post from the same key: nothing to look for first
             return false;
         }
-        return switch (step) {
-            // uploads are repeatable: nothing is read before one, an unknown one is simply uploaded again
-            case UPLOAD_MEDIA -> false;
-            case FIRST_COMMENT -> state.steps().commentMayHaveLanded();
-            // a converging step is sent again only after a read-back showed its change missing: no read first
-            default -> state.earlierAttemptMayHaveLanded() && !request.action().actsOnPost();
-        };
+        if (step.followsPost()) {
+            return state.steps().commentMayHaveLanded();
+        }
+        // a converging step is sent again only after a read-back showed its change missing: no read first
+        return state.earlierAttemptMayHaveLanded() && !step.converges();
     }
 
     /** The connection needs new credentials: held before any call, until they are renewed. */
@@ -252,12 +251,11 @@ final class AttemptStart {
 
     /** The licence for the provider call the attempt makes. */
     AttemptDecision started(PublicationStep step, MediaId mediaId) {
-        PublicationStep postStep = PublicationStep.postStepOf(request.action());
         return new AttemptDecision(Verdict.START, request.publicationId(), request.workspaceId(), request.channelId(),
                 request.channelType(), attemptNo, command.trigger(), request.action(), request.content(),
                 request.scheduledAt(), null, null, null, null, state.targetRef(), step, mediaId,
-                step == postStep ? state.steps().uploads() : List.of(),
-                step == PublicationStep.FIRST_COMMENT ? state.steps().postRef() : null, request.requestedAt());
+                step.makesPost() ? state.steps().uploads() : List.of(),
+                step.followsPost() ? state.steps().postRef() : null, request.requestedAt());
     }
 
     private AttemptDecision decision(Verdict verdict, ReadBackLicence readFirst, Instant notBefore) {

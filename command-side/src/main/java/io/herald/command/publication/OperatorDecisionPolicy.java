@@ -11,7 +11,6 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
-import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -98,10 +97,10 @@ final class OperatorDecisionPolicy {
                     throw commentDecisionRefused(command, comment);
                 }
                 yield new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
-                        state.nextAttemptNo(), PublicationStep.FIRST_COMMENT, command.decidedAt());
+                        state.nextAttemptNo(), state.steps().followUp(), command.decidedAt());
             }
             case ABANDON -> new PublicationStepSkippedEvent(request.publicationId(), request.workspaceId(),
-                    state.lastAttemptNo(), PublicationStep.FIRST_COMMENT, command.operator(), command.note(),
+                    state.lastAttemptNo(), state.steps().followUp(), command.operator(), command.note(),
                     command.decidedAt());
         };
     }

@@ -13,6 +13,7 @@ import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExecutePublicationCommand;
 import io.herald.contracts.publication.ExpireAttemptCommand;
@@ -112,7 +113,7 @@ public class Publication {
         apply(new PublicationRequestedEvent(command.publicationId(), command.workspaceId(),
                 command.calendarEntryId(), command.contentVersion(), command.channelId(), command.channelType(),
                 command.action(), command.content(), requestedHash, command.scheduledAt(), command.requestedAt(),
-                command.requestedBy()));
+                command.requestedBy(), command.steps()));
         return true;
     }
 
@@ -142,7 +143,8 @@ public class Publication {
         if (attempt.mustReadFirst(step)) {
             return attempt.readFirst();
         }
-        MediaId image = step == PublicationStep.UPLOAD_MEDIA ? state.steps().nextUpload().mediaId() : null;
+        ContentMedia next = step.preparesPost() ? state.steps().nextUpload() : null;
+        MediaId image = next != null ? next.mediaId() : null;
         apply(attempt.attempted(step, image));
         return attempt.started(step, image);
     }

@@ -163,7 +163,7 @@ public class PublicationCommandController {
         return new PublicationView(c.publicationId(), c.workspaceId(), c.calendarEntryId(), c.contentVersion(),
                 c.channelId(), c.channelType(), c.action(), PublicationStatus.REQUESTED, c.content().hash(),
                 c.scheduledAt(), c.requestedAt(), null, List.of(), List.of(), false, null, c.requestedAt(),
-                PublicationView.Step.planned(c.action(), c.content()), null);
+                PublicationView.Step.planned(c.action(), c.content(), c.steps()), null);
     }
 
     static WorkspaceId workspace(String ws) {

@@ -889,9 +889,9 @@ class PublicationStateMachineTest {
                     assertThat(a.attemptNo()).as("rule 1: consecutive attempt numbers").isEqualTo(lastAttemptNo + 1);
                     assertThat(a.idempotencyKey()).as("rule 6: the attempt carries its key").isEqualTo(ID.value());
                     assertThat(a.contentHash()).as("rule 6: and its content hash").isEqualTo(content.hash());
-                    switch (step) {
-                        case UPLOAD_MEDIA -> assertThat(postDone).as("uploads come before the post").isFalse();
-                        case FIRST_COMMENT -> {
+                    switch (step.wireName()) {
+                        case "upload_media" -> assertThat(postDone).as("uploads come before the post").isFalse();
+                        case "first_comment" -> {
                             assertThat(postDone).as("the comment comes after the post").isTrue();
                             assertThat(commentUnknown).as("rule 3 for the comment: not again after an unknown"
                                     + " outcome without NOT_FOUND").isFalse();
@@ -924,9 +924,9 @@ class PublicationStateMachineTest {
                     assertThat(u.attemptNo()).as("rules 2 and 5").isEqualTo(inFlight);
                     assertThat(u.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    switch (lastStep) {
-                        case UPLOAD_MEDIA -> unknownUpload = u.attemptNo();
-                        case FIRST_COMMENT -> commentUnknown = true;
+                    switch (lastStep.wireName()) {
+                        case "upload_media" -> unknownUpload = u.attemptNo();
+                        case "first_comment" -> commentUnknown = true;
                         default -> postUnknown = true;
                     }
                 } else if (event instanceof PublicationReconciledEvent r) {

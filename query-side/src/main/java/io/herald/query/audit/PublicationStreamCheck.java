@@ -1,6 +1,7 @@
 package io.herald.query.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.contracts.publication.PublicationStep;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -134,7 +135,7 @@ public final class PublicationStreamCheck {
     private void attempted(long sequence, JsonNode payload) {
         int attemptNo = payload.path("attemptNo").asInt();
         String step = stepOf(payload);
-        boolean comment = COMMENT.equals(step);
+        boolean comment = followsPost(step);
         if (comment) {
             if (!succeeded) {
                 breach(4, sequence, "first comment attempt " + attemptNo + " started before the post existed");
@@ -160,14 +161,14 @@ public final class PublicationStreamCheck {
             breach(1, sequence, "attempt numbers must be consecutive: expected attempt " + (lastAttemptNo + 1)
                     + ", found attempt " + attemptNo);
         }
-        if (unknownOutcomeOf != null && !comment && !UPLOAD.equals(step)) {
+        if (unknownOutcomeOf != null && !comment && !repeatable(step)) {
             String notAllowed = sameKeyResendRefusal(payload, attemptNo);
             if (notAllowed != null) {
                 breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
                         + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between" + notAllowed);
             }
         }
-        if (!comment && !UPLOAD.equals(step)) {
+        if (!comment && !repeatable(step)) {
             boolean resend = RESEND.equals(payload.path("trigger").asText());
             chainResends = resend ? chainResends + 1 : 0;
             if (!resend || chainStartedAt == null) {
@@ -181,7 +182,7 @@ public final class PublicationStreamCheck {
         inFlightExpiresAt = instant(payload.path("expiresAt"));
         lastAttemptNo = Math.max(lastAttemptNo, attemptNo);
         lastStep = step;
-        if (!comment && !UPLOAD.equals(step)) {
+        if (!comment && !repeatable(step)) {
             // reported once; the new attempt is what later events refer to
             unknownOutcomeOf = null;
         }
@@ -233,8 +234,27 @@ public final class PublicationStreamCheck {
     private static final String RESEND = "RESEND_SAME_KEY";
     private static final String CLIENT_ID = "client_id";
     private static final String PROVIDER_KEY = "provider_key";
-    private static final String UPLOAD = "upload_media";
-    private static final String COMMENT = "first_comment";
+
+    /** A step after the post (the first comment): once only on its own, after the post. */
+    private static boolean followsPost(String step) {
+        PublicationStep kind = kindOf(step);
+        return kind != null && kind.followsPost();
+    }
+
+    /** A repeatable step (an upload): sent again after an unknown outcome, no read-back needed. */
+    private static boolean repeatable(String step) {
+        PublicationStep kind = kindOf(step);
+        return kind != null && kind.isRepeatable();
+    }
+
+    /** The kind of a stored step name; null (checked as a post) for one no loaded plug-in declares. */
+    private static PublicationStep kindOf(String step) {
+        try {
+            return PublicationStep.fromWireName(step);
+        } catch (IllegalArgumentException unknown) {
+            return null;
+        }
+    }
 
     private String stepOf(JsonNode attempted) {
         String step = attempted.path("step").asText(null);
@@ -256,11 +276,11 @@ public final class PublicationStreamCheck {
             return;
         }
         inFlight = null;
-        if (UPLOAD.equals(lastStep)) {
+        if (repeatable(lastStep)) {
             // repeatable: an unknown upload is simply uploaded again
             return;
         }
-        boolean comment = COMMENT.equals(lastStep);
+        boolean comment = followsPost(lastStep);
         switch (what) {
             case "success" -> {
                 if (comment) {
@@ -290,7 +310,7 @@ public final class PublicationStreamCheck {
             // a read-back about an older attempt changes nothing (rule 5 for reconciliations)
             return;
         }
-        boolean comment = COMMENT.equals(lastStep);
+        boolean comment = followsPost(lastStep);
         switch (payload.path("result").asText()) {
             case "FOUND" -> {
                 if (comment) {
