@@ -10,6 +10,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.id.ChannelId;
@@ -88,6 +89,7 @@ class PluginStepKindsTest {
         fixture.registerInjectableResource(new ConnectionThrottle());
         fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new ScriptedEntryOrder());
+        fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, TYPE, null, null, false))));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
