@@ -1,4 +1,11 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
+
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxImages;
+import io.herald.sandbox.SandboxMedia;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;

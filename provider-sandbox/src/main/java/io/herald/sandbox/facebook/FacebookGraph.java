@@ -1,4 +1,12 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
+
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxComment;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxMedia;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,7 +34,7 @@ import org.springframework.web.context.request.async.DeferredResult;
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 class FacebookGraph {
 
-    static final String PROVIDER = "facebook";
+    public static final String PROVIDER = "facebook";
     static final String DELETED = "deleted";
     static final DateTimeFormatter CREATED_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ").withZone(ZoneOffset.UTC);

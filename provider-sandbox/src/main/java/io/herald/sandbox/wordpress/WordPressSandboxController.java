@@ -1,4 +1,7 @@
-package io.herald.sandbox;
+package io.herald.sandbox.wordpress;
+
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxState;
 
 import io.herald.platform.wire.Json;
 import io.herald.sandbox.SandboxState.WordPressSite;

@@ -1,4 +1,6 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
+
+import io.herald.sandbox.Paging;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Forms;

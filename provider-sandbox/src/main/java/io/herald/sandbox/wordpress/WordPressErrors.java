@@ -1,4 +1,8 @@
-package io.herald.sandbox;
+package io.herald.sandbox.wordpress;
+
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;

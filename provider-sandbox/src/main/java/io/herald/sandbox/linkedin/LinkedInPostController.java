@@ -1,4 +1,9 @@
-package io.herald.sandbox;
+package io.herald.sandbox.linkedin;
+
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.platform.wire.Json;

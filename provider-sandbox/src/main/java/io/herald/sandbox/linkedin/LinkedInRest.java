@@ -1,4 +1,8 @@
-package io.herald.sandbox;
+package io.herald.sandbox.linkedin;
+
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,7 +24,7 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 class LinkedInRest {
 
-    static final String PROVIDER = "linkedin";
+    public static final String PROVIDER = "linkedin";
     /** Versions older than this are "retired" in the sandbox. */
     static final String OLDEST_ACTIVE_VERSION = "202511";
     private static final String RESERVED = "\\|{}@[]()<>#*_~";
