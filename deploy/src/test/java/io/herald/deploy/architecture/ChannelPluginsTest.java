@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import io.herald.adapters.ChannelAdaptersConfiguration;
-import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.PluginProperties;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.contracts.channel.ChannelType;
 import java.io.IOException;
@@ -83,7 +83,7 @@ class ChannelPluginsTest {
     }
 
     private static List<ChannelType> registeredTypes() {
-        return ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+        return ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
                 OutboundGuard.privateNetworksAllowed(), Clock.systemUTC()).types();
     }
 
