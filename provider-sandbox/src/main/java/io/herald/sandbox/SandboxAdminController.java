@@ -21,8 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The sandbox's own API, shared by its providers: reset, script faults and lapses, set latency, and
  * read the ground truth (the posts that really exist, whatever any client believes, with their
- * images, comments and edits; the images uploaded; the posts deleted). Each provider's own admin endpoints (its tokens or
- * sites, posts placed directly) are in its package.
+ * images, comments and edits; the images uploaded; the posts deleted). Each provider's own admin
+ * endpoints (its tokens or sites, posts placed directly) are in its package.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")

@@ -1,19 +1,18 @@
 package io.herald.sandbox.facebook;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.platform.wire.Json;
 import io.herald.sandbox.ProviderFaults;
 import io.herald.sandbox.Replies;
 import io.herald.sandbox.SandboxComment;
 import io.herald.sandbox.SandboxFault;
 import io.herald.sandbox.SandboxMedia;
 import io.herald.sandbox.SandboxPost;
-import io.herald.sandbox.SandboxState;
-
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.herald.platform.wire.Json;
 import io.herald.sandbox.SandboxState.Attachment;
 import io.herald.sandbox.SandboxState.FacebookToken;
 import io.herald.sandbox.SandboxState.FacebookTokenKind;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.ZoneOffset;

@@ -1,14 +1,13 @@
 package io.herald.sandbox.linkedin;
 
-import io.herald.sandbox.ProviderFaults;
-import io.herald.sandbox.SandboxPost;
-import io.herald.sandbox.SandboxState;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.SandboxPost;
 import io.herald.sandbox.SandboxState.Attachment;
 import io.herald.sandbox.SandboxState.LinkedInToken;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Optional;
