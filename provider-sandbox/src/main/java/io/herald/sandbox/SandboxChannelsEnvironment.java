@@ -44,13 +44,23 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
             environment.getPropertySources().addFirst(new MapPropertySource("herald-sandbox-port",
                     Map.of("server.port", String.valueOf(freePort()))));
         }
-        String base = "http://localhost:${server.port:8080}/sandbox";
         // lowest precedence: any explicit setting wins
-        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.of(
-                "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
-                "herald.channels.linkedin.api-base-url", base + "/linkedin",
-                // the sandbox's WordPress sites are this application on localhost
-                "herald.outbound.allow-private-networks", "true")));
+        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels",
+                Map.<String, Object>copyOf(pointedAt("http://localhost:${server.port:8080}"))));
+    }
+
+    /**
+     * The settings that point Herald at a sandbox served at {@code base} (e.g.
+     * {@code http://localhost:8080}): the providers at configured addresses, and private networks
+     * allowed, as the sandbox's WordPress sites and PDS are on localhost. Also for a Herald started
+     * apart from the sandbox.
+     */
+    public static Map<String, String> pointedAt(String base) {
+        String sandbox = base + "/sandbox";
+        return Map.of(
+                "herald.channels.facebook.graph-base-url", sandbox + "/facebook/v25.0",
+                "herald.channels.linkedin.api-base-url", sandbox + "/linkedin",
+                "herald.outbound.allow-private-networks", "true");
     }
 
     private static int freePort() {

@@ -1,7 +1,8 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Forms;
+import io.herald.sandbox.Paging;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

@@ -1,7 +1,11 @@
-package io.herald.sandbox;
+package io.herald.sandbox.linkedin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;

@@ -1,8 +1,12 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
-import io.herald.sandbox.FacebookGraph.GraphObject;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
+import io.herald.sandbox.facebook.FacebookGraph.GraphObject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;

@@ -1,9 +1,14 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxMedia;
+import io.herald.sandbox.SandboxPost;
 import io.herald.sandbox.SandboxState.Attachment;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;

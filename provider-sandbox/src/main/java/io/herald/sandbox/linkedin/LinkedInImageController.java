@@ -1,8 +1,13 @@
-package io.herald.sandbox;
+package io.herald.sandbox.linkedin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxImages;
+import io.herald.sandbox.SandboxMedia;
 import io.herald.sandbox.SandboxState.LinkedInToken;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;

@@ -1,9 +1,14 @@
-package io.herald.sandbox;
+package io.herald.sandbox.wordpress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxPost;
 import io.herald.sandbox.SandboxState.WordPressSite;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +38,7 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 class WordPressRest {
 
-    static final String PROVIDER = "wordpress";
+    public static final String PROVIDER = "wordpress";
     static final String META_KEY = "herald_publication_id";
     static final Set<String> STATUSES = Set.of("publish", "future", "draft", "pending", "private");
     static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");

@@ -1,7 +1,9 @@
-package io.herald.sandbox;
+package io.herald.sandbox.wordpress;
 
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.Replies;
 import io.herald.sandbox.SandboxState.WordPressSite;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.Charset;

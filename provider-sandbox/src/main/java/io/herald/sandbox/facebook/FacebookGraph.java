@@ -1,11 +1,18 @@
-package io.herald.sandbox;
+package io.herald.sandbox.facebook;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxComment;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxMedia;
+import io.herald.sandbox.SandboxPost;
 import io.herald.sandbox.SandboxState.Attachment;
 import io.herald.sandbox.SandboxState.FacebookToken;
 import io.herald.sandbox.SandboxState.FacebookTokenKind;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.ZoneOffset;
@@ -26,7 +33,7 @@ import org.springframework.web.context.request.async.DeferredResult;
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 class FacebookGraph {
 
-    static final String PROVIDER = "facebook";
+    public static final String PROVIDER = "facebook";
     static final String DELETED = "deleted";
     static final DateTimeFormatter CREATED_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ").withZone(ZoneOffset.UTC);

@@ -1,10 +1,13 @@
-package io.herald.sandbox;
+package io.herald.sandbox.linkedin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.SandboxPost;
 import io.herald.sandbox.SandboxState.Attachment;
 import io.herald.sandbox.SandboxState.LinkedInToken;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +23,7 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 class LinkedInRest {
 
-    static final String PROVIDER = "linkedin";
+    public static final String PROVIDER = "linkedin";
     /** Versions older than this are "retired" in the sandbox. */
     static final String OLDEST_ACTIVE_VERSION = "202511";
     private static final String RESERVED = "\\|{}@[]()<>#*_~";

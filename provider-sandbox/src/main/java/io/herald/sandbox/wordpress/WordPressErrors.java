@@ -1,7 +1,10 @@
-package io.herald.sandbox;
+package io.herald.sandbox.wordpress;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.ProviderFaults;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 

@@ -1,9 +1,14 @@
-package io.herald.sandbox;
+package io.herald.sandbox.wordpress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxFault;
+import io.herald.sandbox.SandboxImages;
+import io.herald.sandbox.SandboxMedia;
 import io.herald.sandbox.SandboxState.WordPressSite;
+import io.herald.sandbox.SandboxState;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

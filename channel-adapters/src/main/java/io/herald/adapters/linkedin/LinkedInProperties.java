@@ -1,0 +1,18 @@
+package io.herald.adapters.linkedin;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code herald.channels.linkedin.*}: where the LinkedIn API is, the {@code LinkedIn-Version} Herald
+ * speaks, and how long to wait (connect: could not reach, safe to retry; read: outcome unknown).
+ */
+@ConfigurationProperties("herald.channels.linkedin")
+public record LinkedInProperties(@DefaultValue("https://api.linkedin.com") @NotBlank String apiBaseUrl,
+                                 @DefaultValue("202611") @NotBlank String version,
+                                 @DefaultValue("5s") @NotNull Duration connectTimeout,
+                                 @DefaultValue("30s") @NotNull Duration readTimeout) {
+}
