@@ -1,5 +1,6 @@
 package io.herald.contracts.publication;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
@@ -86,6 +87,7 @@ public record PublicationView(
      * @param attempts   how many attempts it took so far
      * @param attemptNos which of the publication's attempts were this step's
      */
+    @Schema(name = "PublicationStep")
     public record Step(
             PublicationStep step,
             MediaId mediaId,
