@@ -13,7 +13,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
@@ -22,10 +21,8 @@ import org.springframework.context.ApplicationContext;
  * One W3C trace from a caller's {@code traceparent} to the provider call and the webhook: the
  * intake's log line, the attempt's log line (on the attempts' own threads, after the dispatcher
  * handled the stored event), the stored events' metadata and the webhook delivery's headers all
- * carry the caller's trace id. Log lines also name the correlation id and the publication. Tests
- * run without tracing unless they ask for it: this application has it, as production does.
+ * carry the caller's trace id. Log lines also name the correlation id and the publication.
  */
-@AutoConfigureObservability(metrics = false)
 @ExtendWith(OutputCaptureExtension.class)
 class TracingIT extends HeraldIntegrationTest {
 

@@ -1,8 +1,7 @@
 package io.herald.query.webhook;
 
-import io.herald.platform.tracing.Traces;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.platform.tracing.Traces;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
