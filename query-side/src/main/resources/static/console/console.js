@@ -49,7 +49,7 @@
 
   // ---- counts and the decision queue --------------------------------------------------------
   var COUNTED = ['REQUESTED', 'ATTEMPTING', 'RETRY_SCHEDULED', 'HELD', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'FAILED',
-    'SUCCEEDED', 'ABANDONED'];
+    'SUCCEEDED', 'ABANDONED', 'SUPERSEDED'];
 
   function renderCounts(counts) {
     var box = $('counts');

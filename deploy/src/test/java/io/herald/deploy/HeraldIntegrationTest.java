@@ -20,6 +20,7 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -44,6 +45,8 @@ import org.springframework.test.context.DynamicPropertySource;
         // (the graceful stop itself is tested on processes of their own, HeraldProcess)
         "spring.lifecycle.timeout-per-shutdown-phase=2s"
 })
+// traced as in production (tests run without tracing unless they ask for it); metrics stay as tests have them
+@AutoConfigureObservability(metrics = false)
 public abstract class HeraldIntegrationTest {
 
     /** The system key of the test application (configured, so no key file is generated). */

@@ -1,6 +1,7 @@
 package io.herald.contracts.publication;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.herald.contracts.channel.ChannelType;
@@ -89,6 +90,7 @@ public record PublicationView(
      * @param attemptNos which of the publication's attempts were this step's
      */
     @JsonIgnoreProperties(value = {"stepClass", "stepRole", "stepLabel"}, allowGetters = true)
+    @Schema(name = "PublicationStep")
     public record Step(
             PublicationStep step,
             MediaId mediaId,

@@ -1,5 +1,6 @@
 package io.herald.command.channel;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.problem.Problems;
 
 import io.herald.command.publication.PublicationCommandController;
@@ -46,6 +47,9 @@ public class ChannelConnectionController {
         this.clock = clock;
     }
 
+    @Operation(description = "Creates or changes a channel connection (its type, settings and secrets). Secrets are "
+            + "encrypted at rest and never shown again. The capabilities are probed at once, and "
+            + "publications held for the connection resume when it works again.")
     @PutMapping("/api/v1/workspaces/{ws}/channels/{channelId}")
     public ResponseEntity<ChannelConnectionView> configure(
             @PathVariable("ws") String ws, @PathVariable("channelId") String channelId,
@@ -71,6 +75,8 @@ public class ChannelConnectionController {
     }
 
     /** Re-checks what the connection's credentials allow (API.md {@code POST …/probe}). */
+    @Operation(description = "Checks the connection's credentials and capabilities at the provider again (can it "
+            + "publish, can it read a post back) and answers what it found.")
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/probe")
     public ResponseEntity<ChannelConnectionView.Capabilities> probe(@PathVariable("ws") String ws,
                                                                     @PathVariable("channelId") String channelId) {

@@ -1,6 +1,7 @@
 package io.herald.command.publication;
 
 import io.herald.adapters.port.ChannelPlugin;
+import io.herald.platform.logging.MdcScope;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.command.channel.ChannelConnectionStore;
 import io.herald.command.media.MediaStore;
@@ -124,10 +125,12 @@ public class PublicationIntake {
         RequestPublicationCommand command = new RequestPublicationCommand(id, workspace, request.calendarEntryId(),
                 request.contentVersion(), channel, type, action, content, scheduledAt, clock.instant(), actor,
                 plugin.stepKinds(action));
-        boolean created = send(command);
-        log.info("publication {} {} for entry {} v{} on {}", id, created ? "requested" : "already requested",
-                request.calendarEntryId(), request.contentVersion(), channel);
-        return new Accepted(command, created);
+        try (var ignored = MdcScope.with(MdcScope.PUBLICATION_ID, id.value())) {
+            boolean created = send(command);
+            log.info("publication {} {} for entry {} v{} on {}", id, created ? "requested" : "already requested",
+                    request.calendarEntryId(), request.contentVersion(), channel);
+            return new Accepted(command, created);
+        }
     }
 
     /**

@@ -107,8 +107,8 @@ class HeraldClientIT extends HeraldIntegrationTest {
         assertThat(done.getCalendarEntryId()).isEqualTo("entry-42");
         assertThat(sandboxTruth("facebook", page)).hasSize(1);
 
-        PublicationPage listed = publications.listPublications(ws, "SUCCEEDED", "fb-main", null, null, null, null,
-                null, null, null, 10);
+        PublicationPage listed = publications.listPublications(new PublicationsApi.ListPublicationsRequest()
+                .ws(ws).status("SUCCEEDED").channelId("fb-main").limit(10));
         assertThat(listed.getItems()).extracting(PublicationView::getPublicationId)
                 .containsExactly(requested.getPublicationId());
         assertThat(publications.requestPublication(ws, request).getPublicationId())

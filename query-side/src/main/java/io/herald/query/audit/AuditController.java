@@ -1,5 +1,6 @@
 package io.herald.query.audit;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.problem.Problems;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -58,6 +59,8 @@ public class AuditController {
     }
 
     /** The stream of one publication; another workspace's publication is "not found". */
+    @Operation(description = "A publication's own event stream in order: every request, attempt, answer, "
+            + "reconciliation and decision as stored.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/publications/{id}/events", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<StoredEvent> publicationEvents(@PathVariable("ws") String workspace, @PathVariable("id") String id) {
         List<StoredEvent> stream = PUBLICATION_ID.matcher(id).matches() ? store.stream(id) : List.of();
@@ -67,6 +70,8 @@ public class AuditController {
         return stream;
     }
 
+    @Operation(description = "Exports the workspace's events in store order as NDJSON, one event a line, from a store "
+            + "position on (after) and up to a limit.")
     @GetMapping("/api/v1/workspaces/{ws}/audit/events")
     public void workspaceEvents(@PathVariable("ws") String workspace,
                                 @RequestParam(name = "after", required = false) String after,
@@ -75,6 +80,8 @@ public class AuditController {
         export(workspace, after, limit, response);
     }
 
+    @Operation(description = "Exports the whole store's events in store order as NDJSON, one event a line. System key "
+            + "only.")
     @GetMapping("/api/v1/audit/events")
     public void allEvents(@RequestParam(name = "after", required = false) String after,
                           @RequestParam(name = "limit", required = false) String limit,
@@ -87,6 +94,9 @@ public class AuditController {
      * costs the same at any store size. It first waits briefly for the verifier to reach the events
      * stored when the call came ({@code herald.audit.verify-wait}).
      */
+    @Operation(description = "Lists the breaches of Herald's rules (never two writes without a read, every attempt "
+            + "answered, ...) that the live verifier found in the workspace's streams; empty when every "
+            + "rule holds.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyWorkspace(@PathVariable("ws") String workspace) {
         verification.awaitCaughtUp(verifyWait);
@@ -94,6 +104,7 @@ public class AuditController {
     }
 
     /** The whole store, for the system: every workspace's publications. */
+    @Operation(description = "Lists the rule breaches the live verifier found in the whole store. System key only.")
     @GetMapping(path = "/api/v1/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyAll() {
         verification.awaitCaughtUp(verifyWait);
@@ -101,6 +112,8 @@ public class AuditController {
     }
 
     /** A full re-verification from the first event, in the background; the one running if there is one. */
+    @Operation(description = "Starts re-verifying every stream of the store from its first event, in the background, "
+            + "and answers the job to follow. System key only.")
     @PostMapping(path = "/api/v1/admin/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<VerificationJob> startVerification() {
         VerificationJob job = jobs.start();
@@ -108,6 +121,8 @@ public class AuditController {
                 .location(URI.create("/api/v1/admin/audit/verify/" + job.jobId())).body(job);
     }
 
+    @Operation(description = "A re-verification job: its state, how many streams it has checked and the breaches found "
+            + "so far.")
     @GetMapping(path = "/api/v1/admin/audit/verify/{jobId}", produces = MediaType.APPLICATION_JSON_VALUE)
     public VerificationJob verification(@PathVariable("jobId") String jobId) {
         return jobs.find(jobId).orElseThrow(() ->

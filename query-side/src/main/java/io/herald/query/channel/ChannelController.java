@@ -1,5 +1,6 @@
 package io.herald.query.channel;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.FindChannelConnectionsQuery;
 import io.herald.contracts.id.WorkspaceId;
@@ -22,6 +23,8 @@ public class ChannelController {
         this.queries = queries;
     }
 
+    @Operation(description = "Lists the workspace's channel connections with their settings, capabilities and health; "
+            + "secrets are never shown.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/channels", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<ChannelConnectionView> channels(@PathVariable("ws") String workspace) {
         return QueryAnswers.await(queries.query(new FindChannelConnectionsQuery(WorkspaceId.of(workspace)),

@@ -1,5 +1,6 @@
 package io.herald.query.publication;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
@@ -31,6 +32,8 @@ public class PublicationController {
         this.queries = queries;
     }
 
+    @Operation(description = "One publication as its events left it: status, provider reference, steps, attempts with "
+            + "their answers, reconciliations and whether it needs an operator's decision.")
     @GetMapping("/{id}")
     public PublicationView publication(@PathVariable("ws") String workspace, @PathVariable("id") String id) {
         return QueryAnswers.await(queries.query(new FindPublicationQuery(WorkspaceId.of(workspace), PublicationId.of(id)),
@@ -38,6 +41,8 @@ public class PublicationController {
                 .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + id + " in this workspace"));
     }
 
+    @Operation(description = "Lists the workspace's publications, newest first, a page at a time (nextCursor); filter "
+            + "by status, channel, calendar entry (prefix), needsDecision, held, a time window or text.")
     @GetMapping
     public PublicationPage publications(@PathVariable("ws") String workspace,
                                         @RequestParam(name = "status", required = false) String status,
