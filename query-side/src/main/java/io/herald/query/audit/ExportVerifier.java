@@ -36,7 +36,7 @@ public final class ExportVerifier {
 
     private static final class Chain {
         String lastHash;
-        long lastPosition = -1;
+        long firstPosition = -1;
         long lines;
         long coveredLines;
         boolean signed;
@@ -129,7 +129,9 @@ public final class ExportVerifier {
             chain.lastHash = hash;
             chain.lines++;
             long position = line.path("position").asLong(-1);
-            chain.lastPosition = position;
+            if (chain.firstPosition < 0) {
+                chain.firstPosition = position;
+            }
             chain.hashAt.put(position, hash);
             chain.countAt.put(position, chain.lines);
         }
@@ -170,6 +172,10 @@ public final class ExportVerifier {
             return "the checkpoint of workspace '" + workspace + "' follows no line of that workspace";
         }
         String lineHash = chain.hashAt.get(position);
+        if (lineHash == null && partial && position < chain.firstPosition) {
+            // it signs a line before this export began: it proves nothing about this part
+            return null;
+        }
         if (lineHash == null) {
             return "no line of workspace '" + workspace + "' has the checkpoint's position " + position
                     + " (lines were removed)";

@@ -80,6 +80,22 @@ class AuditChainTest {
         assertThat(check(Map.of(), lines).badLine()).as("an unknown key proves nothing").isEqualTo(5);
     }
 
+    @Test
+    void anExportThatBeganAfterAPositionVerifiesOnlyWhenSaidSo() throws IOException {
+        AuditSigner signer = AuditSigner.parse(OPENSSL_KEY);
+        Map<String, String> keys = Map.of(signer.keyId(), signer.publicKey());
+        List<String> fromTheMiddle = new ArrayList<>(export(signer, 4).subList(2, 5));
+
+        assertThat(check(keys, fromTheMiddle).badLine()).as("its first line does not start the chain").isEqualTo(1);
+        assertThat(new ExportVerifier(keys, true).verify(new BufferedReader(new StringReader(
+                String.join("\n", fromTheMiddle)))).verified()).isTrue();
+
+        List<String> earlierCheckpoint = new ArrayList<>(export(signer, 4).subList(2, 4));
+        earlierCheckpoint.add(export(signer, 1).get(1));
+        assertThat(new ExportVerifier(keys, true).verify(new BufferedReader(new StringReader(
+                String.join("\n", earlierCheckpoint)))).notes()).singleElement().asString().contains("none covered");
+    }
+
     private ExportVerifier.Result check(Map<String, String> keys, List<String> lines) throws IOException {
         return new ExportVerifier(keys, false).verify(new BufferedReader(new StringReader(String.join("\n", lines))));
     }
