@@ -18,6 +18,7 @@ import java.util.List;
  * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
  *                     {@code first_comment} where asked
  * @param decisionStep while {@code needsDecision}: the step the decision is about
+ * @param asOf         only on a view read as it stood at an instant ({@code ?asOf=}): that instant
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PublicationView(
@@ -41,10 +42,31 @@ public record PublicationView(
         ProviderRef targetRef,
         List<Step> steps,
         PublicationStep decisionStep,
-        String heldReason) {
+        String heldReason,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Instant asOf) {
 
     public PublicationView {
         steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** The view as it is (no {@code asOf}). */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef, List<Attempt> attempts,
+                           List<Reconciliation> reconciliations, boolean needsDecision, String decisionReason,
+                           Instant updatedAt, ProviderRef targetRef, List<Step> steps, PublicationStep decisionStep,
+                           String heldReason) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null);
+    }
+
+    /** This view as it stood at {@code instant}: the same fields, with {@code asOf} echoed. */
+    public PublicationView asOf(Instant instant) {
+        return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType,
+                action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations,
+                needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, instant);
     }
 
     /** A view without steps (the publication's single step is derived where it is read). */

@@ -135,7 +135,7 @@ class HeraldClientIT extends HeraldIntegrationTest {
         PublicationView last = null;
         while (System.nanoTime() < deadline) {
             try {
-                last = publications.getPublication(ws, id);
+                last = publications.getPublication(ws, id, null);
                 if (last.getStatus() == PublicationView.StatusEnum.SUCCEEDED) {
                     return last;
                 }

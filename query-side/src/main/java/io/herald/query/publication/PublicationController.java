@@ -10,6 +10,7 @@ import io.herald.contracts.publication.FindPublicationQuery;
 import io.herald.contracts.publication.FindPublicationsQuery;
 import io.herald.contracts.publication.PublicationPage;
 import io.herald.contracts.publication.PublicationView;
+import java.time.Instant;
 import io.herald.query.web.QueryAnswers;
 import io.herald.query.web.QueryParams;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
@@ -27,15 +28,33 @@ import org.springframework.web.bind.annotation.RestController;
 public class PublicationController {
 
     private final QueryGateway queries;
+    private final PublicationHistory history;
 
-    public PublicationController(QueryGateway queries) {
+    public PublicationController(QueryGateway queries, PublicationHistory history) {
         this.queries = queries;
+        this.history = history;
     }
 
+    /**
+     * The view; with {@code asOf}, the view as it stood at that instant, replayed from the stream
+     * (operators and auditors), or 404 before the publication existed.
+     */
     @Operation(description = "One publication as its events left it: status, provider reference, steps, attempts with "
-            + "their answers, reconciliations and whether it needs an operator's decision.")
+            + "their answers, reconciliations and whether it needs an operator's decision. With asOf (operators and "
+            + "auditors), the view as it stood at that instant, replayed from the stream.")
     @GetMapping("/{id}")
-    public PublicationView publication(@PathVariable("ws") String workspace, @PathVariable("id") String id) {
+    public PublicationView publication(@PathVariable("ws") String workspace, @PathVariable("id") String id,
+                              @RequestParam(name = "asOf", required = false) String asOf) {
+        if (asOf != null) {
+            Instant at = QueryParams.instant("asOf", asOf);
+            if (at == null) {
+                throw QueryParams.invalid("asOf must be an instant such as 2026-12-01T09:00:00Z");
+            }
+            return history.asOf(WorkspaceId.of(workspace), PublicationId.of(id), at)
+                    .map(view -> view.asOf(at))
+                    .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND,
+                            "no publication " + id + " in this workspace at " + at));
+        }
         return QueryAnswers.await(queries.query(new FindPublicationQuery(WorkspaceId.of(workspace), PublicationId.of(id)),
                         ResponseTypes.optionalInstanceOf(PublicationView.class)))
                 .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + id + " in this workspace"));
