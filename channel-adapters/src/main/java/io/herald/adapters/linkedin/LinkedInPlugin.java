@@ -4,6 +4,7 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
@@ -28,8 +29,16 @@ public final class LinkedInPlugin extends PluginParts {
                 @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes) {
     }
 
+    private final ApiVersions versions;
+
     public LinkedInPlugin(LinkedInAdapter adapter) {
         super(TYPE, adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
+        this.versions = LinkedInVersions.configured(adapter.version());
+    }
+
+    @Override
+    public Optional<ApiVersions> apiVersions() {
+        return Optional.of(versions);
     }
 
     @Override

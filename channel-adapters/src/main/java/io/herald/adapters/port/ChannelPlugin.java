@@ -75,6 +75,14 @@ public interface ChannelPlugin {
         return RetrySafety.byReadBack(reconcile);
     }
 
+    /**
+     * The provider API versions this channel speaks and the one it is configured to send; empty for a
+     * channel whose provider has no versions to retire.
+     */
+    default Optional<ApiVersions> apiVersions() {
+        return Optional.empty();
+    }
+
     /** Settings and secrets of one connection. */
     record Connection(ChannelSettings settings, ChannelSecrets secrets) {
 

@@ -28,6 +28,7 @@ import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.ReleasePublicationCommand;
@@ -160,12 +161,13 @@ public class Publication {
                 return Optional.of(turn.refusal());
             }
         }
-        Optional<String> lost = health.authLost(request.workspaceId(), request.channelId());
-        if (lost.isEmpty()) {
+        Optional<ConnectionHealth.Hold> hold = health.hold(request.workspaceId(), request.channelId(),
+                request.channelType());
+        if (hold.isEmpty()) {
             return Optional.empty();
         }
-        apply(attempt.held(lost.get()));
-        return Optional.of(attempt.heldRefusal());
+        apply(attempt.held(hold.get()));
+        return Optional.of(attempt.heldRefusal(hold.get()));
     }
 
     /** The provider refused the attempt for its credentials: it did not execute, and it waits. */
@@ -175,6 +177,16 @@ public class Publication {
             return false;
         }
         apply(AttemptOutcomePolicy.authLost(state, command));
+        return true;
+    }
+
+    /** The provider no longer serves the API version Herald sent: the attempt did not execute, and it waits. */
+    @CommandHandler
+    public boolean handle(RecordAttemptVersionRetiredCommand command) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "API version refusal")) {
+            return false;
+        }
+        apply(AttemptOutcomePolicy.versionRetired(state, command));
         return true;
     }
 

@@ -52,7 +52,7 @@ class AttemptCallerTest {
             lookedUp.add(recorded.size());
             return Optional.empty();
         }, null, null, results, null, new ConnectionThrottle(), Clock.fixed(NOW, ZoneOffset.UTC),
-                new SimpleMeterRegistry(), new StepCaller(null));
+                new SimpleMeterRegistry(), new StepCaller(null), null);
         try {
             calls.call(attempt(1), NOW, MetaData.emptyInstance());
             calls.call(attempt(2), NOW.plusSeconds(1), MetaData.emptyInstance());
