@@ -88,7 +88,11 @@
       return el('tr', { 'data-channel-id': c.channelId }, [
         el('th', { scope: 'row', 'data-label': 'Channel', text: c.channelId + ' (' + c.type + ')' }),
         el('td', { 'data-label': 'Status' }, [H.badge(status),
-          c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null]),
+          c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null,
+          c.apiVersion ? el('span', { className: 'reason-small', 'data-api-version': c.apiVersion.version,
+            text: ' API ' + c.apiVersion.version + (c.apiVersion.sunsetAt ? ' until ' + H.time(c.apiVersion.sunsetAt) : ' (sunset unknown)') }) : null,
+          c.budget ? el('span', { className: 'reason-small', 'data-budget-remaining': String(c.budget.remaining),
+            text: ' budget ' + c.budget.remaining + ' left' + (c.budget.resetsAt ? ' until ' + H.time(c.budget.resetsAt) : '') }) : null]),
         capability(caps.publish, 'Publish'), capability(caps.reconcile, 'Read-back'), retrySafety(c.retrySafety),
         el('td', { 'data-label': 'Held', text: String(c.heldPublications || 0) })
       ]);

@@ -15,6 +15,7 @@ import java.time.Instant;
  * @param heldPublications how many of the connection's publications are HELD; null where not counted
  * @param apiVersion       the provider API version it speaks and its sunset; null for a channel without
  *                         versions, or before one was recorded
+ * @param budget           the tightest window of its budget (pacing); null while it has none
  */
 public record ChannelConnectionView(
         WorkspaceId workspaceId,
@@ -30,7 +31,8 @@ public record ChannelConnectionView(
         String statusReason,
         Instant tokenExpiresAt,
         Integer heldPublications,
-        ApiVersionView apiVersion) {
+        ApiVersionView apiVersion,
+        BudgetView budget) {
 
     public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
                                  ChannelSettings settings, boolean autoReattemptAfterNotFound,
@@ -38,7 +40,7 @@ public record ChannelConnectionView(
                                  Instant updatedAt, ChannelStatus status, String statusReason, Instant tokenExpiresAt,
                                  Integer heldPublications) {
         this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, retrySafety, probedAt,
-                updatedAt, status, statusReason, tokenExpiresAt, heldPublications, null);
+                updatedAt, status, statusReason, tokenExpiresAt, heldPublications, null, null);
     }
 
     public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
@@ -46,7 +48,7 @@ public record ChannelConnectionView(
                                  Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
                                  Instant updatedAt) {
         this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, retrySafety, probedAt,
-                updatedAt, null, null, null, null, null);
+                updatedAt, null, null, null, null, null, null);
     }
 
     public record Capabilities(Capability publish, Capability reconcile) {

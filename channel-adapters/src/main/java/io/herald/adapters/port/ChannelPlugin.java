@@ -83,6 +83,14 @@ public interface ChannelPlugin {
         return Optional.empty();
     }
 
+    /**
+     * The provider's documented limits on one connection's calls: Herald starts an attempt only
+     * within every one of them (the connection's budget, kept in PostgreSQL for all nodes).
+     */
+    default List<Quota> quotas() {
+        return List.of();
+    }
+
     /** Settings and secrets of one connection. */
     record Connection(ChannelSettings settings, ChannelSecrets secrets) {
 

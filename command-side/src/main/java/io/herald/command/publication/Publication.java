@@ -140,6 +140,12 @@ public class Publication {
         if (attempt.mustReadFirst(step)) {
             return attempt.readFirst();
         }
+        // the connection's budget: counted with the write-ahead, or the attempt waits until it allows one
+        Optional<Instant> paced = throttle.take(state.request().workspaceId(), state.request().channelId(),
+                state.request().channelType(), command.startedAt());
+        if (paced.isPresent()) {
+            return attempt.waitUntil(paced.get());
+        }
         MediaId image = step == PublicationStep.UPLOAD_MEDIA ? state.steps().nextUpload().mediaId() : null;
         apply(attempt.attempted(step, image));
         return attempt.started(step, image);

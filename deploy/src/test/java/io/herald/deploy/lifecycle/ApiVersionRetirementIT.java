@@ -98,6 +98,13 @@ class ApiVersionRetirementIT extends HeraldIntegrationTest {
             JsonNode resumed = awaitChannel(current, key, channels, c -> c.path("heldPublications").asInt() == 0);
             assertThat(resumed.path("apiVersion").path("version").asText()).isEqualTo(NEW_VERSION);
             assertThat(resumed.path("apiVersion").path("state").asText()).isEqualTo("CURRENT");
+            // every attempt started took from the member's daily budget: the posts and the one to three refused
+            JsonNode budget = resumed.path("budget");
+            assertThat(budget.path("source").asText()).isEqualTo("quota");
+            assertThat(budget.path("remaining").asInt()).isBetween(150 - 2 * PUBLICATIONS, 150 - PUBLICATIONS - 1);
+            assertThat(java.time.Instant.parse(budget.path("resetsAt").asText()))
+                    .isEqualTo(java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1).atStartOfDay()
+                            .toInstant(java.time.ZoneOffset.UTC));
             JsonNode posts = sandboxTruth("linkedin", author);
             List<String> texts = new ArrayList<>();
             posts.forEach(p -> texts.add(p.path("text").asText()));
