@@ -15,6 +15,8 @@ import java.util.List;
  * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
  *                     {@code first_comment} where asked
  * @param decisionStep while {@code needsDecision}: the step the decision is about
+ * @param throttledUntil while REQUESTED or RETRY_SCHEDULED and its connection's budget holds it back: when the
+ *                     budget allows its attempt (a reason, not a state); null otherwise
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PublicationView(
@@ -38,10 +40,32 @@ public record PublicationView(
         ProviderRef targetRef,
         List<Step> steps,
         PublicationStep decisionStep,
-        String heldReason) {
+        String heldReason,
+        Instant throttledUntil) {
 
     public PublicationView {
         steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** A view as the read store keeps it: whether a budget holds it back is read when it is shown. */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef, List<Attempt> attempts,
+                           List<Reconciliation> reconciliations, boolean needsDecision, String decisionReason,
+                           Instant updatedAt, ProviderRef targetRef, List<Step> steps, PublicationStep decisionStep,
+                           String heldReason) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null);
+    }
+
+    /** This view, saying until when its connection's budget holds it back. */
+    public PublicationView throttledUntil(Instant until) {
+        return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
+                channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts,
+                reconciliations, needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason,
+                until);
     }
 
     /** A view without steps (the publication's single step is derived where it is read). */
