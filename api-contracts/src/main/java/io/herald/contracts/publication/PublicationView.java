@@ -18,6 +18,8 @@ import java.util.List;
  * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
  *                     {@code first_comment} where asked
  * @param decisionStep while {@code needsDecision}: the step the decision is about
+ * @param throttledUntil while REQUESTED or RETRY_SCHEDULED and its connection's budget holds it back: when the
+ *                     budget allows its attempt (a reason, not a state); null otherwise
  * @param asOf         only on a view read as it stood at an instant ({@code ?asOf=}): that instant
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -43,13 +45,14 @@ public record PublicationView(
         List<Step> steps,
         PublicationStep decisionStep,
         String heldReason,
+        Instant throttledUntil,
         @JsonInclude(JsonInclude.Include.NON_NULL) Instant asOf) {
 
     public PublicationView {
         steps = steps == null ? List.of() : List.copyOf(steps);
     }
 
-    /** The view as it is (no {@code asOf}). */
+    /** The view as it is (no {@code asOf}), as the read store keeps it: whether a budget holds it back is read when it is shown. */
     public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
                            long contentVersion, ChannelId channelId, ChannelType channelType,
                            PublicationAction action, PublicationStatus status, String contentHash,
@@ -59,14 +62,23 @@ public record PublicationView(
                            String heldReason) {
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
-                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null);
+                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null, null);
     }
 
     /** This view as it stood at {@code instant}: the same fields, with {@code asOf} echoed. */
     public PublicationView asOf(Instant instant) {
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType,
                 action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations,
-                needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, instant);
+                needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, throttledUntil,
+                instant);
+    }
+
+    /** This view, saying until when its connection's budget holds it back. */
+    public PublicationView throttledUntil(Instant until) {
+        return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
+                channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts,
+                reconciliations, needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason,
+                until, asOf);
     }
 
     /** A view without steps (the publication's single step is derived where it is read). */

@@ -7,6 +7,7 @@ import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
+import io.herald.adapters.port.Quota;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
@@ -36,6 +37,16 @@ public final class BlueskyPlugin extends PluginParts {
                         message = "must be a handle such as alice.bsky.social, or a DID") String handle,
                 @Size(min = 1, max = 200) String appPassword,
                 @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String pdsUrl) {
+    }
+
+    /**
+     * An account may spend 5,000 write points an hour and 35,000 a day; a post (a record created)
+     * costs 3.
+     */
+    @Override
+    public List<Quota> quotas() {
+        return List.of(Quota.documented("hour", 5_000 / 3, Duration.ofHours(1)),
+                Quota.documented("day", 35_000 / 3, Duration.ofDays(1)));
     }
 
     public BlueskyPlugin(BlueskyAdapter adapter) {

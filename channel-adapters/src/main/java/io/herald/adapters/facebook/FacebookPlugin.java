@@ -4,6 +4,7 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
@@ -27,8 +28,16 @@ public final class FacebookPlugin extends PluginParts {
                 @Size(max = 4096) String readAccessToken) {
     }
 
+    private final ApiVersions versions;
+
     public FacebookPlugin(FacebookAdapter adapter) {
         super(TYPE, adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
+        this.versions = FacebookVersions.configured(adapter.graphBase());
+    }
+
+    @Override
+    public Optional<ApiVersions> apiVersions() {
+        return Optional.of(versions);
     }
 
     @Override

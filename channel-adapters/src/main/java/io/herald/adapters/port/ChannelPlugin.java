@@ -123,6 +123,22 @@ public interface ChannelPlugin {
                         + type + " channels for " + action.wireName()));
     }
 
+    /**
+     * The provider API versions this channel speaks and the one it is configured to send; empty for a
+     * channel whose provider has no versions to retire.
+     */
+    default Optional<ApiVersions> apiVersions() {
+        return Optional.empty();
+    }
+
+    /**
+     * The provider's documented limits on one connection's calls: Herald starts an attempt only
+     * within every one of them (the connection's budget, kept in PostgreSQL for all nodes).
+     */
+    default List<Quota> quotas() {
+        return List.of();
+    }
+
     /** Settings and secrets of one connection. */
     record Connection(ChannelSettings settings, ChannelSecrets secrets) {
 

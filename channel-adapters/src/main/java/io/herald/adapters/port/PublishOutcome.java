@@ -45,6 +45,18 @@ public sealed interface PublishOutcome {
     record AuthLost(String providerCode, String reason, AttemptTrace trace) implements PublishOutcome {
     }
 
+    /**
+     * The provider no longer serves the API version Herald sent (LinkedIn's 426
+     * {@code NONEXISTENT_VERSION}): the write did not execute, and nothing on this connection will
+     * until the configured version is changed.
+     *
+     * @param version the version that was sent
+     * @param reason  what fixes it, naming the configuration property
+     */
+    record VersionRetired(String version, String providerCode, String reason, AttemptTrace trace)
+            implements PublishOutcome {
+    }
+
     /** The request may have taken effect; no proof either way. */
     record OutcomeUnknown(UnknownCause cause, String detail, AttemptTrace trace) implements PublishOutcome {
     }

@@ -18,6 +18,7 @@ import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
@@ -63,15 +64,28 @@ final class AttemptOutcomePolicy {
      * post exists and stays SUCCEEDED, is a failure that waits for an operator.
      */
     static Object authLost(PublicationState state, RecordAttemptAuthLostCommand command) {
+        return heldOrCommentFailed(state, command.attemptNo(), command.providerCode(),
+                ConnectionHealth.heldReason(command.reason()), command.trace(), command.recordedAt());
+    }
+
+    /**
+     * The same for a provider that no longer serves the API version sent: held (reason code
+     * {@code api_version}) until another version is configured.
+     */
+    static Object versionRetired(PublicationState state, RecordAttemptVersionRetiredCommand command) {
+        return heldOrCommentFailed(state, command.attemptNo(), ConnectionHealth.API_VERSION, command.reason(),
+                command.trace(), command.recordedAt());
+    }
+
+    private static Object heldOrCommentFailed(PublicationState state, int attemptNo, String code, String reason,
+                                              AttemptTrace trace, Instant at) {
         PublicationRequestedEvent request = state.request();
-        String reason = ConnectionHealth.heldReason(command.reason());
         if (state.lastStepIsComment()) {
-            return new PublicationFailedEvent(request.publicationId(), request.workspaceId(), command.attemptNo(),
-                    FailureKind.REJECTED, command.providerCode(), reason, command.trace(), null, command.recordedAt());
+            return new PublicationFailedEvent(request.publicationId(), request.workspaceId(), attemptNo,
+                    FailureKind.REJECTED, code, reason, trace, null, at);
         }
         return new PublicationHeldEvent(request.publicationId(), request.workspaceId(), request.channelId(),
-                command.attemptNo(), reason, command.providerCode(), command.trace(), request.requestedAt(),
-                command.recordedAt());
+                attemptNo, reason, code, trace, request.requestedAt(), at);
     }
 
     /**

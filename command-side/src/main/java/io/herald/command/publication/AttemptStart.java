@@ -218,13 +218,28 @@ final class AttemptStart {
 
     /** The connection needs new credentials: held before any call, until they are renewed. */
     PublicationHeldEvent held(String lostReason) {
+        return held(new ConnectionHealth.Hold(ConnectionHealth.heldReason(lostReason), ConnectionHealth.NEEDS_REAUTH));
+    }
+
+    /**
+     * Nothing may be sent on the connection (new credentials, or another API version, needed): held
+     * before any call. A hold for the API version carries its code where a provider's would be.
+     */
+    PublicationHeldEvent held(ConnectionHealth.Hold hold) {
         return new PublicationHeldEvent(request.publicationId(), request.workspaceId(), request.channelId(), 0,
-                ConnectionHealth.heldReason(lostReason), null, null, request.requestedAt(), command.startedAt());
+                hold.heldReason(), ConnectionHealth.API_VERSION.equals(hold.code()) ? hold.code() : null, null,
+                request.requestedAt(), command.startedAt());
     }
 
     AttemptDecision heldRefusal() {
         return AttemptDecision.refused(request.publicationId(), Publication.HELD, "channel " + request.channelId()
                 + " needs new credentials; the publication is held");
+    }
+
+    AttemptDecision heldRefusal(ConnectionHealth.Hold hold) {
+        return ConnectionHealth.NEEDS_REAUTH.equals(hold.code()) ? heldRefusal()
+                : AttemptDecision.refused(request.publicationId(), hold.code(), "channel " + request.channelId()
+                        + ": " + hold.heldReason() + "; the publication is held");
     }
 
     AttemptDecision waitUntil(Instant notBefore) {

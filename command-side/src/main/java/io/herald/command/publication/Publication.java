@@ -30,6 +30,7 @@ import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.ReleasePublicationCommand;
@@ -143,6 +144,12 @@ public class Publication {
         if (attempt.mustReadFirst(step)) {
             return attempt.readFirst();
         }
+        // the connection's budget: counted with the write-ahead, or the attempt waits until it allows one
+        Optional<Instant> paced = throttle.take(state.request().workspaceId(), state.request().channelId(),
+                state.request().channelType(), command.startedAt());
+        if (paced.isPresent()) {
+            return attempt.waitUntil(paced.get());
+        }
         ContentMedia next = step.preparesPost() ? state.steps().nextUpload() : null;
         MediaId image = next != null ? next.mediaId() : null;
         apply(attempt.attempted(step, image));
@@ -165,16 +172,17 @@ public class Publication {
                 return Optional.of(turn.refusal());
             }
         }
-        Optional<String> lost = health.authLost(request.workspaceId(), request.channelId());
-        if (lost.isEmpty()) {
+        Optional<ConnectionHealth.Hold> hold = health.hold(request.workspaceId(), request.channelId(),
+                request.channelType());
+        if (hold.isEmpty()) {
             return Optional.empty();
         }
         if (attempt.isSameKeyResend()) {
             // an unknown create waits for its read-back, not for new credentials: nothing is held
-            return Optional.of(attempt.heldRefusal());
+            return Optional.of(attempt.heldRefusal(hold.get()));
         }
-        apply(attempt.held(lost.get()));
-        return Optional.of(attempt.heldRefusal());
+        apply(attempt.held(hold.get()));
+        return Optional.of(attempt.heldRefusal(hold.get()));
     }
 
     /** The provider refused the attempt for its credentials: it did not execute, and it waits. */
@@ -184,6 +192,16 @@ public class Publication {
             return false;
         }
         apply(AttemptOutcomePolicy.authLost(state, command));
+        return true;
+    }
+
+    /** The provider no longer serves the API version Herald sent: the attempt did not execute, and it waits. */
+    @CommandHandler
+    public boolean handle(RecordAttemptVersionRetiredCommand command) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "API version refusal")) {
+            return false;
+        }
+        apply(AttemptOutcomePolicy.versionRetired(state, command));
         return true;
     }
 

@@ -10,6 +10,7 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.ReadBackOutcome;
+import io.herald.command.channel.ApiVersionHealth;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
@@ -19,6 +20,7 @@ import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -57,6 +59,7 @@ public class AttemptCaller {
     private final ReadBackPath readBacks;
     private final ResultRecorder results;
     private final CapabilityProbes probes;
+    private final ApiVersionHealth versions;
     private final ConnectionThrottle throttle;
     private final Clock clock;
     private final MeterRegistry meters;
@@ -69,7 +72,8 @@ public class AttemptCaller {
 
     public AttemptCaller(ChannelDirectory directory, ChannelPlugins adapters, ReadBackPath readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
-                        MeterRegistry meters, StepCaller steps, Traces traces) {
+                        MeterRegistry meters, StepCaller steps, Traces traces, ApiVersionHealth versions) {
+        this.versions = versions;
         this.steps = steps;
         this.traces = traces;
         this.throttle = throttle;
@@ -232,6 +236,12 @@ public class AttemptCaller {
                 probes.authLost(attempt.workspaceId(), attempt.channelId(), lost.providerCode(), lost.reason());
                 command = new RecordAttemptAuthLostCommand(attempt.publicationId(), attempt.attemptNo(),
                         lost.providerCode(), lost.reason(), trace, now);
+            } else if (outcome instanceof PublishOutcome.VersionRetired retired) {
+                // the connection first: publications due from now on are held before any call
+                versions.retired(attempt.workspaceId(), attempt.channelId(), retired.version(),
+                        retired.providerCode(), retired.reason());
+                command = new RecordAttemptVersionRetiredCommand(attempt.publicationId(), attempt.attemptNo(),
+                        retired.providerCode(), retired.reason(), trace, now);
             } else if (outcome instanceof PublishOutcome.DuplicateRefused duplicate) {
                 command = new RecordDuplicateSignalCommand(attempt.publicationId(), attempt.attemptNo(),
                         duplicate.earlierPost(), duplicate.detail(), trace, now);
@@ -260,6 +270,9 @@ public class AttemptCaller {
         }
         if (outcome instanceof PublishOutcome.AuthLost) {
             return "auth_lost";
+        }
+        if (outcome instanceof PublishOutcome.VersionRetired) {
+            return "version_retired";
         }
         return outcome instanceof PublishOutcome.DuplicateRefused ? "duplicate_refused" : "outcome_unknown";
     }

@@ -10,7 +10,9 @@ import io.herald.sandbox.SandboxState.LinkedInToken;
 import io.herald.sandbox.SandboxState;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -30,6 +32,8 @@ class LinkedInRest {
 
     private final SandboxState state;
     private final ProviderFaults faults;
+    /** By author: the newest version LinkedIn no longer serves to it (a retirement the tests bring forward). */
+    private final Map<String, String> retiredUpTo = new ConcurrentHashMap<>();
 
     LinkedInRest(SandboxState state) {
         this.state = state;
@@ -60,9 +64,25 @@ class LinkedInRest {
                 .orElse(null);
     }
 
+    /** From now on, versions up to {@code version} answer 426 for {@code author}'s calls. */
+    void retire(String author, String version) {
+        retiredUpTo.put(author, version);
+    }
+
+    /** The version refusal for a call as {@code author}: the configured retirement, then one brought forward. */
+    private ResponseEntity<String> checkHeaders(HttpServletRequest request, String author) {
+        ResponseEntity<String> refusal = checkHeaders(request);
+        String version = request.getHeader("LinkedIn-Version");
+        String upTo = author == null ? null : retiredUpTo.get(author);
+        if (refusal == null && upTo != null && version.compareTo(upTo) <= 0) {
+            return LinkedInErrors.error(426, 0, "NONEXISTENT_VERSION", "Requested version " + version + " is not active");
+        }
+        return refusal;
+    }
+
     /** Null when the request's headers and token may write as {@code author}, else LinkedIn's refusal. */
     ResponseEntity<String> writer(HttpServletRequest request, String author, String permission) {
-        ResponseEntity<String> refusal = checkHeaders(request);
+        ResponseEntity<String> refusal = checkHeaders(request, author);
         if (refusal != null) {
             return refusal;
         }
@@ -79,7 +99,7 @@ class LinkedInRest {
 
     /** Null when the headers and token may read as {@code author}: the restricted read scope is needed. */
     ResponseEntity<String> reader(HttpServletRequest request, String token, String author, String permission) {
-        ResponseEntity<String> refusal = checkHeaders(request);
+        ResponseEntity<String> refusal = checkHeaders(request, author);
         if (refusal != null) {
             return refusal;
         }

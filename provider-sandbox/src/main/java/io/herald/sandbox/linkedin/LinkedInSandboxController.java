@@ -49,6 +49,16 @@ public class LinkedInSandboxController {
         this.rest = rest;
     }
 
+    /** A version retirement brought forward for one author: {@code {"author", "upTo": "YYYYMM"}}. */
+    public record Retirement(String author, String upTo) {
+    }
+
+    @PostMapping("/sandbox/_admin/linkedin/retired-versions")
+    public ResponseEntity<Void> retire(@RequestBody Retirement retirement) {
+        rest.retire(retirement.author(), retirement.upTo());
+        return ResponseEntity.noContent().build();
+    }
+
     @PostMapping("/sandbox/linkedin/rest/posts")
     public DeferredResult<ResponseEntity<String>> create(@RequestBody(required = false) String rawBody,
                                                         HttpServletRequest request, HttpServletResponse response) {

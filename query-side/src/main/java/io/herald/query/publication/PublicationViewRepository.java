@@ -68,6 +68,7 @@ public class PublicationViewRepository implements PublicationRows {
                 v.channelId(), v.channelType(), v.action(), v.status(), v.contentHash(), micros(v.scheduledAt()),
                 micros(v.requestedAt()), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
                 v.decisionReason(), micros(v.updatedAt()), v.targetRef(), v.steps(), v.decisionStep(), v.heldReason(),
+                v.throttledUntil(),
                 v.asOf());
     }
 
