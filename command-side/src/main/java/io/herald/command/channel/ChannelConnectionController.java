@@ -29,7 +29,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code PUT /api/v1/workspaces/{ws}/channels/{channelId}} (API.md "Channel connections"). */
+/** {@code PUT /api/v1/workspaces/{ws}/channels/{channelId}} (docs/api.md#channel-connections). */
 @RestController
 public class ChannelConnectionController {
 
@@ -70,7 +70,7 @@ public class ChannelConnectionController {
         return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view);
     }
 
-    /** Re-checks what the connection's credentials allow (API.md {@code POST …/probe}). */
+    /** Re-checks what the connection's credentials allow (docs/api.md#channel-connections, {@code POST …/probe}). */
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/probe")
     public ResponseEntity<ChannelConnectionView.Capabilities> probe(@PathVariable("ws") String ws,
                                                                     @PathVariable("channelId") String channelId) {

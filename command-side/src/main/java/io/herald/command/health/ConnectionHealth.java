@@ -66,7 +66,7 @@ public class ConnectionHealth {
         return lookup.authLost(workspace, channel);
     }
 
-    /** The publication view's {@code heldReason} (API.md). */
+    /** The publication view's {@code heldReason} (docs/architecture.md#connection-health). */
     public static String heldReason(String providerReason) {
         return "the connection needs new credentials: " + providerReason;
     }

@@ -35,7 +35,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The publication commands of API.md: request, execute, decide. */
+/** The publication commands of docs/api.md#publications: request, execute, decide. */
 @RestController
 public class PublicationCommandController {
 
@@ -88,7 +88,7 @@ public class PublicationCommandController {
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(current(workspace, publication, at));
     }
 
-    /** An operator's decision (API.md "Operator"). */
+    /** An operator's decision (docs/api.md#operators-and-auditors). */
     public record DecisionRequest(
             @NotNull @Pattern(regexp = "confirm_published|confirm_not_published|reattempt|abandon",
                     message = "must be confirm_published, confirm_not_published, reattempt or abandon")
@@ -132,7 +132,7 @@ public class PublicationCommandController {
         return ResponseEntity.ok(current(workspace, publication, at));
     }
 
-    /** Read back now, e.g. after new credentials made it possible (API.md "Operator"). */
+    /** Read back now, e.g. after new credentials made it possible (docs/api.md#operators-and-auditors). */
     @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/reconcile")
     public ResponseEntity<PublicationView> reconcile(@PathVariable("ws") String ws, @PathVariable("id") String id,
                                                      @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)

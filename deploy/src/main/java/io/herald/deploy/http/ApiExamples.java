@@ -7,7 +7,7 @@ import io.swagger.v3.oas.models.media.Schema;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Examples of the contract's main bodies, as API.md shows them, set on their component schemas. */
+/** Examples of the contract's main bodies, as docs/api.md shows them, set on their component schemas. */
 final class ApiExamples {
 
     private static final ObjectMapper JSON = new ObjectMapper();
