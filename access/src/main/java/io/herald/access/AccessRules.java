@@ -23,7 +23,7 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * Which role may call which endpoint (the matrix in the README), and workspace isolation: a key
+ * Which role may call which endpoint (the matrix in docs/api.md#authentication-and-roles), and workspace isolation: a key
  * used on another workspace's path is denied as if the resource did not exist (404). Deny by
  * default: a path or method no rule names is refused for every key (403), so an endpoint added
  * later (an actuator endpoint, a new controller) is closed until a rule here opens it. Paths are

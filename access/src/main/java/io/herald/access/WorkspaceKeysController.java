@@ -31,7 +31,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md "Workspaces and keys": workspaces (system), keys (system or admin), the signing secret (admin). */
+/** docs/api.md#authentication-and-roles: workspaces (system), keys (system or admin), the signing secret (admin). */
 @RestController
 public class WorkspaceKeysController {
 

@@ -46,8 +46,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every provider answer PROVIDERS.md lists, served over real HTTP, through the adapter, to the
- * classification DESIGN.md gives it.
+ * Every provider answer docs/channels.md lists, served over real HTTP, through the adapter, to the
+ * classification docs/architecture.md#outcome-classification gives it.
  */
 class ProviderErrorClassificationTest {
 

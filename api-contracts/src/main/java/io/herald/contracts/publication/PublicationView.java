@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A publication as clients and operators see it (API.md, "publication view").
+ * A publication as clients and operators see it (docs/api.md#publications).
  *
  * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
  *                     {@code first_comment} where asked

@@ -1,7 +1,7 @@
 package io.herald.contracts.publication;
 
 /**
- * What a step kind may do twice (docs/ "Steps, and which may be repeated"): the question every
+ * What a step kind may do twice (docs/architecture.md#steps-and-step-kinds): the question every
  * decision after an unknown outcome asks first.
  */
 public enum StepClass {

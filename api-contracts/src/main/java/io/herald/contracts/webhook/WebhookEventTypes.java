@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The event types a webhook may subscribe to (API.md "Webhooks"). {@code publication.held},
+ * The event types a webhook may subscribe to (docs/api.md#webhooks). {@code publication.held},
  * {@code publication.superseded} and the channel events are accepted in subscriptions; nothing
  * emits them until connection health and updates exist.
  */

@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class FacebookAdapter extends ProviderAdapter {
 
-    /** A post on Facebook has either a link or photos; the comment limit is Herald's (API.md). */
+    /** A post on Facebook has either a link or photos; the comment limit is Herald's (docs/channels.md). */
     static final int MAX_IMAGES = 10;
     static final int COMMENT_MAX = 1250;
     static final int MESSAGE_MAX = 63206;

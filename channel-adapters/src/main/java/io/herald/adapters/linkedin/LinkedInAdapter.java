@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 public final class LinkedInAdapter extends ProviderAdapter {
 
     static final int COMMENTARY_MAX = 3000;
-    /** One image or a multi-image post (Herald allows 10); the comment limit is Herald's (API.md). */
+    /** One image or a multi-image post (Herald allows 10); the comment limit is Herald's (docs/channels.md). */
     static final int MAX_IMAGES = 10;
     static final int COMMENT_MAX = 1250;
 

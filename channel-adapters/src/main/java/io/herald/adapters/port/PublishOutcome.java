@@ -37,7 +37,7 @@ public sealed interface PublishOutcome {
 
     /**
      * The provider refused the credentials as expired or revoked: the write did not execute, and
-     * nothing on this connection will until it has new credentials (DESIGN.md, "Connection health").
+     * nothing on this connection will until it has new credentials (docs/architecture.md#connection-health).
      *
      * @param providerCode the provider's word for it, e.g. {@code 190/463} or {@code EXPIRED_ACCESS_TOKEN}
      * @param reason       what the provider said and what fixes it

@@ -30,7 +30,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code PUT /api/v1/workspaces/{ws}/channels/{channelId}} (API.md "Channel connections"). */
+/** {@code PUT /api/v1/workspaces/{ws}/channels/{channelId}} (docs/api.md#channel-connections). */
 @RestController
 public class ChannelConnectionController {
 
@@ -74,7 +74,7 @@ public class ChannelConnectionController {
         return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view);
     }
 
-    /** Re-checks what the connection's credentials allow (API.md {@code POST …/probe}). */
+    /** Re-checks what the connection's credentials allow (docs/api.md#channel-connections, {@code POST …/probe}). */
     @Operation(description = "Checks the connection's credentials and capabilities at the provider again (can it "
             + "publish, can it read a post back) and answers what it found.")
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/probe")

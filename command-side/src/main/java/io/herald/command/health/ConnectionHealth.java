@@ -118,7 +118,7 @@ public class ConnectionHealth {
         return versions.retired(workspace, channel, type).map(reason -> new Hold(reason, API_VERSION));
     }
 
-    /** The publication view's {@code heldReason} (API.md). */
+    /** The publication view's {@code heldReason} (docs/architecture.md#connection-health). */
     public static String heldReason(String providerReason) {
         return "the connection needs new credentials: " + providerReason;
     }

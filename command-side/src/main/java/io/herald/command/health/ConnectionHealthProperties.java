@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code herald.channels.*} of connection health.
  *
- * @param expiryWarning       how long before a token's known expiry the connection warns (DESIGN.md)
+ * @param expiryWarning       how long before a token's known expiry the connection warns (docs/architecture.md#connection-health)
  * @param expirySweepInterval how often expiries (and API version sunsets) are checked against their windows
  * @param versionWarning      how long before a provider API version's sunset the connection warns
  */

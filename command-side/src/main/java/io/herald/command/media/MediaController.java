@@ -35,7 +35,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/v1/workspaces/{ws}/media} and its two reads (API.md "Media"). The body is the
+ * {@code POST /api/v1/workspaces/{ws}/media} and its two reads (docs/api.md#media). The body is the
  * image itself, read up to {@code herald.media.max-bytes} and no further; it is stored only once
  * its type (from the bytes) matches the declared one and it decodes. Uploading is no publication
  * step and writes no event: an image is content, kept by its hash, and harmless to upload twice.

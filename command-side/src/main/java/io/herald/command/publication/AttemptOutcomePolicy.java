@@ -129,7 +129,7 @@ final class AttemptOutcomePolicy {
     }
 
     /**
-     * Rule 3's one exception (DESIGN.md "Retry safety"): an unknown create on a connection whose
+     * Rule 3's one exception (docs/architecture.md#retry-safety): an unknown create on a connection whose
      * provider cannot make a second post from the same request ({@code client_id},
      * {@code provider_key}) is sent again at once with the same record id or key, within the
      * channel's bounds; otherwise (and past them) it is read back, as every other unknown create.

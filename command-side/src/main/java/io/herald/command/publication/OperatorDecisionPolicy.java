@@ -16,7 +16,7 @@ import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 
 /**
- * What an operator's decision (API.md "Operator decisions") records, and in which states each is
+ * What an operator's decision (docs/api.md#operators-and-auditors) records, and in which states each is
  * allowed: about the post, or, once the post stands and its first comment waits for an operator,
  * about that comment ({@code decisionStep: first_comment}). A decision not allowed is refused with
  * {@code decision_not_allowed} and a hint at what would be.

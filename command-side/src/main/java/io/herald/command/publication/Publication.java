@@ -300,7 +300,7 @@ public class Publication {
         apply(ReadBackPolicy.requested(state, command));
     }
 
-    /** The client asks to run it (again), API.md "execute"; a retry already due changes nothing. */
+    /** The client asks to run it (again), docs/api.md#publications; a retry already due changes nothing. */
     @CommandHandler
     public void handle(ExecutePublicationCommand command) {
         requireWorkspace(command.workspaceId());

@@ -36,7 +36,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The publication commands of API.md: request, execute, decide. */
+/** The publication commands of docs/api.md#publications: request, execute, decide. */
 @RestController
 public class PublicationCommandController {
 
@@ -97,7 +97,7 @@ public class PublicationCommandController {
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(current(workspace, publication, at));
     }
 
-    /** An operator's decision (API.md "Operator"). */
+    /** An operator's decision (docs/api.md#operators-and-auditors). */
     public record DecisionRequest(
             @NotNull @Pattern(regexp = "confirm_published|confirm_not_published|reattempt|abandon",
                     message = "must be confirm_published, confirm_not_published, reattempt or abandon")
@@ -145,7 +145,7 @@ public class PublicationCommandController {
         return ResponseEntity.ok(current(workspace, publication, at));
     }
 
-    /** Read back now, e.g. after new credentials made it possible (API.md "Operator"). */
+    /** Read back now, e.g. after new credentials made it possible (docs/api.md#operators-and-auditors). */
     @Operation(description = "Reads the post back from the provider now instead of waiting for the settle delay; the "
             + "result is recorded as a reconciliation of the publication.")
     @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/reconcile")

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Whether an unknown create on a channel may be sent again with the same record id or idempotency
- * key, without a read-back first (DESIGN.md "Retry safety"): only where the provider itself cannot
+ * key, without a read-back first (docs/architecture.md#retry-safety): only where the provider itself cannot
  * make a second post from it, {@code client_id} (as often as the retry policy sends a request that
  * never left) and {@code provider_key} (once, while the provider still knows the key). The class
  * asked is the one that holds without any read access, since the re-send must not lean on reading.

@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Webhook subscriptions of a workspace (API.md "Webhooks"); the delivery log is the query side's. */
+/** Webhook subscriptions of a workspace (docs/api.md#webhooks); the delivery log is the query side's. */
 @RestController
 public class WebhookController {
 

@@ -88,7 +88,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A life's content may have images and a first comment, so its steps are uploads (repeatable),
  * the post and the comment (each once only). After every step the history must keep rules 1–6 of
- * DESIGN.md per once-only step, a stale message must append nothing, the post must attach only
+ * docs/architecture.md#rules-an-auditor-can-check per once-only step, a stale message must append nothing, the post must attach only
  * uploads recorded as succeeded, and the provider must hold at most one post and one comment and
  * have seen at most one call that may have created each since its last NOT_FOUND. A failure names the sequence's own seed and its
  * steps, so it can be rerun alone ({@code -Dherald.state-machine.only=N}).
@@ -858,7 +858,7 @@ class PublicationStateMachineTest {
         }
 
         /**
-         * Rules 1–6 of DESIGN.md on the whole history, per once-only step (the post, the comment),
+         * Rules 1–6 of docs/architecture.md#rules-an-auditor-can-check on the whole history, per once-only step (the post, the comment),
          * and what the provider holds.
          */
         private void checkTheRules() {

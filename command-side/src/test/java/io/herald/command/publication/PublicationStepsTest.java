@@ -56,7 +56,7 @@ import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The steps of a publication with images and a first comment (DESIGN.md "Steps"). */
+/** The steps of a publication with images and a first comment (docs/architecture.md#steps-and-step-kinds). */
 class PublicationStepsTest {
 
     private static final WorkspaceId WS = new WorkspaceId("acme");

@@ -90,7 +90,7 @@ public class AxonProcessingConfiguration {
     /**
      * Axon's own executors for a processor (same threads, same names), at the lowest priority:
      * where the JVM maps priorities to the OS, requests are answered first and the events wait in
-     * the store (README, "Under load").
+     * the store (docs/operations.md#running-more-than-one-node, "Under load").
      */
     private static ScheduledExecutorService background(org.axonframework.config.Configuration config, int threads,
                                                        String name) {

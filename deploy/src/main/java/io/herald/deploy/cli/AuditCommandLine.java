@@ -19,7 +19,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * {@code java -jar herald.jar audit verify [--workspace=acme] [--spring.datasource.url=…]}: replays
- * every publication stream against DESIGN.md's rules 1–5, prints the breaches or a one-line
+ * every publication stream against rules 1–5 of docs/architecture.md#rules-an-auditor-can-check, prints the breaches or a one-line
  * summary, and exits 0 when clean, 1 when a rule is broken, 2 when the check could not run.
  *
  * <p>{@code java -jar herald.jar audit verify-export <file> --public-key <file>} checks an exported

@@ -29,7 +29,7 @@ import java.util.Map;
 
 /**
  * Each operation of the HTTP contract by method and path: its operationId, tag, summary and the
- * problem codes it may answer besides the ones every call may get (API.md is the source).
+ * problem codes it may answer besides the ones every call may get (docs/api.md#problem-types explains each).
  */
 final class ApiOperations {
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module arrows of DESIGN.md ("Modules"), stated once for the whole build and checked on the
+ * The module arrows of docs/architecture.md#modules, stated once for the whole build and checked on the
  * compiled classes of every module. Rules that mean something only inside one module live there.
  */
 class ModuleArrowsTest {

@@ -14,7 +14,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every endpoint of API.md (and the few extra ones Herald serves) against every kind of caller:
+ * Every endpoint of docs/api.md#authentication-and-roles (and the few extra ones Herald serves) against every kind of caller:
  * no key, each role, the system key, a revoked key and another workspace's key. Also every
  * actuator path, open or not, and paths and methods no rule names: those are refused for every
  * key (deny by default).
@@ -28,7 +28,7 @@ class RoleMatrixIT extends SecurityIntegrationTest {
 
     /**
      * One endpoint: who may call it, and what an allowed caller gets. {@code pending} marks an
-     * endpoint API.md names that no module serves yet: there an allowed caller gets 404/405.
+     * endpoint docs/api.md names that no module serves yet: there an allowed caller gets 404/405.
      */
     private record Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed,
                             boolean pending, boolean open, byte[] image) {

@@ -44,7 +44,7 @@ final class FacebookErrors {
         return error(400, 190, 463, "Error validating access token: Session has expired.");
     }
 
-    /** Graph API's answers for a token that no longer works (code 190, PROVIDERS.md's subcodes). */
+    /** Graph API's answers for a token that no longer works (code 190, docs/channels.md#facebook-pages). */
     static ResponseEntity<String> lapsedToken(String kind) {
         return switch (kind) {
             case "PASSWORD_CHANGED" -> error(400, 190, 460, "Error validating access token: The session has been "

@@ -120,7 +120,7 @@ class LinkedInRest {
                 : state.linkedInToken(token);
     }
 
-    /** LinkedIn's 401 for a token it does not accept: expired and revoked ones say so (PROVIDERS.md). */
+    /** LinkedIn's 401 for a token it does not accept: expired and revoked ones say so (docs/channels.md#linkedin). */
     ResponseEntity<String> tokenRefusal(String token) {
         Optional<String> lapsed = state.lapses().lapsed(PROVIDER, token, false);
         if (lapsed.isEmpty()) {

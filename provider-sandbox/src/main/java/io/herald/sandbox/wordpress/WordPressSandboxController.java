@@ -76,7 +76,7 @@ public class WordPressSandboxController {
         }
         String method = request.getMethod();
         boolean post = route.equals("/wp/v2/posts") && method.equals("POST");
-        // a revoked application password makes the request anonymous, as on a stock site (PROVIDERS.md)
+        // a revoked application password makes the request anonymous, as on a stock site (docs/channels.md#wordpress)
         boolean authenticated = WordPressRest.authenticated(known.get(), request.getHeader("Authorization"))
                 && state.lapses().lapsed(PROVIDER, known.get().applicationPassword(), post).isEmpty();
         if (route.equals("/wp/v2/users/me") && method.equals("GET")) {

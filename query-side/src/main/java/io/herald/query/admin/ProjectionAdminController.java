@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Rebuilds a projection from the history (API.md "Audit") and shows how far every processor is.
+ * Rebuilds a projection from the history (docs/api.md#operators-and-auditors) and shows how far every processor is.
  * The rebuild runs in the background ({@link ProjectionRebuilder}) while the rest of Herald keeps
  * running; until it is done the projection shows as replaying and not caught up.
  */

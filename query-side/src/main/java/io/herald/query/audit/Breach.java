@@ -3,11 +3,11 @@ package io.herald.query.audit;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * One place where a publication's history breaks a rule of DESIGN.md, or where the store no
+ * One place where a publication's history breaks a rule of docs/architecture.md#rules-an-auditor-can-check, or where the store no
  * longer matches the audit chain.
  *
  * @param publicationId the stream (a publication, or for a chain break any aggregate) it is in
- * @param rule          1 to 5, as numbered in DESIGN.md ("Rules the aggregate enforces"); 8: an update
+ * @param rule          1 to 5, as numbered in docs/architecture.md#rules-an-auditor-can-check; 8: an update
  *                      applied out of order, 9: a step after a delete (see {@code EntryLineCheck});
  *                      {@value #CHAIN_BREAK}: a chain break (an event changed, removed or moved after
  *                      it was chained)

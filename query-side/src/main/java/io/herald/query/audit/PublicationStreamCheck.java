@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Replays one publication's stream against DESIGN.md's rules 1–5, independently of the aggregate
+ * Replays one publication's stream against rules 1–5 of docs/architecture.md#rules-an-auditor-can-check, independently of the aggregate
  * that wrote it: the aggregate refuses what breaks a rule, and this finds whatever got into the
  * store anyway (a bug, a hand-edited row, a second writer).
  *
@@ -18,7 +18,7 @@ import java.util.List;
  *   <li>an attempt without a result is closed only by an outcome-unknown: never followed directly by
  *       a new attempt, a reconciliation or an abandon, and never left open long past its deadline;</li>
  *   <li>after an unknown outcome, the next attempt needs a NOT_FOUND reconciliation in between, but
- *       for the one exception (DESIGN.md "Retry safety"): a re-send of an unknown create with the
+ *       for the one exception (docs/architecture.md#retry-safety): a re-send of an unknown create with the
  *       same key ({@code RESEND_SAME_KEY}), made due by a {@code PublicationResendDueEvent} that
  *       names a {@code client_id} or {@code provider_key} connection, the {@code provider_key} one
  *       once per chain and before the recorded end of its window;</li>
@@ -26,7 +26,7 @@ import java.util.List;
  *   <li>results (succeeded, failed, outcome unknown) only for the attempt in flight.</li>
  * </ol>
  *
- * <p>Rules 3 and 4 hold per once-only step (DESIGN.md "Steps"): the post, and its first comment,
+ * <p>Rules 3 and 4 hold per once-only step (docs/architecture.md#steps-and-step-kinds): the post, and its first comment,
  * each at most once unless a NOT_FOUND came between; uploads are repeatable but come before the
  * post, and the comment only after it. Attempts stored without a step created the post.
  */

@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: {@code GET /api/v1/workspaces/{ws}/channels}, connections without secrets. */
+/** docs/api.md#the-contract-in-one-page: {@code GET /api/v1/workspaces/{ws}/channels}, connections without secrets. */
 @RestController
 public class ChannelController {
 

@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: {@code GET /api/v1/workspaces/{ws}/decisions}, answered as {@code {items, nextCursor}}. */
+/** docs/api.md#the-contract-in-one-page: {@code GET /api/v1/workspaces/{ws}/decisions}, answered as {@code {items, nextCursor}}. */
 @RestController
 public class DecisionQueueController {
 

@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: the publication view and the publication list. */
+/** docs/api.md#publications: the publication view and the publication list. */
 @RestController
 @RequestMapping(path = "/api/v1/workspaces/{ws}/publications", produces = MediaType.APPLICATION_JSON_VALUE)
 public class PublicationController {

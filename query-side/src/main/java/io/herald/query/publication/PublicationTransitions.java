@@ -29,7 +29,7 @@ import java.util.List;
  * the history gives exactly what the live projection gave.
  *
  * <p>Results and reconciliations for an attempt older than the latest one are recorded in the
- * history but do not change the status (DESIGN.md rule 5: stale results change nothing).
+ * history but do not change the status (docs/architecture.md#rules-an-auditor-can-check, rule 5: stale results change nothing).
  */
 final class PublicationTransitions {
 

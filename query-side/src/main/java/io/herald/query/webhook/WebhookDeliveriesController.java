@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: a webhook's delivery log, newest first with cursor paging, and redelivery. */
+/** docs/api.md#webhooks: a webhook's delivery log, newest first with cursor paging, and redelivery. */
 @RestController
 public class WebhookDeliveriesController {
 
@@ -41,7 +41,7 @@ public class WebhookDeliveriesController {
     public record DeliveryPage(List<Item> items, String nextCursor) {
     }
 
-    /** A delivery as API.md shows it. */
+    /** A delivery as docs/api.md#webhooks shows it. */
     @Schema(name = "WebhookDelivery")
     public record Item(String deliveryId, String type, String publicationId, String status, int tries,
                        Integer lastStatusCode, String lastError, Instant nextTryAt, Instant createdAt,

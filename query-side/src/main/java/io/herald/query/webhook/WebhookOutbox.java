@@ -51,7 +51,7 @@ public class WebhookOutbox {
                           String leaseToken, String traceparent) {
     }
 
-    /** One row of the delivery log (API.md). */
+    /** One row of the delivery log (docs/api.md#webhooks). */
     public record Delivery(String deliveryId, String type, String publicationId, String status, int tries,
                            Integer lastStatusCode, String lastError, Instant nextTryAt, Instant createdAt,
                            Instant deliveredAt, long position) {

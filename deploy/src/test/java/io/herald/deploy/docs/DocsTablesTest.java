@@ -23,13 +23,15 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's tables against the code: every {@code herald.*} key in the configuration
- * metadata the build generates from the properties records is in the configuration table and the
- * table names no other, and the problem types table lists every error code with its status.
+ * The documentation's tables against the code: every {@code herald.*} key in the configuration
+ * metadata the build generates from the properties records is in the configuration table of
+ * {@code docs/operations.md} and the table names no other, and the problem types table of
+ * {@code docs/api.md} lists every error code with its status.
  */
-class ReadmeTablesTest {
+class DocsTablesTest {
 
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path API = Path.of("..", "docs", "api.md");
+    private static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
     private static final Pattern TICKED = Pattern.compile("`([^`]+)`");
     private static final Pattern KEY = Pattern.compile("[a-z0-9.{},…*-]+");
 
@@ -41,14 +43,14 @@ class ReadmeTablesTest {
         undocumented.removeAll(documented);
         Set<String> unknown = new TreeSet<>(documented);
         unknown.removeAll(metadata);
-        assertThat(undocumented).as("keys of the properties records missing from the README's table").isEmpty();
-        assertThat(unknown).as("keys in the README's table that no properties record has").isEmpty();
+        assertThat(undocumented).as("keys of the properties records missing from the table in docs/operations.md").isEmpty();
+        assertThat(unknown).as("keys in the table in docs/operations.md that no properties record has").isEmpty();
     }
 
     @Test
     void theProblemTypesTableListsEveryCodeWithItsStatus() throws IOException {
         Set<String> rows = new TreeSet<>();
-        for (String line : section("## Try the API")) {
+        for (String line : section(API, "## Problem types")) {
             Matcher type = Pattern.compile("^\\| `(" + Pattern.quote(Problems.TYPE_PREFIX) + "[a-z_]+)` \\| (\\d+) \\|")
                     .matcher(line);
             if (type.find()) {
@@ -64,7 +66,7 @@ class ReadmeTablesTest {
     private static Set<String> metadataKeys() throws IOException {
         Set<String> keys = new TreeSet<>();
         ObjectMapper json = new ObjectMapper();
-        Enumeration<URL> files = ReadmeTablesTest.class.getClassLoader()
+        Enumeration<URL> files = DocsTablesTest.class.getClassLoader()
                 .getResources("META-INF/spring-configuration-metadata.json");
         while (files.hasMoreElements()) {
             try (InputStream in = files.nextElement().openStream()) {
@@ -87,7 +89,7 @@ class ReadmeTablesTest {
      */
     private static Set<String> documentedKeys() throws IOException {
         Set<String> keys = new TreeSet<>();
-        for (String line : section("## Configuration")) {
+        for (String line : section(OPERATIONS, "## Configuration")) {
             if (!line.startsWith("| `")) {
                 continue;
             }
@@ -130,10 +132,10 @@ class ReadmeTablesTest {
         return out;
     }
 
-    private static List<String> section(String heading) throws IOException {
-        List<String> lines = Files.readAllLines(README);
+    private static List<String> section(Path file, String heading) throws IOException {
+        List<String> lines = Files.readAllLines(file);
         int start = lines.indexOf(heading);
-        assertThat(start).as("README section %s", heading).isNotNegative();
+        assertThat(start).as("section %s of %s", heading, file).isNotNegative();
         List<String> out = new ArrayList<>();
         for (int i = start + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
             out.add(lines.get(i));
