@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
  * The simulated instance's own admin endpoints under {@code /sandbox/_admin/mastodon}: accounts and
  * their tokens, what an account's statuses are (deleted ones marked), statuses placed by hand,
  * faults, how uploads are processed, and whether a repeated {@code Idempotency-Key} is answered
- * with a 500.
+ * with a 500; and the create requests it received, with their keys.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -66,7 +66,16 @@ public class MastodonAdminController {
         return json(list);
     }
 
-    /** A status placed by hand: {@code {text, inReplyToId?, createdAt?}} → {@code {id}}. */
+    /** {@code [{idempotencyKey, at}]}: every create request the account's token made, oldest first. */
+    @GetMapping(ADMIN + "/accounts/{id}/creates")
+    public ResponseEntity<String> creates(@PathVariable String id) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        instance.createRequests(id).forEach(request -> list.addObject().put("idempotencyKey", request.idempotencyKey())
+                .put("at", request.at().toString()));
+        return json(list);
+    }
+
+        /** A status placed by hand: {@code {text, inReplyToId?, createdAt?}} → {@code {id}}. */
     @PostMapping(ADMIN + "/accounts/{id}/statuses")
     public ResponseEntity<String> seed(@PathVariable String id, @RequestBody JsonNode body) {
         Instant at = Json.text(body, "createdAt") == null ? Instant.now() : Instant.parse(Json.text(body, "createdAt"));

@@ -91,6 +91,7 @@ public class MastodonApiController {
         String key = request.getHeader("Idempotency-Key");
         return authorized(request, "write:statuses", MastodonFaults.Operation.CREATE, response, account -> () -> {
             Instant now = Instant.now();
+            instance.received(account.id(), key, now);
             if (key != null) {
                 Optional<Status> repeat = instance.keyed(account.id(), key, now).flatMap(instance::status);
                 if (repeat.isPresent()) {
