@@ -3,9 +3,11 @@ package io.herald.sandbox.mastodon;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.SandboxChannel;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -24,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
-public class MastodonAdminController {
+public class MastodonAdminController implements SandboxChannel {
 
     private static final String ADMIN = "/sandbox/_admin/mastodon";
 
@@ -106,5 +108,19 @@ public class MastodonAdminController {
 
     private static ResponseEntity<String> json(JsonNode body) {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(body));
+    }
+
+    @Override
+    public String type() {
+        return "mastodon";
+    }
+
+    /** The statuses, deleted ones left out, of the account the connection's {@code accessToken} was made for. */
+    @Override
+    public List<Post> posts(Map<String, Object> connection) {
+        return instance.madeFor((String) connection.get("accessToken"))
+                .map(account -> instance.statuses(account.id(), false).stream()
+                        .map(status -> new Post(status.id(), status.text())).toList())
+                .orElse(List.of());
     }
 }

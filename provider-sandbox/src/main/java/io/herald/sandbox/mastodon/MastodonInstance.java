@@ -97,6 +97,11 @@ public class MastodonInstance {
         return Optional.ofNullable(token).map(byToken::get);
     }
 
+    /** The account a token was made for, revoked or not. */
+    Optional<Account> madeFor(String token) {
+        return byId.values().stream().filter(account -> account.token().equals(token)).findFirst();
+    }
+
     Optional<Account> account(String id) {
         return Optional.ofNullable(byId.get(id));
     }
