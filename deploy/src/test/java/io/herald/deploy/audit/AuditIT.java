@@ -101,7 +101,7 @@ class AuditIT extends HeraldIntegrationTest {
                 "PublicationAttemptedEvent", "PublicationSucceededEvent");
         assertThat(events.get(0).get("sequence").asLong()).isZero();
         assertThat(events.get(0).get("revision").asText())
-                .as("requests are written in revision 2, with images and a first comment").isEqualTo("2");
+                .as("requests are written in revision 3, with the step kinds their channel names").isEqualTo("3");
         assertThat(events.get(0).get("payload").get("calendarEntryId").asText()).isEqualTo("entry-1");
         assertThat(events.get(0).get("metadata").has("correlationId")).isTrue();
         assertThat(events.get(0).get("timestamp").asText()).isNotBlank();
