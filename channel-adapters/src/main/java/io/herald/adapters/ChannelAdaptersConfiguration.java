@@ -14,6 +14,7 @@ import io.herald.adapters.outbound.HostResolver;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.outbound.OutboundProperties;
 import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.wordpress.WordPressAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
@@ -36,17 +37,24 @@ public class ChannelAdaptersConfiguration {
     /** Every channel plug-in Herald has; also builds them without Spring, e.g. in tests. */
     public static ChannelPlugins create(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         return new ChannelPlugins(List.<ChannelPlugin>of(
-                new FacebookPlugin(facebook(properties, clock)),
+                new FacebookPlugin(facebook(properties, clock), facebookLogin(properties, clock)),
                 new LinkedInPlugin(linkedIn(properties, clock)),
                 new WordPressPlugin(wordPress(properties, guard, clock)),
                 new BlueskyPlugin(bluesky(properties, guard, clock)),
-                new MastodonPlugin(mastodon(properties, guard, clock), properties.mastodon().idempotencyWindow())));
+                new MastodonPlugin(mastodon(properties, guard, clock), properties.mastodon().idempotencyWindow(),
+                        MastodonPlugin.login(mastodonHttp(properties, guard, clock)))));
     }
 
     public static FacebookAdapter facebook(ChannelAdaptersProperties properties, Clock clock) {
         ChannelAdaptersProperties.Facebook fb = properties.facebook();
         return new FacebookAdapter(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock),
                 fb.graphBaseUrl());
+    }
+
+    public static ConnectFlow facebookLogin(ChannelAdaptersProperties properties, Clock clock) {
+        ChannelAdaptersProperties.Facebook fb = properties.facebook();
+        return FacebookPlugin.login(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock),
+                fb.dialogBaseUrl(), fb.graphBaseUrl(), fb.appId(), fb.appSecret());
     }
 
     public static LinkedInAdapter linkedIn(ChannelAdaptersProperties properties, Clock clock) {
@@ -71,9 +79,12 @@ public class ChannelAdaptersConfiguration {
 
     /** A Mastodon instance is one a workspace admin names: every call goes through the outbound guard. */
     public static MastodonAdapter mastodon(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
+        return new MastodonAdapter(mastodonHttp(properties, guard, clock));
+    }
+
+    private static ProviderHttp mastodonHttp(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         ChannelAdaptersProperties.Mastodon md = properties.mastodon();
-        return new MastodonAdapter(ProviderHttp.guarded("mastodon", md.connectTimeout(), md.readTimeout(), clock,
-                guard));
+        return ProviderHttp.guarded("mastodon", md.connectTimeout(), md.readTimeout(), clock, guard);
     }
 
     /** The system resolver; a test may replace this bean to control what names resolve to. */

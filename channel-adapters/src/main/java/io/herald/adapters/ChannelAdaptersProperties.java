@@ -29,9 +29,22 @@ public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook f
                 .bindOrCreate("herald.channels", ChannelAdaptersProperties.class);
     }
 
+    /**
+     * Facebook; {@code appId} and {@code appSecret} are Herald's Meta app, for connecting Pages
+     * through Facebook Login ({@code dialogBaseUrl} serves its consent dialog); without them Pages
+     * connect with the {@code PUT} form only.
+     */
     public record Facebook(@DefaultValue("https://graph.facebook.com/v25.0") @NotBlank String graphBaseUrl,
+                           @DefaultValue("https://www.facebook.com/v25.0") @NotBlank String dialogBaseUrl,
+                           String appId,
+                           String appSecret,
                            @DefaultValue("5s") @NotNull Duration connectTimeout,
                            @DefaultValue("30s") @NotNull Duration readTimeout) {
+
+        @Override
+        public String toString() {
+            return "Facebook[" + graphBaseUrl + ", app " + appId + ", secret redacted]";
+        }
     }
 
     public record LinkedIn(@DefaultValue("https://api.linkedin.com") @NotBlank String apiBaseUrl,

@@ -84,6 +84,15 @@ public interface ChannelPlugin {
         return Duration.ZERO;
     }
 
+    /**
+     * How a workspace admin connects a channel of this type: the {@code PUT} form (the default), or
+     * the provider's OAuth consent ({@link OAuthFlow}), whose result is read by {@link #connect} as a
+     * {@code PUT} of the same fields would be.
+     */
+    default ConnectFlow connectFlow() {
+        return new ConnectFlow.Form(null);
+    }
+
     /** Settings and secrets of one connection. */
     record Connection(ChannelSettings settings, ChannelSecrets secrets) {
 
