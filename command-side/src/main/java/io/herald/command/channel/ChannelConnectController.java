@@ -1,0 +1,113 @@
+package io.herald.command.channel;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.command.publication.PublicationCommandController;
+import io.herald.command.publication.PublicationRequest;
+import io.herald.contracts.error.ErrorCode;
+import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import io.herald.platform.wire.Json;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Connecting a channel through its provider (API.md): {@code POST …/connect} starts, the provider
+ * sends the browser to {@code GET /oauth/callback/{type}} (no key: the state authenticates it),
+ * {@code POST …/connect/choice} picks among several connections.
+ */
+@RestController
+public class ChannelConnectController {
+
+    private final ChannelConnectFlows flows;
+
+    public ChannelConnectController(ChannelConnectFlows flows) {
+        this.flows = flows;
+    }
+
+    /** The body of a choice. */
+    public record Choice(String state, String id) {
+    }
+
+    @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/connect")
+    public ResponseEntity<ChannelConnectFlows.Started> connect(
+            @PathVariable("ws") String ws, @PathVariable("channelId") String channelId, @RequestBody ObjectNode body,
+            @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
+        checkIds(ws, channelId);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(flows.start(new WorkspaceId(ws),
+                new ChannelId(channelId), body, actor == null ? "anonymous" : actor));
+    }
+
+    @GetMapping(path = "/oauth/callback/{type}", produces = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<ChannelConnectFlows.ConnectResult> callback(
+            @PathVariable("type") String type,
+            @RequestParam(name = "code", required = false) String code,
+            @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "error", required = false) String error,
+            @RequestParam(name = "error_description", required = false) String errorDescription) {
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore())
+                .header("Referrer-Policy", "no-referrer")
+                .body(flows.callback(type, code, state, error, errorDescription));
+    }
+
+    /**
+     * The same callback reached by the admin's browser (a page is asked for): the result goes back to
+     * the console in the address's fragment, which is never sent to a server — the stored connection's
+     * id and type, the choices (names only) with the state that picks one, or the refusal.
+     */
+    @GetMapping(path = "/oauth/callback/{type}", produces = MediaType.TEXT_HTML_VALUE)
+    public ResponseEntity<Void> callbackInBrowser(
+            @PathVariable("type") String type,
+            @RequestParam(name = "code", required = false) String code,
+            @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "error", required = false) String error,
+            @RequestParam(name = "error_description", required = false) String errorDescription) {
+        ObjectNode result = Json.object();
+        try {
+            ChannelConnectFlows.ConnectResult done = flows.callback(type, code, state, error, errorDescription);
+            result.put("workspace", done.workspace()).put("channelId", done.channelId()).put("type", type);
+            if (done.connection() != null) {
+                result.put("connected", true);
+            } else {
+                result.put("state", done.state());
+                done.choices().forEach(c -> result.withArray("choices").addObject().put("id", c.id())
+                        .put("name", c.name()).put("kind", c.kind()));
+            }
+        } catch (HeraldRejection refusal) {
+            result.put("type", type).put("error", refusal.code().code()).put("detail", refusal.detail());
+        }
+        return ResponseEntity.status(HttpStatus.SEE_OTHER).cacheControl(CacheControl.noStore())
+                .header("Referrer-Policy", "no-referrer")
+                .location(URI.create("/console" + (result.hasNonNull("workspace") ? "?ws="
+                        + java.net.URLEncoder.encode(result.get("workspace").asText(), StandardCharsets.UTF_8) : "")
+                        + "#connect=" + Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(result.toString().getBytes(StandardCharsets.UTF_8)))).build();
+    }
+
+    @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/connect/choice")
+    public ResponseEntity<ChannelConnectFlows.ConnectResult> choose(
+            @PathVariable("ws") String ws, @PathVariable("channelId") String channelId, @RequestBody Choice choice,
+            @RequestAttribute(name = PublicationCommandController.ACTOR_ATTRIBUTE, required = false) String actor) {
+        checkIds(ws, channelId);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(flows.choose(new WorkspaceId(ws),
+                new ChannelId(channelId), choice.state(), choice.id(), actor == null ? "anonymous" : actor));
+    }
+
+    private static void checkIds(String ws, String channelId) {
+        if (!ws.matches(PublicationRequest.SAFE_ID) || !channelId.matches(PublicationRequest.SAFE_ID)) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace or channel");
+        }
+    }
+}
