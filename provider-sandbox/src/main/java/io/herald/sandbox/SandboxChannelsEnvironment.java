@@ -5,6 +5,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import io.herald.platform.config.SandboxProperties;
 
 import io.herald.platform.data.DataDirectory;
+import io.herald.sandbox.facebook.FacebookLoginController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -49,6 +50,11 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
         environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.of(
                 "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
                 "herald.channels.linkedin.api-base-url", base + "/linkedin",
+                // the sandbox's Facebook app, and Herald's own address for the providers' callbacks
+                "herald.channels.facebook.dialog-base-url", base + "/facebook/www/v25.0",
+                "herald.channels.facebook.app-id", FacebookLoginController.APP_ID,
+                "herald.channels.facebook.app-secret", FacebookLoginController.APP_SECRET,
+                "herald.public-base-url", "http://localhost:${server.port:8080}",
                 // the sandbox's WordPress sites are this application on localhost
                 "herald.outbound.allow-private-networks", "true")));
     }
