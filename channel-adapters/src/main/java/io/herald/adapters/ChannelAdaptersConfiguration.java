@@ -38,7 +38,7 @@ public class ChannelAdaptersConfiguration {
     public static ChannelPlugins create(ChannelAdaptersProperties properties, OutboundGuard guard, Clock clock) {
         return new ChannelPlugins(List.<ChannelPlugin>of(
                 new FacebookPlugin(facebook(properties, clock), facebookLogin(properties, clock)),
-                new LinkedInPlugin(linkedIn(properties, clock)),
+                new LinkedInPlugin(linkedIn(properties, clock), linkedInLogin(properties, clock)),
                 new WordPressPlugin(wordPress(properties, guard, clock)),
                 new BlueskyPlugin(bluesky(properties, guard, clock)),
                 new MastodonPlugin(mastodon(properties, guard, clock), properties.mastodon().idempotencyWindow(),
@@ -55,6 +55,13 @@ public class ChannelAdaptersConfiguration {
         ChannelAdaptersProperties.Facebook fb = properties.facebook();
         return FacebookPlugin.login(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock),
                 fb.dialogBaseUrl(), fb.graphBaseUrl(), fb.appId(), fb.appSecret());
+    }
+
+    public static ConnectFlow linkedInLogin(ChannelAdaptersProperties properties, Clock clock) {
+        ChannelAdaptersProperties.LinkedIn li = properties.linkedin();
+        return LinkedInPlugin.login(new ProviderHttp("linkedin", li.connectTimeout(), li.readTimeout(), clock),
+                li.authorizationBaseUrl(), li.apiBaseUrl(), li.version(), li.clientId(), li.clientSecret(),
+                li.oauthScopes());
     }
 
     public static LinkedInAdapter linkedIn(ChannelAdaptersProperties properties, Clock clock) {

@@ -47,10 +47,24 @@ public record ChannelAdaptersProperties(@DefaultValue @NotNull @Valid Facebook f
         }
     }
 
+    /**
+     * LinkedIn; {@code clientId} and {@code clientSecret} are Herald's LinkedIn app, for connecting
+     * members and organizations through Sign In with LinkedIn ({@code authorizationBaseUrl});
+     * {@code oauthScopes} are the scopes the app has (comma-separated).
+     */
     public record LinkedIn(@DefaultValue("https://api.linkedin.com") @NotBlank String apiBaseUrl,
                            @DefaultValue("202611") @NotBlank String version,
+                           @DefaultValue("https://www.linkedin.com/oauth/v2") @NotBlank String authorizationBaseUrl,
+                           String clientId,
+                           String clientSecret,
+                           @DefaultValue("openid,profile,w_member_social") @NotBlank String oauthScopes,
                            @DefaultValue("5s") @NotNull Duration connectTimeout,
                            @DefaultValue("30s") @NotNull Duration readTimeout) {
+
+        @Override
+        public String toString() {
+            return "LinkedIn[" + apiBaseUrl + ", client " + clientId + ", secret redacted]";
+        }
     }
 
     public record WordPress(@DefaultValue("5s") @NotNull Duration connectTimeout,

@@ -51,7 +51,7 @@ public abstract class SandboxTestSupport {
     protected ChannelAdaptersProperties properties(Duration readTimeout) {
         return new ChannelAdaptersProperties(
                 new ChannelAdaptersProperties.Facebook(sandbox.facebookGraphUrl(), "https://www.facebook.com/v25.0", null, null, Duration.ofSeconds(2), readTimeout),
-                new ChannelAdaptersProperties.LinkedIn(sandbox.linkedInApiUrl(), "202611", Duration.ofSeconds(2),
+                new ChannelAdaptersProperties.LinkedIn(sandbox.linkedInApiUrl(), "202611", "https://www.linkedin.com/oauth/v2", null, null, "openid,profile,w_member_social", Duration.ofSeconds(2),
                         readTimeout),
                 new ChannelAdaptersProperties.WordPress(Duration.ofSeconds(2), readTimeout),
                 new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout),

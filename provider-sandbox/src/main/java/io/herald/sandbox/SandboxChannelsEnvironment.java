@@ -6,6 +6,7 @@ import io.herald.platform.config.SandboxProperties;
 
 import io.herald.platform.data.DataDirectory;
 import io.herald.sandbox.facebook.FacebookLoginController;
+import io.herald.sandbox.linkedin.LinkedInLoginController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -47,16 +48,20 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
         }
         String base = "http://localhost:${server.port:8080}/sandbox";
         // lowest precedence: any explicit setting wins
-        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.of(
-                "herald.channels.facebook.graph-base-url", base + "/facebook/v25.0",
-                "herald.channels.linkedin.api-base-url", base + "/linkedin",
+        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.ofEntries(
+                Map.entry("herald.channels.facebook.graph-base-url", base + "/facebook/v25.0"),
+                Map.entry("herald.channels.linkedin.api-base-url", base + "/linkedin"),
                 // the sandbox's Facebook app, and Herald's own address for the providers' callbacks
-                "herald.channels.facebook.dialog-base-url", base + "/facebook/www/v25.0",
-                "herald.channels.facebook.app-id", FacebookLoginController.APP_ID,
-                "herald.channels.facebook.app-secret", FacebookLoginController.APP_SECRET,
-                "herald.public-base-url", "http://localhost:${server.port:8080}",
+                Map.entry("herald.channels.facebook.dialog-base-url", base + "/facebook/www/v25.0"),
+                Map.entry("herald.channels.facebook.app-id", FacebookLoginController.APP_ID),
+                Map.entry("herald.channels.facebook.app-secret", FacebookLoginController.APP_SECRET),
+                Map.entry("herald.channels.linkedin.authorization-base-url", base + "/linkedin/oauth/v2"),
+                Map.entry("herald.channels.linkedin.client-id", LinkedInLoginController.CLIENT_ID),
+                Map.entry("herald.channels.linkedin.client-secret", LinkedInLoginController.CLIENT_SECRET),
+                Map.entry("herald.channels.linkedin.oauth-scopes", "openid,profile,w_member_social,r_member_social"),
+                Map.entry("herald.public-base-url", "http://localhost:${server.port:8080}"),
                 // the sandbox's WordPress sites are this application on localhost
-                "herald.outbound.allow-private-networks", "true")));
+                Map.entry("herald.outbound.allow-private-networks", "true"))));
     }
 
     private static int freePort() {

@@ -4,6 +4,9 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
@@ -28,8 +31,23 @@ public final class LinkedInPlugin extends PluginParts {
                 @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes) {
     }
 
-    public LinkedInPlugin(LinkedInAdapter adapter) {
+    private final ConnectFlow login;
+
+    public LinkedInPlugin(LinkedInAdapter adapter, ConnectFlow login) {
         super(TYPE, adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
+        this.login = login;
+    }
+
+    /** Sign In with LinkedIn, the member or one of the organizations they administer chosen ({@link LinkedInLogin}). */
+    public static ConnectFlow login(ProviderHttp http, String authorizationBaseUrl, String apiBaseUrl, String version,
+                                    String clientId, String clientSecret, String scopes) {
+        return new LinkedInLogin(new OAuthCalls(http, LinkedInLogin::reason), authorizationBaseUrl, apiBaseUrl,
+                version, clientId, clientSecret, scopes, http.clock());
+    }
+
+    @Override
+    public ConnectFlow connectFlow() {
+        return login;
     }
 
     @Override
