@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -50,30 +51,25 @@ public class ChannelConnectController {
                 new ChannelId(channelId), body, actor == null ? "anonymous" : actor));
     }
 
-    @GetMapping(path = "/oauth/callback/{type}", produces = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<ChannelConnectFlows.ConnectResult> callback(
-            @PathVariable("type") String type,
-            @RequestParam(name = "code", required = false) String code,
-            @RequestParam(name = "state", required = false) String state,
-            @RequestParam(name = "error", required = false) String error,
-            @RequestParam(name = "error_description", required = false) String errorDescription) {
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore())
-                .header("Referrer-Policy", "no-referrer")
-                .body(flows.callback(type, code, state, error, errorDescription));
-    }
-
     /**
-     * The same callback reached by the admin's browser (a page is asked for): the result goes back to
-     * the console in the address's fragment, which is never sent to a server — the stored connection's
-     * id and type, the choices (names only) with the state that picks one, or the refusal.
+     * The provider's return. An API client gets the result as JSON; the admin's browser (it asks for
+     * a page) is sent back to the console with the result in the address's fragment, which is never
+     * sent to a server — the stored connection's id and type, the choices (names only) with the
+     * state that picks one, or the refusal.
      */
-    @GetMapping(path = "/oauth/callback/{type}", produces = MediaType.TEXT_HTML_VALUE)
-    public ResponseEntity<Void> callbackInBrowser(
+    @GetMapping("/oauth/callback/{type}")
+    public ResponseEntity<?> callback(
             @PathVariable("type") String type,
             @RequestParam(name = "code", required = false) String code,
             @RequestParam(name = "state", required = false) String state,
             @RequestParam(name = "error", required = false) String error,
-            @RequestParam(name = "error_description", required = false) String errorDescription) {
+            @RequestParam(name = "error_description", required = false) String errorDescription,
+            @RequestHeader(name = "Accept", required = false) String accept) {
+        if (accept == null || !accept.contains(MediaType.TEXT_HTML_VALUE)) {
+            return ResponseEntity.ok().cacheControl(CacheControl.noStore()).header("Referrer-Policy", "no-referrer")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(flows.callback(type, code, state, error, errorDescription));
+        }
         ObjectNode result = Json.object();
         try {
             ChannelConnectFlows.ConnectResult done = flows.callback(type, code, state, error, errorDescription);

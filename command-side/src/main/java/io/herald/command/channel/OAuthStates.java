@@ -155,6 +155,7 @@ public class OAuthStates {
                 .orElseThrow(() -> HeraldRejection.invalid(List.of(new FieldViolation("id",
                         "must be the id of one of the choices the callback listed"))));
         move(pending.id(), Stage.CHOOSING, Stage.DONE);
+        jdbc.update("UPDATE oauth_connect_state SET choices_ciphertext = NULL WHERE id = ?", pending.id());
         return chosen;
     }
 
