@@ -94,11 +94,44 @@ class ConnectThroughProviderIT extends HeraldIntegrationTest {
         assertThat(jdbc.queryForObject("""
                 SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE '%' || ? || '%'""",
                 Long.class, ws)).isPositive();
-        assertThat(jdbc.queryForObject("""
-                SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE '%' || ? || '%'
-                  AND convert_from(payload, 'UTF8') ~ 'EAA[SLP]'""", Long.class, ws)).isZero();
+        assertThat(jdbc.queryForList("""
+                SELECT payload_type || ': ' || substring(convert_from(payload, 'UTF8') from '.{0,80}EAA[SLP].{0,40}')
+                FROM domain_event_entry WHERE aggregate_identifier LIKE '%' || ? || '%'
+                  AND convert_from(payload, 'UTF8') ~ 'EAA[SLP]'""", String.class, ws)).isEmpty();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM oauth_connect_state WHERE workspace_id = ?"
                 + " AND choices_ciphertext IS NOT NULL", Long.class, ws)).isZero();
+    }
+
+    @Test
+    void reconnectingAChannelThatNeedsNewCredentialsResumesItsHeldPublications() throws Exception {
+        String ws = newWorkspace("fb-oauth-reconnect");
+        String old = "EAAB-oauth-old-" + System.nanoTime();
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"" + old + "\",\"pageId\":\"" + SECOND_PAGE
+                + "\",\"kind\":\"PAGE\"}");
+        Response put = send("PUT", channel(ws, "fb"), "{\"type\":\"facebook\",\"pageId\":\"" + SECOND_PAGE
+                + "\",\"pageAccessToken\":\"" + old + "\"}");
+        assertThat(put.status()).as(put.toString()).isEqualTo(201);
+        sandbox("POST", "/lapses", "{\"provider\":\"facebook\",\"credential\":\"" + old
+                + "\",\"afterPosts\":0,\"kind\":\"EXPIRED\"}");
+        Response published = send("POST", "/api/v1/workspaces/" + ws + "/publications", """
+                {"calendarEntryId":"entry-held-1","contentVersion":1,"channelId":"fb","action":"publish",
+                 "content":{"body":"Held until the Page is connected again"}}""");
+        assertThat(published.status()).as(published.toString()).isEqualTo(202);
+        String publication = "/api/v1/workspaces/" + ws + "/publications/" + published.json().get("publicationId")
+                .asText();
+        awaitJson(publication, v -> v.get("status").asText().equals("HELD"));
+        awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                v -> v.get(0).get("status").asText().equals("NEEDS_REAUTH"));
+
+        Response started = send("POST", channel(ws, "fb") + "/connect", "{\"type\":\"facebook\"}");
+        Response choices = browse(authorize(started.json().get("authorizeUrl").asText()));
+        Response chosen = send("POST", channel(ws, "fb") + "/connect/choice",
+                "{\"state\":\"" + choices.json().get("state").asText() + "\",\"id\":\"" + SECOND_PAGE + "\"}");
+        assertThat(chosen.status()).as(chosen.toString()).isEqualTo(200);
+
+        awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
+        awaitJson("/api/v1/workspaces/" + ws + "/channels", v -> v.get(0).get("status").asText().equals("ACTIVE")
+                && v.get(0).get("heldPublications").asInt() == 0);
     }
 
     @Test
@@ -156,6 +189,25 @@ class ConnectThroughProviderIT extends HeraldIntegrationTest {
                 .as(connected.toString()).isTrue();
         assertThat(connected.body()).doesNotContain("accessToken");
         assertThat(stored(ws)).isEqualTo(1);
+    }
+
+    @Test
+    void aLinkedInMemberConnectsThroughSignInWithLinkedIn() throws Exception {
+        String ws = newWorkspace("li-oauth");
+        Response started = send("POST", channel(ws, "li") + "/connect", "{\"type\":\"linkedin\"}");
+        assertThat(started.status()).as(started.toString()).isEqualTo(200);
+        assertThat(started.json().get("authorizeUrl").asText()).contains("/oauth/v2/authorization")
+                .contains("w_member_social");
+        Response connected = browse(authorize(started.json().get("authorizeUrl").asText()));
+        assertThat(connected.status()).as(connected.toString()).isEqualTo(200);
+        JsonNode connection = connected.json().get("connection");
+        assertThat(connection.get("settings").get("authorUrn").asText()).isEqualTo("urn:li:person:oauth-member");
+        assertThat(connection.get("capabilities").get("publish").get("available").asBoolean())
+                .as(connected.toString()).isTrue();
+        assertThat(connected.body()).doesNotContain("AQV");
+        JsonNode listed = awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                v -> v.toString().contains("tokenExpiresAt") && !v.get(0).path("tokenExpiresAt").isNull());
+        assertThat(listed.toString()).doesNotContain("AQV");
     }
 
     private long stored(String ws) {
