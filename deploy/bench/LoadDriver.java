@@ -395,7 +395,7 @@ public final class LoadDriver {
             return "view_behind_s=>60 not_in_view=" + waiting.size();
         }
 
-        /** DESIGN.md's idempotency key: the id Herald gives the driver's request. */
+        /** The idempotency key (docs/api.md#idempotency-key): the id Herald gives the driver's request. */
         private static String publicationId(String ws, String entry) throws Exception {
             String canonical = "v1\n" + ws + "\n" + entry + "\n1\n" + CHANNEL + "\npublish";
             byte[] hash = java.security.MessageDigest.getInstance("SHA-256")

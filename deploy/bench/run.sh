@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 # long enough for a steady state: 2,000 took about 3 s on two cores, where the start and the last
-# answers weigh in (README: runs 11 and 12)
+# answers weigh in (bench/results/2026-12-01-runs.md: runs 11 and 12)
 E2E_COUNT=${BENCH_E2E_COUNT:-10000}
 # publications sent end to end before anything is measured, so the JIT has compiled Herald's hot
 # paths (on two cores the compiler threads keep taking CPU for the first 1-2 minutes of load, and a
@@ -25,7 +25,7 @@ SLOW_LATENCY_MS=${BENCH_SLOW_LATENCY_MS:-2000}
 # rounds of the slow-provider phase sent before anything is measured, as the warm-up is for the rest:
 # a slow answer takes paths a zero-latency one never does (the sandbox's asynchronous reply, a new
 # connection per call in flight), and unwarmed the compiler took 29 % of Herald's CPU in that phase
-# (README: runs of 2026-12-02); 0 skips them
+# (bench/results/2026-12-02-runs.md); 0 skips them
 SLOW_WARMUP_ROUNDS=${BENCH_SLOW_WARMUP_ROUNDS:-2}
 # a second slow-provider run whose ideal (in flight ÷ latency) fits inside the CPU budget, so what it
 # reaches shows whether in-flight calls wait on threads; 0 skips it
@@ -88,7 +88,7 @@ RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
 # --- 1a. the database's own answer time at the fixed intake rate: the same append, FIXED_RATE
 # transactions a second (pgbench's --rate: Poisson arrivals) from 8 clients, each timed from its
 # scheduled start as the driver times a request. A request at that rate waits for an append and a
-# commit too, so this p99 is about the least intake's can be on this machine (README, runs 8 and 9).
+# commit too, so this p99 is about the least intake's can be on this machine (bench/results/2026-12-02-runs.md, runs 8 and 9).
 log "pgbench: the append at a fixed $FIXED_RATE tx/s, ${SECONDS_PER_PHASE}s"
 DB_FIXED="not measured: pgbench failed"
 if pgbench -n -c 8 -j 2 -R "$FIXED_RATE" -T "$SECONDS_PER_PHASE" -l --log-prefix="$WORK/fixed" -f "$WORK/append.sql" \

@@ -3,6 +3,8 @@
  * Plugin Name: Herald publication id
  * Description: Stores Herald's publication id on each post it creates and lets an editor find the post by it through the REST API, so Herald can tell whether an attempt with no answer created a post.
  * Version: 1.1.0
+ * License: GPL-2.0-or-later
+ * License URI: https://www.gnu.org/licenses/gpl-2.0.html
  *
  * Must-use plugin: copy this file into wp-content/mu-plugins/.
  */

@@ -1,6 +1,6 @@
 <?php
 /**
- * Ids the plugin computes itself, exactly as Herald does (DESIGN.md, "Idempotency key"): a retry
+ * Ids the plugin computes itself, exactly as Herald does (docs/api.md#idempotency-key): a retry
  * or a second run of the hook computes the same id, so Herald sees the same request again.
  * No WordPress function is used here, so the unit tests run without WordPress.
  */

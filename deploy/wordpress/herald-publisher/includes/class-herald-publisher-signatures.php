@@ -1,7 +1,7 @@
 <?php
 /**
  * Both signatures the plugin deals with: the v2 signature it puts on its requests to Herald
- * (API.md, "Authentication"), and the Standard Webhooks signature it checks on Herald's
+ * (docs/api.md#request-signatures), and the Standard Webhooks signature it checks on Herald's
  * deliveries. Pure PHP, no WordPress.
  */
 

@@ -16,22 +16,35 @@
   var current = null;
   var pending = null;
 
+  /** How people read a step's kind: its label from the view (older views have none). */
+  function stepLabel(entry) { return entry.stepLabel || entry.step.replace(/_/g, ' '); }
+
+  /** The view's entry of the step a decision is about, or null. */
+  function decisionEntry(view) {
+    return (view.steps || []).filter(function (s) { return s.step === view.decisionStep; })[0] || null;
+  }
+
   /** What a decision will do, in the words the confirmation shows. */
   function effectOf(decision, view, ref) {
     var latest = (view.attempts || []).reduce(function (n, a) { return Math.max(n, a.attemptNo); }, 0);
-    var step = view.decisionStep ? ' (step ' + view.decisionStep.replace(/_/g, ' ') + ')' : '';
+    var entry = view.decisionStep ? decisionEntry(view) || { step: view.decisionStep } : null;
+    var step = entry ? ' (step ' + stepLabel(entry) + ')' : '';
+    // a step after the post (its first comment) is decided on its own: the post stands either way
+    var what = entry && entry.stepRole === 'FOLLOWS_POST' ? 'the ' + stepLabel(entry) + ' under the post' : 'the post';
     switch (decision) {
       case 'confirm_published':
-        return 'Confirm published' + step + ': Herald records that the post exists at ' + view.channelId
+        return 'Confirm published' + step + ': Herald records that ' + what + ' exists at ' + view.channelId
           + (ref.url || ref.id ? ' (' + (ref.url || ref.id) + ')' : '') + '; no further attempt will be made.';
       case 'confirm_not_published':
-        return 'Confirm not published' + step + ': Herald records that attempt ' + latest + ' created no post; '
+        return 'Confirm not published' + step + ': Herald records that attempt ' + latest + ' created '
+          + (what === 'the post' ? 'no post' : 'nothing') + '; '
           + 'nothing is sent now, and the publication can then be re-attempted or abandoned.';
       case 'reattempt':
         return 'Re-attempt: Herald calls ' + view.channelType + ' again now (attempt ' + (latest + 1)
           + ') with the same content.';
       default:
-        return 'Abandon: Herald will never publish this; no further attempt will be made.';
+        return what === 'the post' ? 'Abandon: Herald will never publish this; no further attempt will be made.'
+          : 'Abandon' + step + ': Herald skips ' + what + '; the post stays published.';
     }
   }
 
@@ -64,7 +77,7 @@
     H.replaceRows($('steps').tBodies[0], steps.map(function (s) {
       var needs = view.decisionStep && view.decisionStep === s.step && s.status !== 'SUCCEEDED';
       return el('tr', { 'data-step': s.step, className: needs ? 'needs' : null }, [
-        el('th', { scope: 'row', 'data-label': 'Step', text: s.step.replace(/_/g, ' ') + (needs ? ' — needs a decision' : '') }),
+        el('th', { scope: 'row', 'data-label': 'Step', text: stepLabel(s) + (needs ? ' — needs a decision' : '') }),
         el('td', { 'data-label': 'Status' }, [H.badge(s.status)]),
         el('td', { 'data-label': 'Attempts', text: H.dash(s.attempts) }),
         el('td', { 'data-label': 'At provider' }, [refText(s.providerRef)]),

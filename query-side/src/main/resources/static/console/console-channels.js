@@ -12,11 +12,24 @@
     return !!c.tokenExpiresAt && Date.parse(c.tokenExpiresAt) - Date.now() < EXPIRING_SOON_MS;
   }
 
+  // the provider API version: nearing its sunset, retired, or one whose sunset Herald does not know
+  function versionNeedsAttention(c) {
+    var v = c.apiVersion;
+    return !!v && (v.state === 'EXPIRING' || v.state === 'RETIRED' || v.state === 'UNKNOWN');
+  }
+
+  function versionText(v) {
+    if (v.state === 'RETIRED') { return 'speaks API version ' + v.version + ', which the provider retired'; }
+    if (v.state === 'UNKNOWN') { return 'speaks API version ' + v.version + ' (sunset unknown)'; }
+    var days = daysUntil(v.sunsetAt);
+    return 'speaks API version ' + v.version + ', retired ' + (days <= 0 ? 'now' : 'in ' + days + (days === 1 ? ' day' : ' days'));
+  }
+
   function renderBanners(channels) {
     var box = $('attention');
     box.textContent = '';
     var needing = channels.filter(function (c) {
-      return c.status === 'NEEDS_REAUTH' || expiringSoon(c) || (c.heldPublications || 0) > 0;
+      return c.status === 'NEEDS_REAUTH' || expiringSoon(c) || versionNeedsAttention(c) || (c.heldPublications || 0) > 0;
     });
     box.hidden = !needing.length;
     needing.forEach(function (c) {
@@ -26,17 +39,23 @@
       else if (expiringSoon(c)) {
         var days = daysUntil(c.tokenExpiresAt);
         what = days <= 0 ? 'has an expired token' : 'has a token that expires in ' + days + (days === 1 ? ' day' : ' days');
-      } else { what = 'holds publications'; }
-      box.appendChild(el('div', { className: 'banner' + (c.status === 'NEEDS_REAUTH' ? ' bad' : ''),
+      } else if (versionNeedsAttention(c)) { what = versionText(c.apiVersion); }
+      else { what = 'holds publications'; }
+      var bad = c.status === 'NEEDS_REAUTH' || (c.apiVersion && c.apiVersion.state === 'RETIRED');
+      box.appendChild(el('div', { className: 'banner' + (bad ? ' bad' : ''), 'data-api-version-state': c.apiVersion ? c.apiVersion.state : '',
         'data-channel-id': c.channelId }, [
         el('p', {}, [el('strong', { className: 'banner-title', text: c.channelId + ' (' + typeLabel(c.type) + ') ' + what + '.' }),
           c.statusReason ? ' ' + c.statusReason : null,
-          c.tokenExpiresAt ? ' Token expires ' + H.time(c.tokenExpiresAt) + '.' : null]),
+          c.tokenExpiresAt ? ' Token expires ' + H.time(c.tokenExpiresAt) + '.' : null,
+          versionNeedsAttention(c) && c.apiVersion.sunsetAt ? ' Sunset ' + H.time(c.apiVersion.sunsetAt) + '.' : null]),
         el('p', {}, [el('span', { className: 'held-count', text: held + (held === 1 ? ' publication' : ' publications')
           + ' held' }), held ? ' · ' : null,
           held ? el('a', { href: H.consoleHref({ status: 'HELD', channelId: c.channelId }),
             text: 'Show the held publications of ' + c.channelId }) : null,
-          c.status === 'NEEDS_REAUTH' ? reconnectButton(c) : null])
+          c.status === 'NEEDS_REAUTH' ? reconnectButton(c)
+            : versionNeedsAttention(c)
+              ? el('span', { className: 'muted', text: ' An operator configures a current API version and restarts Herald.' })
+              : null])
       ]));
     });
   }
@@ -176,7 +195,11 @@
       return el('tr', { 'data-channel-id': c.channelId }, [
         el('th', { scope: 'row', 'data-label': 'Channel' }, [c.channelId + ' ', channelType(c.type)]),
         el('td', { 'data-label': 'Status' }, [H.badge(status),
-          c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null]),
+          c.tokenExpiresAt ? el('span', { className: 'reason-small', text: ' token until ' + H.time(c.tokenExpiresAt) }) : null,
+          c.apiVersion ? el('span', { className: 'reason-small', 'data-api-version': c.apiVersion.version,
+            text: ' API ' + c.apiVersion.version + (c.apiVersion.sunsetAt ? ' until ' + H.time(c.apiVersion.sunsetAt) : ' (sunset unknown)') }) : null,
+          c.budget ? el('span', { className: 'reason-small', 'data-budget-remaining': String(c.budget.remaining),
+            text: ' budget ' + c.budget.remaining + ' left' + (c.budget.resetsAt ? ' until ' + H.time(c.budget.resetsAt) : '') }) : null]),
         capability(caps.publish, 'Publish'), capability(caps.reconcile, 'Read-back'), retrySafety(c.retrySafety),
         el('td', { 'data-label': 'Held', text: String(c.heldPublications || 0) })
       ]);

@@ -49,7 +49,7 @@
 
   // ---- counts and the decision queue --------------------------------------------------------
   var COUNTED = ['REQUESTED', 'ATTEMPTING', 'RETRY_SCHEDULED', 'HELD', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'FAILED',
-    'SUCCEEDED', 'ABANDONED'];
+    'SUCCEEDED', 'ABANDONED', 'SUPERSEDED'];
 
   function renderCounts(counts) {
     var box = $('counts');
@@ -69,12 +69,52 @@
 
   H.select = function (id) {
     state.selected = id;
+    state.step = null;
+    state.events = [];
     var url = new URL(location.href);
     url.searchParams.set('ws', state.ws);
     url.searchParams.set('pub', id);
     history.replaceState(null, '', url);
     H.refresh().then(function () { $('case').focus(); });
   };
+
+  // ---- stepping through a case: the view as it stood after each event (asOf) -----------------
+  state.step = null;
+  state.events = [];
+
+  function stepEvent() {
+    return state.step === null ? null : state.events[state.step] || null;
+  }
+
+  function markStep() {
+    var items = $('timeline').children;
+    for (var i = 0; i < items.length; i++) {
+      items[i].classList.toggle('current', state.step === i);
+      items[i].classList.toggle('later', state.step !== null && i > state.step);
+    }
+    var step = stepEvent();
+    $('step-label').textContent = step
+      ? 'The case as it stood after #' + step.sequence + ' (' + H.time(step.timestamp) + '); decisions act on it as it is now.'
+      : 'The case as it is now.';
+    $('step-forward').disabled = state.step === null;
+    $('step-now').disabled = state.step === null;
+    $('step-back').disabled = state.events.length < 2 || state.step === 0;
+  }
+
+  function stepTo(index) {
+    var last = state.events.length - 1;
+    state.step = index === null || index >= last ? null : Math.max(0, index);
+    markStep();
+    H.refresh();
+  }
+
+  $('step-back').addEventListener('click', function () {
+    stepTo(state.step === null ? state.events.length - 2 : state.step - 1);
+  });
+  $('step-forward').addEventListener('click', function () {
+    if (state.step !== null) { stepTo(state.step + 1); }
+  });
+  $('step-now').addEventListener('click', function () { stepTo(null); });
 
   // ---- polling ------------------------------------------------------------------------------
   H.refresh = function () {
@@ -99,11 +139,21 @@
     // deliveries change slowly: every third refresh is soon enough
     if (ticks++ % 3 === 0) { calls.push(H.refreshWebhooks()); }
     if (state.selected) {
-      calls.push(H.api(H.wsPath('/publications/' + encodeURIComponent(state.selected))).then(function (view) {
-        H.renderIfChanged('case', { view: view, busy: state.busy }, function () { H.renderCase(view); });
+      var step = stepEvent();
+      var casePath = '/publications/' + encodeURIComponent(state.selected)
+        + (step ? '?asOf=' + encodeURIComponent(step.timestamp) : '');
+      calls.push(H.api(H.wsPath(casePath)).then(function (view) {
+        H.renderIfChanged('case', { view: view, busy: state.busy, step: state.step }, function () {
+          H.renderCase(view);
+          $('case-body').classList.toggle('as-of', !!step);
+        });
       }));
       calls.push(H.api(H.wsPath('/publications/' + encodeURIComponent(state.selected) + '/events')).then(function (events) {
-        H.renderIfChanged('timeline', events, H.renderTimeline);
+        state.events = events;
+        H.renderIfChanged('timeline', { events: events, step: state.step }, function () {
+          H.renderTimeline(events);
+          markStep();
+        });
       }, function (error) {
         // the history is the auditor's: an operator-only key still sees everything else
         if (error.status !== 403) { throw error; }
@@ -111,6 +161,9 @@
           var list = $('timeline');
           list.textContent = '';
           list.appendChild(el('li', { className: 'muted', text: 'The timeline needs a key with the auditor role.' }));
+          state.events = [];
+          state.step = null;
+          markStep();
         });
       }));
     }

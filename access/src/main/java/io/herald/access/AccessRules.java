@@ -23,7 +23,7 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * Which role may call which endpoint (the matrix in the README), and workspace isolation: a key
+ * Which role may call which endpoint (the matrix in docs/api.md#authentication-and-roles), and workspace isolation: a key
  * used on another workspace's path is denied as if the resource did not exist (404). Deny by
  * default: a path or method no rule names is refused for every key (403), so an endpoint added
  * later (an actuator endpoint, a new controller) is closed until a rule here opens it. Paths are
@@ -42,19 +42,23 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
     private static final PathContainer.Options DECODED = PathContainer.Options.create('/', false);
     private static final PathPattern WORKSPACE_PATHS = new PathPatternParser().parse(WS + "/**");
     private static final Set<String> READS = Set.of("GET", "HEAD");
+    /** A publication as it stood at an instant is for those who look back, not for the calendar system. */
+    private static final PathPattern PUBLICATION = new PathPatternParser().parse(WS + "/publications/{id}");
+    private static final String AS_OF = "asOf";
+    private static final Set<Role> AS_OF_ROLES = EnumSet.of(OPERATOR, AUDITOR);
 
     private record Rule(String method, PathPattern pattern, Set<Role> roles) {
     }
 
     /**
      * Open to anyone, for reading: health probes, the scrape, the API description, the console's
-     * shell and its chart library, and the providers' OAuth callbacks (their single-use, signed
-     * {@code state} authenticates them).
+     * shell and its chart library, the public keys of the audit checkpoints, and the providers'
+     * OAuth callbacks (their single-use, signed {@code state} authenticates them).
      */
     private static final List<String> OPEN_READS = List.of(
             "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
             "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
-            "/console", "/console/**", "/webjars/uplot/**", "/favicon.ico",
+            "/console", "/console/**", "/webjars/uplot/**", "/favicon.ico", "/api/v1/audit/keys",
             "/oauth/callback/{type}");
 
     private final List<PathPattern> openReads;
@@ -108,6 +112,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", "/api/v1/admin/dead-letters", SYSTEM),
                 rule(parser, "POST", "/api/v1/admin/audit/verify", SYSTEM),
                 rule(parser, "GET", "/api/v1/admin/audit/verify/{jobId}", SYSTEM),
+                rule(parser, "GET", "/api/v1/admin/audit/chain", SYSTEM),
                 rule(parser, "POST", "/api/v1/admin/secrets/re-encrypt", SYSTEM),
                 // which build runs (version, commit): for the operator of the installation, not the public
                 rule(parser, "GET", "/actuator/info", SYSTEM),
@@ -149,6 +154,9 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 && !inWorkspace.getUriVariables().get("ws").equals(caller.workspaceId())) {
             request.setAttribute(HIDDEN_ATTRIBUTE, Boolean.TRUE);
             return new AuthorizationDecision(false);
+        }
+        if ("GET".equals(method) && request.getParameter(AS_OF) != null && PUBLICATION.matches(path)) {
+            return new AuthorizationDecision(!Collections.disjoint(AS_OF_ROLES, caller.roles()));
         }
         for (Rule rule : rules) {
             if (rule.method().equals(method) && rule.pattern().matches(path)) {

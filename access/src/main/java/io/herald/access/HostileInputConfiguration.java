@@ -46,7 +46,7 @@ public class HostileInputConfiguration {
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
     }
 
-    /** A bare number is no time: API.md's times are ISO 8601 text, and Herald writes them so. */
+    /** A bare number is no time: docs/api.md#the-contract-in-one-page: times are ISO 8601 text, and Herald writes them so. */
     @Bean
     Module timesAsTextOnly() {
         SimpleModule module = new SimpleModule("herald-times-as-text-only");

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What a key may do (API.md "Authentication and roles"). {@code SYSTEM} belongs to the one configured key. */
+/** What a key may do (docs/api.md#authentication-and-roles). {@code SYSTEM} belongs to the one configured key. */
 public enum Role {
     PUBLISHER, OPERATOR, AUDITOR, ADMIN, SYSTEM;
 

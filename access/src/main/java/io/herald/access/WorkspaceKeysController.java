@@ -1,5 +1,6 @@
 package io.herald.access;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.web.RequestAttributes;
 
 import io.herald.contracts.error.ErrorCode;
@@ -30,7 +31,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md "Workspaces and keys": workspaces (system), keys (system or admin), the signing secret (admin). */
+/** docs/api.md#authentication-and-roles: workspaces (system), keys (system or admin), the signing secret (admin). */
 @RestController
 public class WorkspaceKeysController {
 
@@ -49,7 +50,7 @@ public class WorkspaceKeysController {
             // 64, not the 128 of other ids: the command side's tables keep workspace ids in 64 characters
             @NotNull @Pattern(regexp = WORKSPACE_ID, message = "must be 1-64 characters of letters, digits, '.', '_', ':' or '-'")
             String workspaceId,
-            @NotNull @Size(min = 1, max = 200) @Pattern(regexp = "[^\\p{Cntrl}]*", message = "must not contain control characters")
+            @NotNull @Size(min = 1, max = 200) @Pattern(regexp = "[^\\x00-\\x1F\\x7F]*", message = "must not contain control characters")
             String name) {
     }
 
@@ -66,6 +67,9 @@ public class WorkspaceKeysController {
                     message = "must be printable ASCII without spaces") String secret) {
     }
 
+    @Operation(description = "Creates a workspace, the tenant that owns channels, keys, webhooks and publications. "
+            + "Only the system key may call it. Creating a workspace that exists with the same name "
+            + "answers 200 with it; 201 means it is new.")
     @PostMapping(path = "/api/v1/admin/workspaces", produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<ApiKeyStore.Workspace> createWorkspace(@Valid @RequestBody WorkspaceRequest body) {
         Optional<ApiKeyStore.Workspace> created = keys.createWorkspace(body.workspaceId(), body.name());
@@ -82,6 +86,8 @@ public class WorkspaceKeysController {
         return ResponseEntity.ok(existing);
     }
 
+    @Operation(description = "Issues an API key with the given roles (publisher, operator, auditor, admin) and "
+            + "an optional expiry. The raw key is in this answer only; Herald keeps a hash of it.")
     @PostMapping(path = "/api/v1/workspaces/{ws}/keys", produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<ApiKeyStore.IssuedKey> issue(@PathVariable("ws") String ws,
                                                        @Valid @RequestBody KeyRequest body,
@@ -95,12 +101,15 @@ public class WorkspaceKeysController {
                 .body(issued);
     }
 
+    @Operation(description = "Lists the workspace's keys with their roles, label, creator, expiry and last use "
+            + "(recorded at most once a minute); never the keys themselves.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/keys", produces = MediaType.APPLICATION_JSON_VALUE)
     public Map<String, List<ApiKeyStore.KeyInfo>> list(@PathVariable("ws") String ws) {
         existing(ws);
         return Map.of("items", keys.keys(ws));
     }
 
+    @Operation(description = "Revokes a key at once: every later call with it is refused 401 unauthenticated.")
     @DeleteMapping("/api/v1/workspaces/{ws}/keys/{keyId}")
     public ResponseEntity<Void> revoke(@PathVariable("ws") String ws, @PathVariable("keyId") String keyId) {
         existing(ws);
@@ -113,6 +122,9 @@ public class WorkspaceKeysController {
     public record SigningState(String workspaceId, boolean signaturesRequired) {
     }
 
+    @Operation(description = "From now on every mutating request to the workspace must carry X-Herald-Signature, "
+            + "an HMAC-SHA256 of the request under this secret (the signature security scheme). "
+            + "Replaces an earlier secret.")
     @PutMapping(path = "/api/v1/workspaces/{ws}/signing-secret", produces = MediaType.APPLICATION_JSON_VALUE)
     public SigningState signingSecret(@PathVariable("ws") String ws, @Valid @RequestBody SigningSecretRequest body) {
         existing(ws);
@@ -120,6 +132,7 @@ public class WorkspaceKeysController {
         return new SigningState(ws, true);
     }
 
+    @Operation(description = "Stops requiring signed requests; the API key alone is enough again.")
     @DeleteMapping("/api/v1/workspaces/{ws}/signing-secret")
     public ResponseEntity<Void> stopSigning(@PathVariable("ws") String ws) {
         existing(ws);

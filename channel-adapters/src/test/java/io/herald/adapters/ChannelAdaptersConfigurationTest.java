@@ -1,18 +1,25 @@
 package io.herald.adapters;
 
-import io.herald.adapters.wordpress.WordPressPlugin;
-import io.herald.adapters.linkedin.LinkedInPlugin;
-import io.herald.adapters.bluesky.BlueskyAdapter;
-import io.herald.adapters.bluesky.BlueskyPlugin;
-import io.herald.adapters.mastodon.MastodonPlugin;
-import io.herald.contracts.channel.RetrySafety;
-import io.herald.adapters.facebook.FacebookPlugin;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.herald.adapters.bluesky.BlueskyAdapter;
+import io.herald.adapters.bluesky.BlueskyPlugin;
+import io.herald.adapters.bluesky.BlueskyProperties;
 import io.herald.adapters.facebook.FacebookAdapter;
+import io.herald.adapters.facebook.FacebookPlugin;
+import io.herald.adapters.facebook.FacebookProperties;
+import io.herald.adapters.linkedin.LinkedInPlugin;
+import io.herald.adapters.linkedin.LinkedInProperties;
+import io.herald.adapters.mastodon.MastodonPlugin;
+import io.herald.adapters.mastodon.MastodonProperties;
+import io.herald.contracts.channel.RetrySafety;
+import io.herald.adapters.wordpress.WordPressPlugin;
+import io.herald.adapters.wordpress.WordPressProperties;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.contracts.channel.ChannelType;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.ComponentScan;
@@ -38,21 +45,24 @@ class ChannelAdaptersConfigurationTest {
                         "herald.channels.bluesky.read-timeout=20s",
                         "herald.channels.mastodon.idempotency-window=40m")
                 .run(context -> {
-                    ChannelAdaptersProperties properties = context.getBean(ChannelAdaptersProperties.class);
-                    assertThat(properties.facebook().graphBaseUrl()).isEqualTo("http://127.0.0.1:9/v25.0");
-                    assertThat(properties.facebook().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
-                    assertThat(properties.facebook().readTimeout()).isEqualTo(Duration.ofSeconds(15));
-                    assertThat(properties.linkedin().version()).isEqualTo("202612");
-                    assertThat(properties.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
-                    assertThat(properties.wordpress().readTimeout()).isEqualTo(Duration.ofSeconds(45));
+                    PluginProperties configured = PluginProperties.of(context.getEnvironment());
+                    FacebookProperties facebook = configured.bind(FacebookProperties.class);
+                    assertThat(facebook.graphBaseUrl()).isEqualTo("http://127.0.0.1:9/v25.0");
+                    assertThat(facebook.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(facebook.readTimeout()).isEqualTo(Duration.ofSeconds(15));
+                    LinkedInProperties linkedIn = configured.bind(LinkedInProperties.class);
+                    assertThat(linkedIn.version()).isEqualTo("202612");
+                    assertThat(linkedIn.apiBaseUrl()).isEqualTo("https://api.linkedin.com");
+                    assertThat(configured.bind(WordPressProperties.class).readTimeout()).isEqualTo(Duration.ofSeconds(45));
                     ChannelPlugins adapters = context.getBean(ChannelPlugins.class);
                     assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, linkedin, mastodon or wordpress");
-                    assertThat(properties.mastodon().idempotencyWindow()).isEqualTo(Duration.ofMinutes(40));
+                    assertThat(configured.bind(MastodonProperties.class).idempotencyWindow()).isEqualTo(Duration.ofMinutes(40));
                     assertThat(adapters.plugin(MastodonPlugin.TYPE).resendWindow()).isEqualTo(Duration.ofMinutes(40));
                     assertThat(adapters.plugin(MastodonPlugin.TYPE).retrySafety(null)).isEqualTo(RetrySafety.PROVIDER_KEY);
-                    assertThat(adapters.plugin(BlueskyPlugin.TYPE).resendWindow()).isEqualTo(Duration.ZERO);
-                    assertThat(properties.bluesky().readTimeout()).isEqualTo(Duration.ofSeconds(20));
-                    assertThat(properties.bluesky().connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(adapters.plugin(BlueskyPlugin.TYPE).resendWindow()).isEqualTo(ChronoUnit.FOREVER.getDuration());
+                    BlueskyProperties bluesky = configured.bind(BlueskyProperties.class);
+                    assertThat(bluesky.readTimeout()).isEqualTo(Duration.ofSeconds(20));
+                    assertThat(bluesky.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
                     assertThat(adapters.forType(BlueskyPlugin.TYPE)).isInstanceOf(BlueskyAdapter.class);
                     assertThat(adapters.forType(FacebookPlugin.TYPE)).isInstanceOf(FacebookAdapter.class);
                     assertThat(adapters.forType(LinkedInPlugin.TYPE).type()).isEqualTo(LinkedInPlugin.TYPE);
@@ -61,10 +71,21 @@ class ChannelAdaptersConfigurationTest {
     }
 
     @Test
+    void aValueThatBreaksAPluginsConstraintStopsTheStart() {
+        runner.withPropertyValues("herald.channels.facebook.graph-base-url= ")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
     void defaultsMatchTheDesign() {
-        ChannelAdaptersProperties defaults = ChannelAdaptersProperties.defaults();
-        assertThat(defaults.facebook().graphBaseUrl()).isEqualTo("https://graph.facebook.com/v25.0");
-        assertThat(defaults.linkedin().apiBaseUrl()).isEqualTo("https://api.linkedin.com");
-        assertThat(defaults.mastodon().idempotencyWindow()).isEqualTo(Duration.ofMinutes(50));
+        PluginProperties defaults = PluginProperties.defaults();
+        assertThat(defaults.bind(FacebookProperties.class).graphBaseUrl()).isEqualTo("https://graph.facebook.com/v25.0");
+        LinkedInProperties linkedIn = defaults.bind(LinkedInProperties.class);
+        assertThat(linkedIn.apiBaseUrl()).isEqualTo("https://api.linkedin.com");
+        assertThat(linkedIn.version()).isEqualTo("202611");
+        assertThat(defaults.bind(MastodonProperties.class).idempotencyWindow()).isEqualTo(Duration.ofMinutes(50));
+        for (var timeouts : List.of(defaults.bind(WordPressProperties.class), defaults.bind(BlueskyProperties.class))) {
+            assertThat(timeouts.toString()).contains("connectTimeout=PT5S", "readTimeout=PT30S");
+        }
     }
 }

@@ -46,8 +46,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every provider answer PROVIDERS.md lists, served over real HTTP, through the adapter, to the
- * classification DESIGN.md gives it.
+ * Every provider answer docs/channels.md lists, served over real HTTP, through the adapter, to the
+ * classification docs/architecture.md#outcome-classification gives it.
  */
 class ProviderErrorClassificationTest {
 
@@ -168,7 +168,7 @@ class ProviderErrorClassificationTest {
                 row("li 400 VERSION_MISSING", li, 400, none, "{\"status\":400,\"code\":\"VERSION_MISSING\",\"message\":\"A version must be present.\"}",
                         "REJECTED", "VERSION_MISSING"),
                 row("li 426", li, 426, none, "{\"status\":426,\"code\":\"NONEXISTENT_VERSION\",\"message\":\"Requested version 202301 is not active\"}",
-                        "REJECTED", "NONEXISTENT_VERSION"),
+                        "VERSION_RETIRED", "NONEXISTENT_VERSION"),
                 row("li 429", li, 429, none, "{\"status\":429,\"serviceErrorCode\":101,\"code\":\"TOO_MANY_REQUESTS\",\"message\":\"Resource level throttle APPLICATION DAY limit for calls to this resource is reached.\"}",
                         "RATE_LIMITED", "TOO_MANY_REQUESTS"),
                 row("li 422 duplicate", li, 422, none, "{\"message\":\"ERROR :: /commentary :: Content is a duplicate of urn:li:share:7141138937766391808\",\"errorDetails\":{\"inputErrors\":[{\"description\":\"Duplicate post is detected\",\"input\":{},\"code\":\"DUPLICATE_POST\"}]},\"status\":422}",
@@ -235,6 +235,10 @@ class ProviderErrorClassificationTest {
         if (outcome instanceof PublishOutcome.AuthLost lost) {
             assertThat(lost.reason()).isNotBlank();
             return "AUTH_LOST";
+        }
+        if (outcome instanceof PublishOutcome.VersionRetired retired) {
+            assertThat(retired.reason()).startsWith("API version retired; update herald.channels.linkedin.version");
+            return "VERSION_RETIRED";
         }
         return "UNKNOWN:" + ((PublishOutcome.OutcomeUnknown) outcome).cause();
     }

@@ -1,6 +1,7 @@
 package io.herald.adapters;
 
 import io.herald.adapters.bluesky.BlueskyAdapter;
+import io.herald.adapters.bluesky.BlueskyProperties;
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.linkedin.LinkedInPlugin;
 import io.herald.adapters.facebook.FacebookPlugin;
@@ -11,8 +12,11 @@ import io.herald.adapters.linkedin.LinkedInSettings;
 import io.herald.adapters.facebook.FacebookSecrets;
 import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.adapters.facebook.FacebookAdapter;
+import io.herald.adapters.facebook.FacebookProperties;
 import io.herald.adapters.linkedin.LinkedInAdapter;
 import io.herald.adapters.mastodon.MastodonAdapter;
+import io.herald.adapters.mastodon.MastodonProperties;
+import io.herald.adapters.linkedin.LinkedInProperties;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.PublishRequest;
@@ -20,6 +24,7 @@ import io.herald.adapters.port.ReadBackRequest;
 import io.herald.sandbox.SandboxClient;
 import io.herald.sandbox.SandboxServer;
 import io.herald.adapters.wordpress.WordPressAdapter;
+import io.herald.adapters.wordpress.WordPressProperties;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
@@ -48,40 +53,35 @@ public abstract class SandboxTestSupport {
     protected final SandboxClient sandbox = server.client();
     protected final Clock clock = Clock.systemUTC();
 
-    protected ChannelAdaptersProperties properties(Duration readTimeout) {
-        return new ChannelAdaptersProperties(
-                new ChannelAdaptersProperties.Facebook(sandbox.facebookGraphUrl(), "https://www.facebook.com/v25.0", null, null, Duration.ofSeconds(2), readTimeout),
-                new ChannelAdaptersProperties.LinkedIn(sandbox.linkedInApiUrl(), "202611", "https://www.linkedin.com/oauth/v2", null, null, "openid,profile,w_member_social", Duration.ofSeconds(2),
-                        readTimeout),
-                new ChannelAdaptersProperties.WordPress(Duration.ofSeconds(2), readTimeout),
-                new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout),
-                new ChannelAdaptersProperties.Mastodon(Duration.ofSeconds(2), readTimeout, Duration.ofMinutes(50)));
-    }
-
     protected FacebookAdapter facebook(Duration readTimeout) {
-        return ChannelAdaptersConfiguration.facebook(properties(readTimeout), clock);
+        return ChannelAdaptersConfiguration.facebook(
+                new FacebookProperties(sandbox.facebookGraphUrl(), "https://www.facebook.com/v25.0", null, null,
+                        Duration.ofSeconds(2), readTimeout), clock);
     }
 
     protected LinkedInAdapter linkedIn(Duration readTimeout) {
-        return ChannelAdaptersConfiguration.linkedIn(properties(readTimeout), clock);
+        return ChannelAdaptersConfiguration.linkedIn(
+                new LinkedInProperties(sandbox.linkedInApiUrl(), "202611", "https://www.linkedin.com/oauth/v2", null,
+                        null, "openid,profile,w_member_social", Duration.ofSeconds(2), readTimeout), clock);
     }
 
     protected WordPressAdapter wordPress(Duration readTimeout) {
         // the sandbox listens on 127.0.0.1
-        return ChannelAdaptersConfiguration.wordPress(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
-                clock);
+        return ChannelAdaptersConfiguration.wordPress(new WordPressProperties(Duration.ofSeconds(2), readTimeout),
+                OutboundGuard.privateNetworksAllowed(), clock);
     }
 
     protected BlueskyAdapter bluesky(Duration readTimeout) {
         // the sandbox and the reference PDS listen on 127.0.0.1
-        return ChannelAdaptersConfiguration.bluesky(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
-                clock);
+        return ChannelAdaptersConfiguration.bluesky(new BlueskyProperties(Duration.ofSeconds(2), readTimeout),
+                OutboundGuard.privateNetworksAllowed(), clock);
     }
 
     protected MastodonAdapter mastodon(Duration readTimeout) {
         // the sandbox listens on 127.0.0.1
-        return ChannelAdaptersConfiguration.mastodon(properties(readTimeout), OutboundGuard.privateNetworksAllowed(),
-                clock);
+        return ChannelAdaptersConfiguration.mastodon(
+                new MastodonProperties(Duration.ofSeconds(2), readTimeout, Duration.ofMinutes(50)),
+                OutboundGuard.privateNetworksAllowed(), clock);
     }
 
     protected static String unique(String prefix) {

@@ -9,7 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
-/** Facebook's photos, photo posts, comments, edits and deletes on the wire, as PROVIDERS.md describes them. */
+/** Facebook's photos, photo posts, comments, edits and deletes on the wire, as docs/channels.md#facebook-pages describes them. */
 class FacebookSandboxOperationsTest extends SandboxTestSupport {
 
     private final SandboxHttp http = new SandboxHttp(sandbox.baseUrl());

@@ -69,4 +69,52 @@ class SandboxAdminApiTest extends SandboxTestSupport {
         assertThat(Json.parse(pretty.body()).path("code").asText()).isEqualTo("rest_not_logged_in");
         assertThat(plain.statusCode()).isEqualTo(200);
     }
+
+    @Test
+    void eachProviderPlacesPostsAtItsOwnAdminPathAsBefore() throws Exception {
+        String page = numericId();
+        String author = "urn:li:person:" + unique("seed");
+        String site = unique("seed");
+
+        String facebook = sandbox.seed("facebook", page, "by hand", "https://example.org/a", null);
+        String linkedIn = sandbox.seed("linkedin", author, "a_b (c)", null, null);
+        HttpResponse<String> wordPress = call("POST", "/sandbox/_admin/wordpress/" + site + "/posts",
+                "{\"text\":\"a draft\",\"status\":\"draft\",\"publicationMeta\":\"pub_1\"}");
+
+        assertThat(facebook).startsWith(page + "_");
+        var facebookPost = sandbox.truth("facebook", page).get(0);
+        assertThat(facebookPost.path("id").asText()).isEqualTo(facebook);
+        assertThat(facebookPost.path("link").asText()).isEqualTo("https://example.org/a");
+        assertThat(facebookPost.path("status").asText()).isEqualTo("published");
+        var linkedInPost = sandbox.truth("linkedin", author).get(0);
+        assertThat(linkedInPost.path("id").asText()).isEqualTo(linkedIn).startsWith("urn:li:share:");
+        assertThat(linkedInPost.path("storedText").asText()).isEqualTo("a\\_b \\(c\\)");
+        assertThat(linkedInPost.path("status").asText()).isEqualTo("PUBLISHED");
+        assertThat(wordPress.statusCode()).isEqualTo(200);
+        var wordPressPost = sandbox.truth("wordpress", site).get(0);
+        assertThat(wordPressPost.path("id").asText()).isEqualTo(Json.parse(wordPress.body()).path("id").asText());
+        assertThat(wordPressPost.path("status").asText()).isEqualTo("draft");
+        assertThat(wordPressPost.path("publicationMeta").asText()).isEqualTo("pub_1");
+        assertThat(call("POST", "/sandbox/_admin/nowhere/" + site + "/posts", "{\"text\":\"x\"}").statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void theDemoTruthListsThePostsOfEveryDemoConnectionWhateverItsType() throws Exception {
+        SandboxDemo.definitions(sandbox.baseUrl()).forEach(connection -> {
+            try {
+                HttpResponse<String> posts = call("GET", "/sandbox/_truth/demo/" + connection.channelId(), null);
+                assertThat(posts.statusCode()).as(connection.channelId()).isEqualTo(200);
+                assertThat(Json.parse(posts.body()).isArray()).isTrue();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        String text = unique("demo post ");
+        String id = sandbox.seed("facebook", SandboxDemo.FACEBOOK_PAGE, text, null, null);
+        var posts = Json.parse(call("GET", "/sandbox/_truth/demo/fb-demo", null).body());
+        assertThat(posts.findValuesAsText("id")).contains(id);
+        assertThat(posts.findValuesAsText("text")).contains(text);
+        assertThat(call("GET", "/sandbox/_truth/demo/not-a-demo", null).statusCode()).isEqualTo(404);
+    }
 }

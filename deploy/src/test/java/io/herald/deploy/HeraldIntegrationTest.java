@@ -20,6 +20,7 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -33,6 +34,9 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+        "herald.audit.signing-key=" + HeraldIntegrationTest.AUDIT_SIGNING_KEY,
+        // tests sign a checkpoint when they need one; none appears in the middle of another test's counts
+        "herald.audit.checkpoint-interval=1h",
         "herald.sandbox.enabled=true",
         "herald.security.system-key=" + HeraldIntegrationTest.SYSTEM_KEY,
         // tests send far more requests per second than a client should; the limit has its own test
@@ -44,10 +48,14 @@ import org.springframework.test.context.DynamicPropertySource;
         // (the graceful stop itself is tested on processes of their own, HeraldProcess)
         "spring.lifecycle.timeout-per-shutdown-phase=2s"
 })
+// traced as in production (tests run without tracing unless they ask for it); metrics stay as tests have them
+@AutoConfigureObservability(metrics = false)
 public abstract class HeraldIntegrationTest {
 
     /** The system key of the test application (configured, so no key file is generated). */
     protected static final String SYSTEM_KEY = "hs.test-system-key-0123456789abcdefghijklmnopqrstuvwxyz";
+    /** The seed of the audit signing key (base64 of 32 bytes), configured as an operator would. */
+    protected static final String AUDIT_SIGNING_KEY = "YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=";
     /** Roles of the key {@link #send} uses on a workspace's paths: all of a workspace's roles. */
     protected static final List<String> ALL_ROLES = List.of("publisher", "operator", "auditor", "admin");
     private static final Pattern WORKSPACE_PATH = Pattern.compile("^/api/v1/workspaces/([^/?]+)");

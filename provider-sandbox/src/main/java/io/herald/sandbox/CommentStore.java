@@ -28,7 +28,7 @@ public final class CommentStore {
                 c -> c.id().equals(comment.id()) || comment.id().equals(c.parentId()));
     }
 
-    void clear() {
+    public void clear() {
         comments.clear();
     }
 }

@@ -78,7 +78,7 @@ public final class MediaStore {
         featured.replaceAll((post, image) -> post.startsWith(provider + "|") && image == mediaId ? 0L : image);
     }
 
-    void clear() {
+    public void clear() {
         media.clear();
         mediaOrder.clear();
         attachments.clear();

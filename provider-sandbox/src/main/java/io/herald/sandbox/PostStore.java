@@ -83,7 +83,7 @@ public final class PostStore {
         return deletions.first(provider, d -> d.post().id().equals(id) && !d.how().equals("trash"));
     }
 
-    void clear() {
+    public void clear() {
         posts.clear();
         edits.clear();
         deletions.clear();

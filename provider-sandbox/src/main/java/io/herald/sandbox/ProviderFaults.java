@@ -12,10 +12,10 @@ import org.springframework.web.context.request.async.DeferredResult;
  * three simulators: which fault a request takes, the faults that answer before any effect, those
  * that answer a read, and those that come with the effect. Each provider gives its own answers.
  */
-final class ProviderFaults {
+public final class ProviderFaults {
 
     /** A provider's own answers to the injected faults. */
-    interface Answers {
+    public interface Answers {
 
         /** ERROR_5XX_*: the provider's server error. */
         ResponseEntity<String> serverError();
@@ -33,20 +33,20 @@ final class ProviderFaults {
     private final String provider;
     private final Answers answers;
 
-    ProviderFaults(SandboxState state, String provider, Answers answers) {
+    public ProviderFaults(SandboxState state, String provider, Answers answers) {
         this.state = state;
         this.provider = provider;
         this.answers = answers;
     }
 
     /** The fault this request takes at the target; none for a target that is not known. */
-    Optional<SandboxFault> take(String target, SandboxFault.Operation operation) {
+    public Optional<SandboxFault> take(String target, SandboxFault.Operation operation) {
         return target == null ? Optional.empty() : state.faults().take(provider, target, operation);
     }
 
     /** The rest of a write, given the fault it took (or none). */
     @FunctionalInterface
-    interface Write<E extends Exception> {
+    public interface Write<E extends Exception> {
         DeferredResult<ResponseEntity<String>> answer(Optional<SandboxFault> fault) throws E;
     }
 
@@ -55,7 +55,7 @@ final class ProviderFaults {
      * {@code tokenError} for TOKEN_ERROR); otherwise {@code request} answers, given the fault
      * for {@link #withEffect}.
      */
-    <E extends Exception> DeferredResult<ResponseEntity<String>> write(String target, SandboxFault.Operation operation,
+    public <E extends Exception> DeferredResult<ResponseEntity<String>> write(String target, SandboxFault.Operation operation,
                                                                        HttpServletResponse response,
                                                                        Supplier<ResponseEntity<String>> tokenError,
                                                                        Write<E> request) throws E {
@@ -80,7 +80,7 @@ final class ProviderFaults {
     }
 
     /** A read answered as a READ fault of the target says; the answer is built when it is sent. */
-    DeferredResult<ResponseEntity<String>> read(String target, HttpServletResponse response,
+    public DeferredResult<ResponseEntity<String>> read(String target, HttpServletResponse response,
                                                 Supplier<ResponseEntity<String>> tokenError,
                                                 Supplier<ResponseEntity<String>> answer) {
         Optional<SandboxFault> fault = take(target, SandboxFault.Operation.READ);
@@ -88,7 +88,7 @@ final class ProviderFaults {
     }
 
     /** How a READ fault answers a read: DELAY_THEN_CREATE answers late, CREATE_AFTER never. */
-    DeferredResult<ResponseEntity<String>> faulted(SandboxFault fault, HttpServletResponse response,
+    public DeferredResult<ResponseEntity<String>> faulted(SandboxFault fault, HttpServletResponse response,
                                                    Supplier<ResponseEntity<String>> tokenError,
                                                    Supplier<ResponseEntity<String>> answer) {
         return switch (fault.type()) {
@@ -102,13 +102,13 @@ final class ProviderFaults {
     }
 
     /** The write's effect and answer, as its fault says (see {@link Replies#withEffect}). */
-    DeferredResult<ResponseEntity<String>> withEffect(Optional<SandboxFault> fault, Runnable effect,
+    public DeferredResult<ResponseEntity<String>> withEffect(Optional<SandboxFault> fault, Runnable effect,
                                                       Supplier<ResponseEntity<String>> answer) {
         return Replies.withEffect(state, fault, effect, answer, answers::serverError);
     }
 
     /** As {@link #withEffect}, for a post that CREATE_AFTER creates at the later time. */
-    DeferredResult<ResponseEntity<String>> withLateEffect(Optional<SandboxFault> fault, LongConsumer effect,
+    public DeferredResult<ResponseEntity<String>> withLateEffect(Optional<SandboxFault> fault, LongConsumer effect,
                                                           Supplier<ResponseEntity<String>> answer) {
         return Replies.withLateEffect(state, fault, effect, answer, answers::serverError);
     }

@@ -24,22 +24,22 @@ import org.springframework.web.context.request.async.DeferredResult;
 public final class Replies {
 
     /** How long a request is held when the sandbox plays "no answer" (the client gives up first). */
-    static final long HOLD_MILLIS = 10 * 60 * 1000L;
+    public static final long HOLD_MILLIS = 10 * 60 * 1000L;
 
     private Replies() {
     }
 
-    static ResponseEntity<String> json(HttpStatus status, JsonNode body, HttpHeaders headers) {
+    public static ResponseEntity<String> json(HttpStatus status, JsonNode body, HttpHeaders headers) {
         return ResponseEntity.status(status).headers(headers).contentType(MediaType.APPLICATION_JSON)
                 .body(Json.write(body));
     }
 
-    static ResponseEntity<String> json(int status, JsonNode body, HttpHeaders headers) {
+    public static ResponseEntity<String> json(int status, JsonNode body, HttpHeaders headers) {
         return json(HttpStatus.valueOf(status), body, headers);
     }
 
     /** Answers after the global latency plus {@code extraMillis}; the supplier runs at answer time. */
-    static DeferredResult<ResponseEntity<String>> after(SandboxState state, long extraMillis,
+    public static DeferredResult<ResponseEntity<String>> after(SandboxState state, long extraMillis,
                                                         Supplier<ResponseEntity<String>> answer) {
         DeferredResult<ResponseEntity<String>> result = new DeferredResult<>(HOLD_MILLIS + extraMillis);
         long delay = state.latencyMillis() + extraMillis;
@@ -55,7 +55,7 @@ public final class Replies {
         return result;
     }
 
-    static DeferredResult<ResponseEntity<String>> now(SandboxState state, ResponseEntity<String> answer) {
+    public static DeferredResult<ResponseEntity<String>> now(SandboxState state, ResponseEntity<String> answer) {
         return after(state, 0, () -> answer);
     }
 
@@ -65,7 +65,7 @@ public final class Replies {
      * ERROR_5XX_WITH_EFFECT acts and answers the provider's server error. The answer is built
      * after the effect, so it shows it. Faults that act before any effect are the caller's.
      */
-    static DeferredResult<ResponseEntity<String>> withEffect(SandboxState state, Optional<SandboxFault> fault,
+    public static DeferredResult<ResponseEntity<String>> withEffect(SandboxState state, Optional<SandboxFault> fault,
                                                              Runnable effect, Supplier<ResponseEntity<String>> answer,
                                                              Supplier<ResponseEntity<String>> serverError) {
         return withLateEffect(state, fault, lateBy -> effect.run(), answer, serverError);
@@ -75,7 +75,7 @@ public final class Replies {
      * As {@link #withEffect}, with the effect told how many milliseconds after the request it
      * acts (0 unless CREATE_AFTER): a post created late is created at the later time.
      */
-    static DeferredResult<ResponseEntity<String>> withLateEffect(SandboxState state, Optional<SandboxFault> fault,
+    public static DeferredResult<ResponseEntity<String>> withLateEffect(SandboxState state, Optional<SandboxFault> fault,
                                                                  LongConsumer effect,
                                                                  Supplier<ResponseEntity<String>> answer,
                                                                  Supplier<ResponseEntity<String>> serverError) {
@@ -103,7 +103,7 @@ public final class Replies {
     }
 
     /** Never answers; after {@link #HOLD_MILLIS} the held exchange is dropped with a 504. */
-    static DeferredResult<ResponseEntity<String>> hold(SandboxState state) {
+    public static DeferredResult<ResponseEntity<String>> hold(SandboxState state) {
         DeferredResult<ResponseEntity<String>> result =
                 new DeferredResult<>(HOLD_MILLIS, ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT).build());
         state.hold(result);

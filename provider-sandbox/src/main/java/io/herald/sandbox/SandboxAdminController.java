@@ -3,12 +3,10 @@ package io.herald.sandbox;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
-import io.herald.sandbox.SandboxState.FacebookToken;
-import io.herald.sandbox.SandboxState.LinkedInToken;
-import io.herald.sandbox.SandboxState.WordPressSite;
-import java.time.Instant;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -21,60 +19,29 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The sandbox's own API: register tokens and sites, script faults, set latency, seed posts, and
+ * The sandbox's own API, shared by its providers: reset, script faults and lapses, set latency, and
  * read the ground truth (the posts that really exist, whatever any client believes, with their
- * images, comments and edits; the images uploaded; the posts deleted).
+ * images, comments and edits; the images uploaded; the posts deleted). Each provider's own admin
+ * endpoints (its tokens or sites, posts placed directly) are in its package.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
 public class SandboxAdminController {
 
-    public record FacebookTokenRegistration(String token, String pageId, SandboxState.FacebookTokenKind kind) {
-    }
-
-    public record LinkedInTokenRegistration(String token, String author, List<String> scopes) {
-    }
-
-    public record WordPressSiteRegistration(String site, String username, String applicationPassword, boolean plugin) {
-    }
-
     public record Latency(long millis) {
     }
 
-    /** A post placed directly (e.g. one "posted by hand", or many for paging). */
-    public record SeededPost(String text, String link, Instant createdAt, String status, String publicationMeta) {
-    }
-
     private final SandboxState state;
+    private final Map<String, SandboxChannel> channels;
 
-    public SandboxAdminController(SandboxState state) {
+    public SandboxAdminController(SandboxState state, List<SandboxChannel> channels) {
         this.state = state;
+        this.channels = channels.stream().collect(Collectors.toUnmodifiableMap(SandboxChannel::type, c -> c));
     }
 
     @PostMapping("/sandbox/_admin/reset")
     public ResponseEntity<Void> reset() {
         state.reset();
-        return ResponseEntity.noContent().build();
-    }
-
-    @PostMapping("/sandbox/_admin/facebook/tokens")
-    public ResponseEntity<Void> facebookToken(@RequestBody FacebookTokenRegistration registration) {
-        state.register(new FacebookToken(registration.token(), registration.pageId(),
-                registration.kind() == null ? SandboxState.FacebookTokenKind.PAGE : registration.kind()));
-        return ResponseEntity.noContent().build();
-    }
-
-    @PostMapping("/sandbox/_admin/linkedin/tokens")
-    public ResponseEntity<Void> linkedInToken(@RequestBody LinkedInTokenRegistration registration) {
-        state.register(new LinkedInToken(registration.token(), registration.author(),
-                Set.copyOf(registration.scopes() == null ? List.of() : registration.scopes())));
-        return ResponseEntity.noContent().build();
-    }
-
-    @PostMapping("/sandbox/_admin/wordpress/sites")
-    public ResponseEntity<Void> wordPressSite(@RequestBody WordPressSiteRegistration registration) {
-        state.register(new WordPressSite(registration.site(), registration.username(),
-                registration.applicationPassword(), registration.plugin()));
         return ResponseEntity.noContent().build();
     }
 
@@ -101,31 +68,6 @@ public class SandboxAdminController {
     public ResponseEntity<Void> latency(@RequestBody Latency latency) {
         state.setLatencyMillis(latency.millis());
         return ResponseEntity.noContent().build();
-    }
-
-    @PostMapping("/sandbox/_admin/{provider}/{target}/posts")
-    public ResponseEntity<String> seed(@PathVariable String provider, @PathVariable String target,
-                                       @RequestBody SeededPost seeded) {
-        long n = state.nextId();
-        Instant created = seeded.createdAt() == null ? Instant.now() : seeded.createdAt();
-        SandboxPost post = switch (provider) {
-            case FacebookSandboxController.PROVIDER -> new SandboxPost(FacebookGraph.postId(target, n), target,
-                    seeded.text(), seeded.text(), seeded.link(), null,
-                    seeded.status() == null ? "published" : seeded.status(), created, null,
-                    FacebookGraph.postUrl(FacebookGraph.postId(target, n)));
-            case LinkedInSandboxController.PROVIDER -> new SandboxPost(LinkedInRest.shareUrn(n),
-                    target, seeded.text(), escape(seeded.text()), null, null, "PUBLISHED", created, null,
-                    LinkedInRest.postUrl(LinkedInRest.shareUrn(n)));
-            case WordPressSandboxController.PROVIDER -> new SandboxPost(Long.toString(n), target, seeded.text(),
-                    seeded.text(), null, "", seeded.status() == null ? "publish" : seeded.status(), created,
-                    seeded.publicationMeta(), "/?p=" + n);
-            default -> null;
-        };
-        if (post == null) {
-            return ResponseEntity.notFound().build();
-        }
-        state.posts().add(provider, post);
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(Json.object().put("id", post.id())));
     }
 
     /**
@@ -182,6 +124,25 @@ public class SandboxAdminController {
         return json(list);
     }
 
+    /**
+     * The posts that exist where a demo connection ({@link SandboxDemo#definitions}) publishes, as
+     * {@code [{id, text}]}, whatever its channel type; 404 for a connection that is not a demo one
+     * or whose provider cannot say.
+     */
+    @GetMapping("/sandbox/_truth/demo/{channelId}")
+    public ResponseEntity<String> demo(@PathVariable String channelId) {
+        Optional<SandboxDemo.DemoConnection> connection = SandboxDemo.definitions("").stream()
+                .filter(c -> c.channelId().equals(channelId)).findFirst();
+        SandboxChannel channel = connection.map(c -> channels.get(c.type())).orElse(null);
+        if (channel == null) {
+            return ResponseEntity.notFound().build();
+        }
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        channel.posts(connection.get().fields()).forEach(post -> list.addObject().put("id", post.id())
+                .put("text", post.text()));
+        return json(list);
+    }
+
     private ObjectNode postNode(String provider, SandboxPost post) {
         ObjectNode node = Json.object();
         node.put("id", post.id());
@@ -225,21 +186,4 @@ public class SandboxAdminController {
                         .put("latencyMillis", state.latencyMillis())
                         .put("mostPendingAnswers", state.mostPendingAnswers())));
     }
-
-    /**
-     * LinkedIn's "little text" escaping, written here again on purpose: the simulator follows
-     * LinkedIn's rules, not the adapter's code, so a bug in the adapter cannot hide in both.
-     */
-    private static String escape(String text) {
-        StringBuilder out = new StringBuilder(text.length() + 16);
-        text.chars().forEach(c -> {
-            if (LITTLE_TEXT_RESERVED.indexOf(c) >= 0) {
-                out.append('\\');
-            }
-            out.append((char) c);
-        });
-        return out.toString();
-    }
-
-    private static final String LITTLE_TEXT_RESERVED = "\\|{}@[]()<>#*_~";
 }

@@ -10,6 +10,7 @@ import io.herald.sandbox.linkedin.LinkedInLoginController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.env.EnvironmentPostProcessor;
@@ -46,22 +47,34 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
             environment.getPropertySources().addFirst(new MapPropertySource("herald-sandbox-port",
                     Map.of("server.port", String.valueOf(freePort()))));
         }
-        String base = "http://localhost:${server.port:8080}/sandbox";
         // lowest precedence: any explicit setting wins
-        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", Map.ofEntries(
-                Map.entry("herald.channels.facebook.graph-base-url", base + "/facebook/v25.0"),
-                Map.entry("herald.channels.linkedin.api-base-url", base + "/linkedin"),
-                // the sandbox's Facebook app, and Herald's own address for the providers' callbacks
-                Map.entry("herald.channels.facebook.dialog-base-url", base + "/facebook/www/v25.0"),
+        String herald = "http://localhost:${server.port:8080}";
+        Map<String, Object> settings = new HashMap<>(pointedAt(herald));
+        // Herald's own public address, where the providers send the browser back after a connect
+        settings.put("herald.public-base-url", herald);
+        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", settings));
+    }
+
+    /**
+     * The settings that point Herald at a sandbox served at {@code base} (e.g.
+     * {@code http://localhost:8080}): the providers at configured addresses, the sandbox's Facebook
+     * and LinkedIn apps for connecting through them, and private networks allowed, as the sandbox's
+     * WordPress sites and PDS are on localhost. Also for a Herald started apart from the sandbox
+     * (which then sets its own {@code herald.public-base-url}).
+     */
+    public static Map<String, String> pointedAt(String base) {
+        String sandbox = base + "/sandbox";
+        return Map.ofEntries(
+                Map.entry("herald.channels.facebook.graph-base-url", sandbox + "/facebook/v25.0"),
+                Map.entry("herald.channels.linkedin.api-base-url", sandbox + "/linkedin"),
+                Map.entry("herald.channels.facebook.dialog-base-url", sandbox + "/facebook/www/v25.0"),
                 Map.entry("herald.channels.facebook.app-id", FacebookLoginController.APP_ID),
                 Map.entry("herald.channels.facebook.app-secret", FacebookLoginController.APP_SECRET),
-                Map.entry("herald.channels.linkedin.authorization-base-url", base + "/linkedin/oauth/v2"),
+                Map.entry("herald.channels.linkedin.authorization-base-url", sandbox + "/linkedin/oauth/v2"),
                 Map.entry("herald.channels.linkedin.client-id", LinkedInLoginController.CLIENT_ID),
                 Map.entry("herald.channels.linkedin.client-secret", LinkedInLoginController.CLIENT_SECRET),
                 Map.entry("herald.channels.linkedin.oauth-scopes", "openid,profile,w_member_social,r_member_social"),
-                Map.entry("herald.public-base-url", "http://localhost:${server.port:8080}"),
-                // the sandbox's WordPress sites are this application on localhost
-                Map.entry("herald.outbound.allow-private-networks", "true"))));
+                Map.entry("herald.outbound.allow-private-networks", "true"));
     }
 
     private static int freePort() {

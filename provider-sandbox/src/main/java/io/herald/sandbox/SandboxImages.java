@@ -13,16 +13,16 @@ import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.MemoryCacheImageInputStream;
 
 /** What the simulated providers tell from an uploaded file's bytes: its image type, size and hash. */
-final class SandboxImages {
+public final class SandboxImages {
 
     private SandboxImages() {
     }
 
-    record Size(int width, int height) {
+    public record Size(int width, int height) {
     }
 
     /** The image type the bytes start like (JPEG, PNG, GIF, WebP, BMP, TIFF), if any. */
-    static Optional<String> type(byte[] bytes) {
+    public static Optional<String> type(byte[] bytes) {
         if (starts(bytes, 0, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A)) {
             return Optional.of("image/png");
         }
@@ -46,7 +46,7 @@ final class SandboxImages {
     }
 
     /** Width and height from the header, where an image reader on the class path knows the type. */
-    static Optional<Size> size(byte[] bytes, String contentType) {
+    public static Optional<Size> size(byte[] bytes, String contentType) {
         Iterator<ImageReader> readers = ImageIO.getImageReadersByMIMEType(contentType);
         if (!readers.hasNext()) {
             return Optional.empty();
@@ -62,7 +62,7 @@ final class SandboxImages {
         }
     }
 
-    static String sha256(byte[] bytes) {
+    public static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

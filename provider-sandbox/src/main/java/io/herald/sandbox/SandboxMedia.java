@@ -31,22 +31,22 @@ public record SandboxMedia(
         Instant createdAt,
         String sourceUrl) {
 
-    SandboxMedia withStatus(String newStatus) {
+    public SandboxMedia withStatus(String newStatus) {
         return new SandboxMedia(id, target, contentType, bytes, sha256, width, height, altText, caption, title,
                 fileName, newStatus, postId, createdAt, sourceUrl);
     }
 
-    SandboxMedia withPost(String post) {
+    public SandboxMedia withPost(String post) {
         return new SandboxMedia(id, target, contentType, bytes, sha256, width, height, altText, caption, title,
                 fileName, status, post, createdAt, sourceUrl);
     }
 
-    SandboxMedia withBytes(String type, long count, String hash, Integer w, Integer h, String newStatus) {
+    public SandboxMedia withBytes(String type, long count, String hash, Integer w, Integer h, String newStatus) {
         return new SandboxMedia(id, target, type, count, hash, w, h, altText, caption, title, fileName, newStatus,
                 postId, createdAt, sourceUrl);
     }
 
-    SandboxMedia withTexts(String alt, String newCaption, String newTitle) {
+    public SandboxMedia withTexts(String alt, String newCaption, String newTitle) {
         return new SandboxMedia(id, target, contentType, bytes, sha256, width, height, alt, newCaption, newTitle,
                 fileName, status, postId, createdAt, sourceUrl);
     }

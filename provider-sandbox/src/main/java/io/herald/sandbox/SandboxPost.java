@@ -22,12 +22,12 @@ public record SandboxPost(
         String url) {
 
     /** The same post, created {@code millis} later (as a post the provider creates after the request). */
-    SandboxPost createdLater(long millis) {
+    public SandboxPost createdLater(long millis) {
         return new SandboxPost(id, target, text, storedText, link, title, status, createdAt.plusMillis(millis),
                 publicationMeta, url);
     }
 
-    SandboxPost withStatus(String newStatus) {
+    public SandboxPost withStatus(String newStatus) {
         return new SandboxPost(id, target, text, storedText, link, title, newStatus, createdAt, publicationMeta, url);
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Credentials that stop working after a number of further posts, as a token expires or is revoked
  * in the middle of a batch: from then on every call with them gets the provider's own answer for
- * that (PROVIDERS.md), until the credentials are registered anew (a new token or password).
+ * that (docs/channels.md#channels), until the credentials are registered anew (a new token or password).
  */
 public final class TokenLapses {
 

@@ -2,6 +2,7 @@ package io.herald.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.herald.sandbox.facebook.FacebookSandboxController;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.ComponentScan;
@@ -41,6 +42,10 @@ class SandboxConfigurationTest {
             SandboxState state = context.getBean(SandboxState.class);
             assertThat(state.facebookToken("demo-fb-user-token")).get()
                     .extracting(SandboxState.FacebookToken::kind).isEqualTo(SandboxState.FacebookTokenKind.USER);
+            assertThat(context.getBeansOfType(SandboxChannel.class).values())
+                    .as("every demo connection's sandbox says which posts it holds")
+                    .extracting(SandboxChannel::type)
+                    .containsAll(connections.stream().map(SandboxDemo.DemoConnection::type).distinct().toList());
             assertThat(state.wordPressSite("stock-blog")).get().extracting(SandboxState.WordPressSite::plugin)
                     .isEqualTo(false);
         });

@@ -86,7 +86,7 @@ class QueryEndpointsIT {
             new AnnotationQueryHandlerAdapter<>(handler).subscribe(bus);
         }
         QueryGateway gateway = DefaultQueryGateway.builder().queryBus(bus).build();
-        http = MockMvcBuilders.standaloneSetup(new PublicationController(gateway),
+        http = MockMvcBuilders.standaloneSetup(new PublicationController(gateway, null),
                         new DecisionQueueController(gateway), new ChannelController(gateway),
                         new PublicationCountsController(gateway))
                 .setControllerAdvice(new RejectionsAsStatus())

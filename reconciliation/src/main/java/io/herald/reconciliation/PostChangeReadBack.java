@@ -6,7 +6,7 @@ import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.ReadBackLicence;
 
 /**
- * What reading the entry's post establishes about a converging step (DESIGN.md "Steps"): the
+ * What reading the entry's post establishes about a converging step (docs/architecture.md#steps-and-step-kinds): the
  * change there is FOUND (succeeded); the change missing is NOT_FOUND, and the step is sent again.
  */
 final class PostChangeReadBack {

@@ -23,14 +23,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * Reads back at the provider what a publication's attempt may have left, and says what that
- * establishes. Reads are safe to repeat. The same read serves reconciliation after an unknown
- * outcome and the read before a re-attempt; the schedule of reads (settle delay, retries while
- * inconclusive) is reconciliation's too. A connection that cannot read back says so once, on the
- * first read, and the case waits for an operator.
+ * establishes: the matching verdict, and the schedule of reads (settle delay, retries while
+ * inconclusive). Reads are safe to repeat. A connection that cannot read back says so once, on the
+ * first read, and the case waits for an operator. {@link ReadBackProcess} drives it.
  */
 @Component
 @EnableConfigurationProperties(ReconciliationProperties.class)
-public class ReadBackRunner {
+class ReadBackRunner {
 
     private static final Logger log = LoggerFactory.getLogger(ReadBackRunner.class);
 
@@ -40,7 +39,7 @@ public class ReadBackRunner {
     private final Clock clock;
     private final MeterRegistry meters;
 
-    public ReadBackRunner(ChannelDirectory directory, ChannelPlugins adapters, ReconciliationProperties properties,
+    ReadBackRunner(ChannelDirectory directory, ChannelPlugins adapters, ReconciliationProperties properties,
                           Clock clock, MeterRegistry meters) {
         this.directory = directory;
         this.adapters = adapters;
@@ -49,18 +48,18 @@ public class ReadBackRunner {
         this.meters = meters;
     }
 
-    public Duration settleDelay() {
+    Duration settleDelay() {
         return properties.settleDelay();
     }
 
     /** The wait after read {@code readNo} (1 = the first) stays inconclusive; empty: the operator decides. */
-    public Optional<Duration> delayAfterRead(int readNo) {
+    Optional<Duration> delayAfterRead(int readNo) {
         List<Duration> schedule = properties.retrySchedule();
         return readNo >= 1 && readNo <= schedule.size() ? Optional.of(schedule.get(readNo - 1)) : Optional.empty();
     }
 
     /** Never fails: a read that breaks is an inconclusive one. */
-    public CompletableFuture<ReadBackOutcome> read(ReadBackLicence licence) {
+    CompletableFuture<ReadBackOutcome> read(ReadBackLicence licence) {
         try {
             Optional<ChannelConnection> connection = directory.find(licence.workspaceId(), licence.channelId());
             if (connection.isEmpty()) {
@@ -97,7 +96,7 @@ public class ReadBackRunner {
     }
 
     /** What read {@code readNo} of a reconciliation established; empty when it adds nothing. */
-    public Optional<RecordReconciliationCommand> toRecord(ReadBackLicence licence, int readNo,
+    Optional<RecordReconciliationCommand> toRecord(ReadBackLicence licence, int readNo,
                                                            ReadBackOutcome outcome) {
         if (outcome instanceof ReadBackOutcome.Found found) {
             return record(licence, readNo, ReconciliationResult.FOUND, found.providerRef(), found.evidence());

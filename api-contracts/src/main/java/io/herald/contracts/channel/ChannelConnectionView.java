@@ -13,6 +13,9 @@ import java.time.Instant;
  * @param statusReason     the provider's reason while NEEDS_REAUTH
  * @param tokenExpiresAt   the token's expiry, where the provider gave one
  * @param heldPublications how many of the connection's publications are HELD; null where not counted
+ * @param apiVersion       the provider API version it speaks and its sunset; null for a channel without
+ *                         versions, or before one was recorded
+ * @param budget           the tightest window of its budget (pacing); null while it has none
  */
 public record ChannelConnectionView(
         WorkspaceId workspaceId,
@@ -27,14 +30,25 @@ public record ChannelConnectionView(
         ChannelStatus status,
         String statusReason,
         Instant tokenExpiresAt,
-        Integer heldPublications) {
+        Integer heldPublications,
+        ApiVersionView apiVersion,
+        BudgetView budget) {
+
+    public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
+                                 ChannelSettings settings, boolean autoReattemptAfterNotFound,
+                                 Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
+                                 Instant updatedAt, ChannelStatus status, String statusReason, Instant tokenExpiresAt,
+                                 Integer heldPublications) {
+        this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, retrySafety, probedAt,
+                updatedAt, status, statusReason, tokenExpiresAt, heldPublications, null, null);
+    }
 
     public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
                                  ChannelSettings settings, boolean autoReattemptAfterNotFound,
                                  Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
                                  Instant updatedAt) {
         this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, retrySafety, probedAt,
-                updatedAt, null, null, null, null);
+                updatedAt, null, null, null, null, null, null);
     }
 
     public record Capabilities(Capability publish, Capability reconcile) {

@@ -1,6 +1,6 @@
 package io.herald.contracts.channel;
 
-/** Whether a connection's credentials work (API.md, "Channel connections"). */
+/** Whether a connection's credentials work (docs/api.md#channel-connections). */
 public enum ChannelStatus {
     ACTIVE,
     NEEDS_REAUTH

@@ -3,7 +3,7 @@ package io.herald.contracts.error;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Stable, snake_case error codes of the HTTP contract (API.md). Clients and acceptance tests
+ * Stable, snake_case error codes of the HTTP contract (docs/api.md#problem-types). Clients and acceptance tests
  * depend on these strings: add codes, never rename one.
  */
 public enum ErrorCode {

@@ -3,7 +3,7 @@ package io.herald.contracts.publication;
 import java.time.Instant;
 
 /**
- * What one provider call sent and what came back, kept for later comparison (DESIGN.md rule 6).
+ * What one provider call sent and what came back, kept for later comparison (docs/architecture.md#rules-an-auditor-can-check, rule 6).
  * Never holds a token or password: the fingerprint is a hash of the canonical request without
  * credentials.
  *

@@ -6,7 +6,7 @@ import java.time.Instant;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 /**
- * A client asks to run a publication now (again): API.md {@code POST …/execute}. The workspace is the
+ * A client asks to run a publication now (again): docs/api.md#publications {@code POST …/execute}. The workspace is the
  * caller's: another workspace's publication answers as if it did not exist.
  */
 public record ExecutePublicationCommand(

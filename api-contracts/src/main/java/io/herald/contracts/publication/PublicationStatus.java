@@ -1,6 +1,6 @@
 package io.herald.contracts.publication;
 
-/** The states of a publication (DESIGN.md, "Publication states"). */
+/** The states of a publication (docs/architecture.md#publication-states). */
 public enum PublicationStatus {
     REQUESTED,
     ATTEMPTING,

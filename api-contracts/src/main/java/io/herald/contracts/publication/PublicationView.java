@@ -1,6 +1,9 @@
 package io.herald.contracts.publication;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
@@ -10,11 +13,14 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A publication as clients and operators see it (API.md, "publication view").
+ * A publication as clients and operators see it (docs/api.md#publications).
  *
  * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
  *                     {@code first_comment} where asked
  * @param decisionStep while {@code needsDecision}: the step the decision is about
+ * @param throttledUntil while REQUESTED or RETRY_SCHEDULED and its connection's budget holds it back: when the
+ *                     budget allows its attempt (a reason, not a state); null otherwise
+ * @param asOf         only on a view read as it stood at an instant ({@code ?asOf=}): that instant
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PublicationView(
@@ -38,10 +44,41 @@ public record PublicationView(
         ProviderRef targetRef,
         List<Step> steps,
         PublicationStep decisionStep,
-        String heldReason) {
+        String heldReason,
+        Instant throttledUntil,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Instant asOf) {
 
     public PublicationView {
         steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** The view as it is (no {@code asOf}), as the read store keeps it: whether a budget holds it back is read when it is shown. */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef, List<Attempt> attempts,
+                           List<Reconciliation> reconciliations, boolean needsDecision, String decisionReason,
+                           Instant updatedAt, ProviderRef targetRef, List<Step> steps, PublicationStep decisionStep,
+                           String heldReason) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null, null);
+    }
+
+    /** This view as it stood at {@code instant}: the same fields, with {@code asOf} echoed. */
+    public PublicationView asOf(Instant instant) {
+        return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType,
+                action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations,
+                needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, throttledUntil,
+                instant);
+    }
+
+    /** This view, saying until when its connection's budget holds it back. */
+    public PublicationView throttledUntil(Instant until) {
+        return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
+                channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts,
+                reconciliations, needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason,
+                until, asOf);
     }
 
     /** A view without steps (the publication's single step is derived where it is read). */
@@ -86,6 +123,8 @@ public record PublicationView(
      * @param attempts   how many attempts it took so far
      * @param attemptNos which of the publication's attempts were this step's
      */
+    @JsonIgnoreProperties(value = {"stepClass", "stepRole", "stepLabel"}, allowGetters = true)
+    @Schema(name = "PublicationStep")
     public record Step(
             PublicationStep step,
             MediaId mediaId,
@@ -99,18 +138,28 @@ public record PublicationView(
             attemptNos = attemptNos == null ? List.of() : List.copyOf(attemptNos);
         }
 
-        /** The steps a request plans: one upload per image, the post step, the first comment where asked. */
-        public static List<Step> planned(PublicationAction action, Content content) {
-            List<Step> steps = new java.util.ArrayList<>();
-            PublicationStep post = PublicationStep.postStepOf(action);
-            if (post != PublicationStep.DELETE_POST && content != null) {
-                content.media().forEach(image -> steps.add(pending(PublicationStep.UPLOAD_MEDIA, image.mediaId())));
-            }
-            steps.add(pending(post, null));
-            if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
-                steps.add(pending(PublicationStep.FIRST_COMMENT, null));
-            }
-            return List.copyOf(steps);
+        /** What the step's kind may do twice: the console reads it rather than the kind's name. */
+        @JsonProperty("stepClass")
+        public StepClass stepClass() {
+            return step == null ? null : step.stepClass();
+        }
+
+        /** Where the step's kind stands beside the post (whether the publication's status rests on it). */
+        @JsonProperty("stepRole")
+        public StepRole stepRole() {
+            return step == null ? null : step.role();
+        }
+
+        /** How people read the step's kind ("first comment"). */
+        @JsonProperty("stepLabel")
+        public String stepLabel() {
+            return step == null ? null : step.label();
+        }
+
+        /** The steps a request plans, each PENDING: see {@link PublicationStep#plan}. */
+        public static List<Step> planned(PublicationAction action, Content content, List<PublicationStep> kinds) {
+            return PublicationStep.plan(action, content, kinds).stream().map(p -> pending(p.kind(), p.mediaId()))
+                    .toList();
         }
 
         private static Step pending(PublicationStep step, MediaId mediaId) {

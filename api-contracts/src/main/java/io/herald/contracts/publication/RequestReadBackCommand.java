@@ -6,7 +6,7 @@ import java.time.Instant;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 /**
- * An operator asks Herald to read back now (API.md {@code POST …/reconcile}), e.g. after new
+ * An operator asks Herald to read back now (docs/api.md#the-contract-in-one-page {@code POST …/reconcile}), e.g. after new
  * credentials made read-back possible. Only meaningful while the outcome is unknown.
  */
 public record RequestReadBackCommand(

@@ -7,7 +7,7 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 /**
  * Write-ahead: records {@code PublicationAttempted} before the provider is called. Its result, an
- * {@link AttemptDecision}, is the only licence to call the provider (DESIGN.md rule 1); a refusal is
+ * {@link AttemptDecision}, is the only licence to call the provider (docs/architecture.md#rules-an-auditor-can-check, rule 1); a refusal is
  * a returned decision, never an exception, so a refused command in a dispatcher's batch leaves the
  * batch's transaction alone.
  *

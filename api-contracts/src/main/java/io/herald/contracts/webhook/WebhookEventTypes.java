@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The event types a webhook may subscribe to (API.md "Webhooks"). {@code publication.held},
+ * The event types a webhook may subscribe to (docs/api.md#webhooks). {@code publication.held},
  * {@code publication.superseded} and the channel events are accepted in subscriptions; nothing
  * emits them until connection health and updates exist.
  */
@@ -23,10 +23,11 @@ public final class WebhookEventTypes {
     public static final String CHANNEL_NEEDS_REAUTH = "channel.needs_reauth";
     public static final String CHANNEL_REAUTHORIZED = "channel.reauthorized";
     public static final String CHANNEL_TOKEN_EXPIRING = "channel.token_expiring";
+    public static final String CHANNEL_VERSION_EXPIRING = "channel.version_expiring";
 
     public static final Set<String> KNOWN = Set.of(ALL, SUCCEEDED, FAILED, OUTCOME_UNKNOWN, NEEDS_DECISION,
             NOT_EXECUTED, HELD, SUPERSEDED, ABANDONED, CHANNEL_NEEDS_REAUTH, CHANNEL_REAUTHORIZED,
-            CHANNEL_TOKEN_EXPIRING);
+            CHANNEL_TOKEN_EXPIRING, CHANNEL_VERSION_EXPIRING);
 
     private WebhookEventTypes() {
     }

@@ -8,12 +8,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
+import io.herald.adapters.port.Quota;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RetrySafety;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,6 +38,16 @@ public final class BlueskyPlugin extends PluginParts {
                         message = "must be a handle such as alice.bsky.social, or a DID") String handle,
                 @Size(min = 1, max = 200) String appPassword,
                 @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String pdsUrl) {
+    }
+
+    /**
+     * An account may spend 5,000 write points an hour and 35,000 a day; a post (a record created)
+     * costs 3.
+     */
+    @Override
+    public List<Quota> quotas() {
+        return List.of(Quota.documented("hour", 5_000 / 3, Duration.ofHours(1)),
+                Quota.documented("day", 35_000 / 3, Duration.ofDays(1)));
     }
 
     public BlueskyPlugin(BlueskyAdapter adapter) {
@@ -67,5 +83,17 @@ public final class BlueskyPlugin extends PluginParts {
     @Override
     public RetrySafety retrySafety(Capability reconcile) {
         return RetrySafety.CLIENT_ID;
+    }
+
+    /** The record key is Herald's for good: a re-send writes the same bytes under it at any time. */
+    @Override
+    public Duration resendWindow() {
+        return ChronoUnit.FOREVER.getDuration();
+    }
+
+    /** A Bluesky post cannot be edited: no update. */
+    @Override
+    public List<PublicationStep> stepKinds(PublicationAction action) {
+        return action == PublicationAction.UPDATE ? List.of() : super.stepKinds(action);
     }
 }

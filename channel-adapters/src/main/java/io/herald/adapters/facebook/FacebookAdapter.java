@@ -9,6 +9,7 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,12 +21,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class FacebookAdapter extends ProviderAdapter {
 
-    /** A post on Facebook has either a link or photos; the comment limit is Herald's (API.md). */
+    /** A post on Facebook has either a link or photos; the comment limit is Herald's (docs/channels.md). */
     static final int MAX_IMAGES = 10;
     static final int COMMENT_MAX = 1250;
     static final int MESSAGE_MAX = 63206;
 
     private final FacebookPostOwner owner;
+    private final FacebookGraph graph;
 
     public FacebookAdapter(ProviderHttp http, String graphBaseUrl) {
         this(http, FacebookGraph.at(graphBaseUrl));
@@ -35,6 +37,12 @@ public final class FacebookAdapter extends ProviderAdapter {
         super(FacebookPlugin.TYPE, FacebookPublisher.steps(http, graph), FacebookFeedReader.of(http, graph),
                 new FacebookProbe(http, graph));
         this.owner = new FacebookPostOwner(http, graph);
+        this.graph = graph;
+    }
+
+    /** The Graph address every call goes below, its version included. */
+    URI graphBase() {
+        return graph.base();
     }
 
     @Override

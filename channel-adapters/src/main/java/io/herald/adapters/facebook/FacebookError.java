@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * A Graph API error body {@code {"error":{"message","type","code","error_subcode","fbtrace_id"}}}
- * and what Herald makes of it (PROVIDERS.md's table, DESIGN.md's classification).
+ * and what Herald makes of it (docs/channels.md#facebook-pages, docs/architecture.md#outcome-classification).
  */
 record FacebookError(int code, Integer subcode, String message, String userMessage) {
 

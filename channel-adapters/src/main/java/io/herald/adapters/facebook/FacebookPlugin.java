@@ -6,6 +6,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -31,10 +32,12 @@ public final class FacebookPlugin extends PluginParts {
     }
 
     private final ConnectFlow login;
+    private final ApiVersions versions;
 
     public FacebookPlugin(FacebookAdapter adapter, ConnectFlow login) {
         super(TYPE, adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
         this.login = login;
+        this.versions = FacebookVersions.configured(adapter.graphBase());
     }
 
     /** Facebook Login with a Page chosen among the user's ({@link FacebookLogin}). */
@@ -47,6 +50,11 @@ public final class FacebookPlugin extends PluginParts {
     @Override
     public ConnectFlow connectFlow() {
         return login;
+    }
+
+    @Override
+    public Optional<ApiVersions> apiVersions() {
+        return Optional.of(versions);
     }
 
     @Override

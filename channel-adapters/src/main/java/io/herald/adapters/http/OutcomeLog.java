@@ -30,6 +30,8 @@ public final class OutcomeLog {
             kind = "duplicate refused";
         } else if (outcome instanceof PublishOutcome.AuthLost) {
             kind = "credentials expired or revoked";
+        } else if (outcome instanceof PublishOutcome.VersionRetired retired) {
+            kind = "API version " + retired.version() + " retired";
         } else {
             kind = "outcome unknown " + ((PublishOutcome.OutcomeUnknown) outcome).cause();
         }

@@ -42,10 +42,10 @@ import org.slf4j.LoggerFactory;
  * the delivery), so each provider has a fixed pool of {@link #EXECUTOR_THREADS}. The client's
  * default, a cached pool, started a thread for every task that found none idle: 173 for Facebook
  * under the benchmark's load, each a stack and a hand-off more. With 16, Herald took less CPU per
- * publication in alternating benchmark runs; with two, end to end slowed by a tenth (README). A host
+ * publication in alternating benchmark runs; with two, end to end slowed by a tenth (bench/results/2026-12-02-runs.md). A host
  * name is looked up on that pool, but a lookup that hangs holds every call to that host whatever the
  * pool, since the JVM lets one lookup of a name run at a time. The threads run at the lowest
- * priority: where the JVM maps priorities to the OS, requests are answered first (README). Answers
+ * priority: where the JVM maps priorities to the OS, requests are answered first (docs/operations.md#running-more-than-one-node, "Under load"). Answers
  * are read up to {@link #MAX_ANSWER_BYTES}. Hosts that workspace users supply go through
  * {@link #guarded}, whose client connects only to addresses the outbound guard allowed.
  */
@@ -129,7 +129,7 @@ public final class ProviderHttp {
 
     /**
      * For hosts a workspace user supplies (a WordPress site): every connection goes only to
-     * addresses the guard allowed (DESIGN.md "Outbound safety").
+     * addresses the guard allowed (docs/architecture.md#outbound-safety).
      */
     public static ProviderHttp guarded(String provider, Duration connectTimeout, Duration readTimeout, Clock clock,
                                        OutboundGuard guard) {

@@ -21,11 +21,12 @@ import java.util.concurrent.CompletableFuture;
 public final class LinkedInAdapter extends ProviderAdapter {
 
     static final int COMMENTARY_MAX = 3000;
-    /** One image or a multi-image post (Herald allows 10); the comment limit is Herald's (API.md). */
+    /** One image or a multi-image post (Herald allows 10); the comment limit is Herald's (docs/channels.md). */
     static final int MAX_IMAGES = 10;
     static final int COMMENT_MAX = 1250;
 
     private final LinkedInPostOwner owner;
+    private final String version;
 
     public LinkedInAdapter(ProviderHttp http, String apiBaseUrl, String version) {
         this(http, LinkedInApi.at(apiBaseUrl, version));
@@ -35,6 +36,12 @@ public final class LinkedInAdapter extends ProviderAdapter {
         super(LinkedInPlugin.TYPE, LinkedInPublisher.steps(http, api), LinkedInFeedReader.of(http, api),
                 new LinkedInProbe(http, api));
         this.owner = new LinkedInPostOwner(http, api);
+        this.version = api.version();
+    }
+
+    /** The {@code LinkedIn-Version} every call sends. */
+    String version() {
+        return version;
     }
 
     @Override

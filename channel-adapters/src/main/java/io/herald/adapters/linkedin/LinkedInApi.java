@@ -80,7 +80,7 @@ record LinkedInApi(URI base, String version) {
         return Json.text(body, "serviceErrorCode");
     }
 
-    /** LinkedIn's answers for a token that no longer works (PROVIDERS.md): all three ask for a new token. */
+    /** LinkedIn's answers for a token that no longer works (docs/channels.md#linkedin): all three ask for a new token. */
     static boolean isAuthLost(int status, String code) {
         return status == 401 && ("EXPIRED_ACCESS_TOKEN".equals(code) || "REVOKED_ACCESS_TOKEN".equals(code)
                 || "INVALID_ACCESS_TOKEN".equals(code));

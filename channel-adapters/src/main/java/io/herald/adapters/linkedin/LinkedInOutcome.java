@@ -70,6 +70,12 @@ final class LinkedInOutcome {
                     "LinkedIn refused the text as a duplicate" + (earlier != null ? " of " + earlier.id() : "")
                             + ": " + excerpt, trace);
         }
+        if (status == 426 || "NONEXISTENT_VERSION".equals(code)) {
+            // LinkedIn refuses the version before it reads the request: nothing was written
+            return new PublishOutcome.VersionRetired(version, code != null ? code : "NONEXISTENT_VERSION",
+                    LinkedInVersions.configured(version).retiredReason() + " (LinkedIn-Version " + version
+                            + " answered HTTP " + status + ": " + excerpt + ")", trace);
+        }
         String detail = rejection(status, code, excerpt, answered.request().target(), version);
         if (LinkedInApi.isAuthLost(status, code)) {
             return new PublishOutcome.AuthLost(code, detail, trace);
@@ -86,11 +92,8 @@ final class LinkedInOutcome {
             fix = "The token may not post as " + author + ". Fix: grant "
                     + (LinkedInApi.isOrganization(author) ? "w_organization_social (and the admin role on the Page)"
                     : "w_member_social") + " and store a new token.";
-        } else if (status == 426 || "NONEXISTENT_VERSION".equals(code)) {
-            fix = "LinkedIn no longer serves API version " + version
-                    + ". Fix: set herald.channels.linkedin.version to a current YYYYMM version.";
         } else if ("VERSION_MISSING".equals(code)) {
-            fix = "The LinkedIn-Version header was refused. Fix: set herald.channels.linkedin.version.";
+            fix = "The LinkedIn-Version header was refused. Fix: set " + LinkedInVersions.PROPERTY + ".";
         } else {
             fix = "Fix the content or the connection.";
         }

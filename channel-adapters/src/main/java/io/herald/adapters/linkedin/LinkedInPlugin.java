@@ -6,15 +6,18 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
+import io.herald.adapters.port.Quota;
 import io.herald.adapters.port.TextOnlyEdits;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.ContentMedia;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -31,11 +34,15 @@ public final class LinkedInPlugin extends PluginParts {
                 @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes) {
     }
 
+    static final int MEMBER_POSTS_PER_DAY = 150;
+
     private final ConnectFlow login;
+    private final ApiVersions versions;
 
     public LinkedInPlugin(LinkedInAdapter adapter, ConnectFlow login) {
         super(TYPE, adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
         this.login = login;
+        this.versions = LinkedInVersions.configured(adapter.version());
     }
 
     /** Sign In with LinkedIn, the member or one of the organizations they administer chosen ({@link LinkedInLogin}). */
@@ -48,6 +55,17 @@ public final class LinkedInPlugin extends PluginParts {
     @Override
     public ConnectFlow connectFlow() {
         return login;
+    }
+
+    /** LinkedIn lets a member post about 150 times a day; the day ends at midnight UTC. */
+    @Override
+    public List<Quota> quotas() {
+        return List.of(Quota.documented("day", MEMBER_POSTS_PER_DAY, Duration.ofDays(1)));
+    }
+
+    @Override
+    public Optional<ApiVersions> apiVersions() {
+        return Optional.of(versions);
     }
 
     @Override

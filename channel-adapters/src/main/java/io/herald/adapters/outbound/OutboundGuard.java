@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The outbound rules for a URL a workspace user supplies (DESIGN.md "Outbound safety"): http or
+ * The outbound rules for a URL a workspace user supplies (docs/architecture.md#outbound-safety): http or
  * https, no userinfo, no fragment, and a host whose every address is public unicast. Checked when
  * the URL is registered ({@link #check}) and again on every connection ({@link #resolve}), where
  * the HTTP client connects to exactly the addresses checked, so a name that re-resolves to an

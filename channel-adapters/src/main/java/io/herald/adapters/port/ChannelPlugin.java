@@ -7,7 +7,10 @@ import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
+import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.ContentMedia;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +94,58 @@ public interface ChannelPlugin {
      */
     default ConnectFlow connectFlow() {
         return new ConnectFlow.Form(null);
+    }
+
+    /**
+     * The step kinds this channel carries out for {@code action}: empty when it cannot do the action
+     * at all. A plug-in with steps of its own (a container to create, then publish) lists them here,
+     * declared with {@link PublicationStep#declare} as constants of its package: one step before
+     * the post per image, one post step and one step after it (for a first comment), taken in that
+     * role ({@link PublicationStep#plan}). By default the core kinds
+     * ({@link PublicationStep#coreKinds}: a publish uploads images, creates the post and writes its
+     * first comment; an update uploads and edits; a delete deletes), and no drafts.
+     */
+    default List<PublicationStep> stepKinds(PublicationAction action) {
+        return action == PublicationAction.DRAFT ? List.of() : PublicationStep.coreKinds(action);
+    }
+
+    /**
+     * Why this channel cannot carry out the request at all, naming the request field and the
+     * channel type: the action (its adapter's reason, or no step kinds for it), or a step the
+     * request plans that the channel does not support (a first comment on WordPress). Empty when it
+     * can; intake refuses otherwise with {@code action_not_supported}, before any other check.
+     */
+    default Optional<FieldViolation> unsupported(PublicationAction action, Content content) {
+        String type = type().wireName();
+        Optional<String> whole = adapter().unsupported(action);
+        List<PublicationStep> supported = stepKinds(action);
+        if (whole.isEmpty() && supported.isEmpty()) {
+            whole = Optional.of(action.wireName() + " is not supported on " + type + " channels");
+        }
+        if (whole.isPresent()) {
+            return Optional.of(new FieldViolation("action", whole.get()));
+        }
+        return PublicationStep.plan(action, content, supported).stream()
+                .filter(step -> !supported.contains(step.kind()))
+                .findFirst()
+                .map(step -> new FieldViolation(step.field(), "a " + step.kind().label() + " is not supported on "
+                        + type + " channels for " + action.wireName()));
+    }
+
+    /**
+     * The provider API versions this channel speaks and the one it is configured to send; empty for a
+     * channel whose provider has no versions to retire.
+     */
+    default Optional<ApiVersions> apiVersions() {
+        return Optional.empty();
+    }
+
+    /**
+     * The provider's documented limits on one connection's calls: Herald starts an attempt only
+     * within every one of them (the connection's budget, kept in PostgreSQL for all nodes).
+     */
+    default List<Quota> quotas() {
+        return List.of();
     }
 
     /** Settings and secrets of one connection. */

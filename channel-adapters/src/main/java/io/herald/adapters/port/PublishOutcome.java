@@ -37,12 +37,24 @@ public sealed interface PublishOutcome {
 
     /**
      * The provider refused the credentials as expired or revoked: the write did not execute, and
-     * nothing on this connection will until it has new credentials (DESIGN.md, "Connection health").
+     * nothing on this connection will until it has new credentials (docs/architecture.md#connection-health).
      *
      * @param providerCode the provider's word for it, e.g. {@code 190/463} or {@code EXPIRED_ACCESS_TOKEN}
      * @param reason       what the provider said and what fixes it
      */
     record AuthLost(String providerCode, String reason, AttemptTrace trace) implements PublishOutcome {
+    }
+
+    /**
+     * The provider no longer serves the API version Herald sent (LinkedIn's 426
+     * {@code NONEXISTENT_VERSION}): the write did not execute, and nothing on this connection will
+     * until the configured version is changed.
+     *
+     * @param version the version that was sent
+     * @param reason  what fixes it, naming the configuration property
+     */
+    record VersionRetired(String version, String providerCode, String reason, AttemptTrace trace)
+            implements PublishOutcome {
     }
 
     /** The request may have taken effect; no proof either way. */

@@ -39,6 +39,6 @@ public record ReadBackRequest(
     }
 
     public boolean ofComment() {
-        return step == PublicationStep.FIRST_COMMENT;
+        return step != null && step.followsPost();
     }
 }

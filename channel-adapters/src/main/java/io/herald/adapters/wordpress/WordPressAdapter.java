@@ -39,7 +39,7 @@ public final class WordPressAdapter extends ProviderAdapter {
         return owner.read(request);
     }
 
-    /** Images become the featured image and figures in the content; WordPress posts take no first comment. */
+    /** Images become the featured image and figures in the content (a first comment is refused before: see the plug-in). */
     @Override
     public List<FieldViolation> validate(Content content, PublicationAction action) {
         List<FieldViolation> violations = new ArrayList<>();
@@ -47,10 +47,6 @@ public final class WordPressAdapter extends ProviderAdapter {
             violations.add(new FieldViolation("content", "WordPress needs a title or a body"));
         }
         violations.addAll(ContentLimits.images(content, MAX_IMAGES));
-        if (content.firstComment() != null) {
-            violations.add(new FieldViolation("content.firstComment",
-                    "a first comment is only posted on Facebook and LinkedIn"));
-        }
         return violations;
     }
 }

@@ -65,7 +65,7 @@ final class WordPressOutcome {
         String detail = "WordPress refused the post (HTTP " + status + (code != null ? ", " + code : "") + "): "
                 + message + " " + fix(status, code, body);
         if (status == 401) {
-            // a write refused with 401: the password was revoked or deleted (PROVIDERS.md), nothing was written
+            // a write refused with 401: the password was revoked or deleted (docs/channels.md#wordpress), nothing was written
             return new PublishOutcome.AuthLost(code != null ? code : "http_401", detail, trace);
         }
         return new PublishOutcome.Failed(FailureKind.REJECTED, code != null ? code : "http_" + status, detail, null,

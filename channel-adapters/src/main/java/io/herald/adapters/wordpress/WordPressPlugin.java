@@ -10,8 +10,11 @@ import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -57,5 +60,12 @@ public final class WordPressPlugin extends PluginParts {
     @Override
     public Map<String, String> destinations(ChannelSettings settings) {
         return Map.of("siteUrl", ((WordPressSettings) settings).siteUrl());
+    }
+
+    /** Drafts as well as posts, with their images; a WordPress post takes no first comment through Herald. */
+    @Override
+    public List<PublicationStep> stepKinds(PublicationAction action) {
+        return action.createsPost() ? List.of(PublicationStep.UPLOAD_MEDIA, PublicationStep.CREATE_POST)
+                : super.stepKinds(action);
     }
 }

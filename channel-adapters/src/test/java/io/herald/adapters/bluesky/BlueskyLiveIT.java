@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.adapters.ChannelAdaptersConfiguration;
-import io.herald.adapters.ChannelAdaptersProperties;
 import io.herald.adapters.bluesky.live.BlueskyPds;
 import io.herald.adapters.bluesky.live.HoldingProxy;
 import io.herald.adapters.bluesky.live.Xrpc;
@@ -278,12 +277,9 @@ class BlueskyLiveIT {
     }
 
     private BlueskyAdapter adapter(Duration readTimeout) {
-        ChannelAdaptersProperties defaults = ChannelAdaptersProperties.defaults();
-        ChannelAdaptersProperties properties = new ChannelAdaptersProperties(defaults.facebook(), defaults.linkedin(),
-                defaults.wordpress(), new ChannelAdaptersProperties.Bluesky(Duration.ofSeconds(2), readTimeout),
-                defaults.mastodon());
         // the PDS listens on 127.0.0.1
-        return ChannelAdaptersConfiguration.bluesky(properties, OutboundGuard.privateNetworksAllowed(),
+        return ChannelAdaptersConfiguration.bluesky(new BlueskyProperties(Duration.ofSeconds(2), readTimeout),
+                OutboundGuard.privateNetworksAllowed(),
                 Clock.systemUTC());
     }
 

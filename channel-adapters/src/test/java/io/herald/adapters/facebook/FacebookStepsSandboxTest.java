@@ -33,7 +33,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Facebook's upload and comment steps against the sandbox, over real HTTP (PROVIDERS.md). */
+/** Facebook's upload and comment steps against the sandbox, over real HTTP (docs/channels.md#facebook-pages). */
 class FacebookStepsSandboxTest extends SandboxTestSupport {
 
     private String pageId;

@@ -116,16 +116,16 @@ class LinkedInAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
-    void retiredVersionIsRejectedWithTheFix() {
+    void retiredVersionProvesNothingWasWrittenAndNamesTheFix() {
         LinkedInAdapter old = new LinkedInAdapter(new io.herald.adapters.http.ProviderHttp("linkedin",
                 Duration.ofSeconds(2), SHORT_READ_TIMEOUT, clock), sandbox.linkedInApiUrl(), "202001");
 
         PublishOutcome outcome = result(old.publish(request("old version")));
 
-        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
-            assertThat(failed.kind()).isEqualTo(FailureKind.REJECTED);
-            assertThat(failed.errorCode()).isEqualTo("NONEXISTENT_VERSION");
-            assertThat(failed.detail()).contains("herald.channels.linkedin.version");
+        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.VersionRetired.class, retired -> {
+            assertThat(retired.version()).isEqualTo("202001");
+            assertThat(retired.providerCode()).isEqualTo("NONEXISTENT_VERSION");
+            assertThat(retired.reason()).startsWith("API version retired; update herald.channels.linkedin.version");
         });
     }
 

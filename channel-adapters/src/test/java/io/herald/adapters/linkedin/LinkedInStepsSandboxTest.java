@@ -36,7 +36,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** LinkedIn's images API and comments against the sandbox, over real HTTP (PROVIDERS.md). */
+/** LinkedIn's images API and comments against the sandbox, over real HTTP (docs/channels.md#linkedin). */
 class LinkedInStepsSandboxTest extends SandboxTestSupport {
 
     private static final List<String> READ_WRITE = List.of("w_member_social", "r_member_social");

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.herald.adapters.ChannelAdaptersConfiguration;
-import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.PluginProperties;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ChannelPlugins;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 class MastodonPluginTest {
 
-    private final ChannelPlugins plugins = ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+    private final ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
             OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
     private final ChannelPlugin plugin = plugins.plugin(MastodonPlugin.TYPE);
 

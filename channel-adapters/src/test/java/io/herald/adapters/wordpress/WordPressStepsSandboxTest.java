@@ -15,6 +15,7 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.UploadedMedia;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -98,9 +99,13 @@ class WordPressStepsSandboxTest extends SandboxTestSupport {
     }
 
     @Test
-    void aFirstCommentIsRefusedAtIntake() {
-        assertThat(adapter.validate(new Content("t", "b", null, List.of(), "hello"), PublicationAction.PUBLISH))
-                .extracting(v -> v.field()).containsExactly("content.firstComment");
+    void aFirstCommentIsRefusedAtIntakeAsNotSupported() {
+        WordPressPlugin plugin = new WordPressPlugin(adapter);
+        Content withComment = new Content("t", "b", null, List.of(), "hello");
+        assertThat(plugin.unsupported(PublicationAction.PUBLISH, withComment))
+                .hasValueSatisfying(v -> assertThat(v.field()).isEqualTo("content.firstComment"));
+        assertThat(plugin.unsupported(PublicationAction.DRAFT, new Content("t", "b", null))).isEmpty();
+        assertThat(plugin.stepKinds(PublicationAction.PUBLISH)).doesNotContain(PublicationStep.FIRST_COMMENT);
     }
 
     private static MediaId mediaId(byte[] bytes) {

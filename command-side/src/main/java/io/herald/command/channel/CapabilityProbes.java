@@ -47,9 +47,11 @@ public class CapabilityProbes {
     private final CommandGateway commands;
     private final Clock clock;
     private final ProbeSlots slots = new ProbeSlots();
+    private final ApiVersionHealth versions;
 
     public CapabilityProbes(ChannelDirectory directory, ChannelConnectionStore store, ChannelPlugins adapters,
-                            CommandGateway commands, Clock clock) {
+                            CommandGateway commands, Clock clock, ApiVersionHealth versions) {
+        this.versions = versions;
         this.directory = directory;
         this.store = store;
         this.adapters = adapters;
@@ -88,6 +90,8 @@ public class CapabilityProbes {
                     }
                     record(workspace, channel, connection.get().type(), version.get(), report.publish(),
                             report.reconcile());
+                    // the probe also says whether the API version it spoke nears its sunset
+                    versions.record(workspace, channel, connection.get().type());
                     return Optional.of(report);
                 })
                 .exceptionally(failure -> {

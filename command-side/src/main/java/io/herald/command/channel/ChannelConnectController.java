@@ -8,6 +8,8 @@ import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.platform.wire.Json;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -25,9 +27,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Connecting a channel through its provider (API.md): {@code POST …/connect} starts, the provider
- * sends the browser to {@code GET /oauth/callback/{type}} (no key: the state authenticates it),
- * {@code POST …/connect/choice} picks among several connections.
+ * Connecting a channel through its provider (docs/api.md#connecting-through-the-provider):
+ * {@code POST …/connect} starts, the provider sends the browser to {@code GET /oauth/callback/{type}}
+ * (no key: the state authenticates it), {@code POST …/connect/choice} picks among several
+ * connections.
  */
 @RestController
 public class ChannelConnectController {
@@ -39,9 +42,13 @@ public class ChannelConnectController {
     }
 
     /** The body of a choice. */
+    @Schema(name = "ConnectChoiceRequest")
     public record Choice(String state, String id) {
     }
 
+    @Operation(description = "Starts connecting the channel through its provider's OAuth consent with PKCE (the body"
+            + " names the channel type, and a Mastodon instanceUrl): answers the authorizeUrl to open in the admin's"
+            + " browser and until when its single-use state holds. Nothing is stored until the provider's return.")
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/connect")
     public ResponseEntity<ChannelConnectFlows.Started> connect(
             @PathVariable("ws") String ws, @PathVariable("channelId") String channelId, @RequestBody ObjectNode body,
@@ -57,6 +64,10 @@ public class ChannelConnectController {
      * sent to a server — the stored connection's id and type, the choices (names only) with the
      * state that picks one, or the refusal.
      */
+    @Operation(description = "Where the provider sends the admin's browser back (no key: the signed, single-use state"
+            + " authenticates it). Exchanges the code and stores the connection as a PUT of its fields would, or"
+            + " keeps the choices the grant allows for a choice. A browser asking for a page is sent to the console"
+            + " with the result in the address's fragment; any other client gets the result as JSON.")
     @GetMapping("/oauth/callback/{type}")
     public ResponseEntity<?> callback(
             @PathVariable("type") String type,
@@ -92,6 +103,8 @@ public class ChannelConnectController {
                         .encodeToString(result.toString().getBytes(StandardCharsets.UTF_8)))).build();
     }
 
+    @Operation(description = "Finishes a connect whose callback listed several choices (the Pages or organizations"
+            + " the grant allows): stores the chosen one as a PUT of its fields would, and keeps no choices behind.")
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/connect/choice")
     public ResponseEntity<ChannelConnectFlows.ConnectResult> choose(
             @PathVariable("ws") String ws, @PathVariable("channelId") String channelId, @RequestBody Choice choice,

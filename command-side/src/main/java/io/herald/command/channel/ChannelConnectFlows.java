@@ -13,6 +13,7 @@ import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +30,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.stereotype.Service;
 
 /**
- * Connecting a channel through its provider (API.md "Connecting through the provider"): each
+ * Connecting a channel through its provider (docs/api.md#connecting-through-the-provider): each
  * channel plug-in says how its channels connect ({@link ChannelPlugin#connectFlow()}); this runs
  * the OAuth ones — start with a signed, single-use, expiring state and a PKCE verifier, take the
  * provider's callback, exchange the code, hold the choices when there are several — and stores the
@@ -66,10 +67,12 @@ public class ChannelConnectFlows {
     }
 
     /** The answer to a connect: where the admin's browser goes, and until when the state holds. */
+    @Schema(name = "ConnectStart")
     public record Started(URI authorizeUrl, Instant expiresAt) {
     }
 
     /** One connection the grant allows, as the console shows it (no secret). */
+    @Schema(name = "ConnectChoice")
     public record ChoiceView(String id, String name, String kind) {
     }
 
@@ -78,6 +81,7 @@ public class ChannelConnectFlows {
      * choices to pick from with the state that picks.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ConnectResult")
     public record ConnectResult(String workspace, String channelId, String state, ChannelConnectionView connection,
                                 List<ChoiceView> choices) {
     }

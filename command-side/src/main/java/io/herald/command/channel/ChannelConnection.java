@@ -3,6 +3,9 @@ package io.herald.command.channel;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.herald.contracts.channel.Capability;
+import io.herald.contracts.channel.ChannelApiVersionExpiringEvent;
+import io.herald.contracts.channel.ChannelApiVersionRecordedEvent;
+import io.herald.contracts.channel.ChannelApiVersionRetiredEvent;
 import io.herald.contracts.channel.ChannelAuthLostEvent;
 import io.herald.contracts.channel.ChannelAuthRegainedEvent;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
@@ -13,6 +16,8 @@ import io.herald.contracts.channel.ChannelTokenExpiringEvent;
 import io.herald.contracts.channel.ChannelTokenExpiryRecordedEvent;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.ConfigureChannelConnectionCommand;
+import io.herald.contracts.channel.RecordApiVersionCommand;
+import io.herald.contracts.channel.RecordApiVersionRetiredCommand;
 import io.herald.contracts.channel.RecordChannelAuthLostCommand;
 import io.herald.contracts.channel.RecordChannelCapabilitiesCommand;
 import io.herald.contracts.channel.RecordTokenExpiryCommand;
@@ -54,6 +59,11 @@ public class ChannelConnection {
     private Instant tokenExpiresAt;
     /** The expiry already warned of: one warning per connection and expiry. */
     private Instant warnedExpiry;
+    /** The provider API version last recorded, and the one whose sunset was warned of. */
+    private String apiVersion;
+    private String warnedVersion;
+    /** The version the provider answered it no longer serves; null while none is. */
+    private String retiredVersion;
 
     protected ChannelConnection() {
         // required by Axon
@@ -132,6 +142,58 @@ public class ChannelConnection {
         apply(new ChannelTokenExpiringEvent(connectionId, workspaceId, channelId, tokenExpiresAt,
                 command.warnedAt()));
         return true;
+    }
+
+    /**
+     * The API version this node sends for the connection (docs/channels.md#api-versions): recorded when it
+     * changed; a change away from a retired version resumes the held publications; a sunset within the
+     * warning window is warned of once per version.
+     *
+     * @return whether the version's sunset was warned of with this command
+     */
+    @CommandHandler
+    public boolean handle(RecordApiVersionCommand command) {
+        if (!Objects.equals(apiVersion, command.version())) {
+            apply(new ChannelApiVersionRecordedEvent(connectionId, workspaceId, channelId, command.version(),
+                    command.sunsetAt(), command.known(),
+                    retiredVersion != null && !retiredVersion.equals(command.version()), command.recordedAt()));
+        }
+        if (command.warnFrom() == null || command.recordedAt().isBefore(command.warnFrom())
+                || command.version().equals(warnedVersion) || command.version().equals(retiredVersion)) {
+            return false;
+        }
+        apply(new ChannelApiVersionExpiringEvent(connectionId, workspaceId, channelId, command.version(),
+                command.sunsetAt(), command.recordedAt()));
+        return true;
+    }
+
+    /** @return whether this report retired the version (a second report of the same one adds nothing) */
+    @CommandHandler
+    public boolean handle(RecordApiVersionRetiredCommand command) {
+        if (command.version().equals(retiredVersion)) {
+            return false;
+        }
+        apply(new ChannelApiVersionRetiredEvent(connectionId, workspaceId, channelId, command.version(),
+                command.providerCode(), command.reason(), command.detectedAt()));
+        return true;
+    }
+
+    @EventSourcingHandler
+    void on(ChannelApiVersionRecordedEvent event) {
+        apiVersion = event.version();
+        if (event.replacedRetired()) {
+            retiredVersion = null;
+        }
+    }
+
+    @EventSourcingHandler
+    void on(ChannelApiVersionExpiringEvent event) {
+        warnedVersion = event.version();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelApiVersionRetiredEvent event) {
+        retiredVersion = event.version();
     }
 
     @EventSourcingHandler

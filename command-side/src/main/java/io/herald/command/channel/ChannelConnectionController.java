@@ -1,5 +1,6 @@
 package io.herald.command.channel;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.problem.Problems;
 
 import io.herald.command.publication.PublicationCommandController;
@@ -29,7 +30,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code PUT /api/v1/workspaces/{ws}/channels/{channelId}} (API.md "Channel connections"). */
+/** {@code PUT /api/v1/workspaces/{ws}/channels/{channelId}} (docs/api.md#channel-connections). */
 @RestController
 public class ChannelConnectionController {
 
@@ -46,6 +47,9 @@ public class ChannelConnectionController {
         this.clock = clock;
     }
 
+    @Operation(description = "Creates or changes a channel connection (its type, settings and secrets). Secrets are "
+            + "encrypted at rest and never shown again. The capabilities are probed at once, and "
+            + "publications held for the connection resume when it works again.")
     @PutMapping("/api/v1/workspaces/{ws}/channels/{channelId}")
     public ResponseEntity<ChannelConnectionView> configure(
             @PathVariable("ws") String ws, @PathVariable("channelId") String channelId,
@@ -80,7 +84,9 @@ public class ChannelConnectionController {
                 probes.retrySafety(configured.type(), capabilities.reconcile()), clock.instant(), clock.instant()));
     }
 
-    /** Re-checks what the connection's credentials allow (API.md {@code POST …/probe}). */
+    /** Re-checks what the connection's credentials allow (docs/api.md#channel-connections, {@code POST …/probe}). */
+    @Operation(description = "Checks the connection's credentials and capabilities at the provider again (can it "
+            + "publish, can it read a post back) and answers what it found.")
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/probe")
     public ResponseEntity<ChannelConnectionView.Capabilities> probe(@PathVariable("ws") String ws,
                                                                     @PathVariable("channelId") String channelId) {

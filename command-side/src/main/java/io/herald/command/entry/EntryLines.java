@@ -15,7 +15,6 @@ import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
-import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
@@ -165,8 +164,9 @@ public class EntryLines implements EntryOrder {
     /** Only a publish's side steps write here: a post's own attempt needs no row. */
     @EventHandler
     void on(PublicationAttemptedEvent event) {
-        if (event.step() == PublicationStep.UPLOAD_MEDIA || event.step() == PublicationStep.FIRST_COMMENT) {
-            String column = event.step() == PublicationStep.UPLOAD_MEDIA ? "upload_attempts" : "comment_attempts";
+        // an attempt recorded without a step was the post's
+        if (event.step() != null && !event.step().makesPost()) {
+            String column = event.step().preparesPost() ? "upload_attempts" : "comment_attempts";
             jdbc.update("UPDATE entry_operation SET " + column + " = array_append(" + column + ", ?)"
                     + " WHERE publication_id = ?", event.attemptNo(), event.publicationId().value());
         }

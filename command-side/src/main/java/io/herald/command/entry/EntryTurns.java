@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The ordering rules of DESIGN.md "An entry's post over time", over one line of operations in the
+ * The ordering rules of docs/architecture.md#an-entrys-post-over-time, over one line of operations in the
  * order accepted. Pure: the rows are read by {@link EntryLines}.
  */
 final class EntryTurns {

@@ -7,11 +7,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code herald.channels.*} of connection health.
  *
- * @param expiryWarning       how long before a token's known expiry the connection warns (DESIGN.md)
- * @param expirySweepInterval how often expiries are checked against that window
+ * @param expiryWarning       how long before a token's known expiry the connection warns (docs/architecture.md#connection-health)
+ * @param expirySweepInterval how often expiries (and API version sunsets) are checked against their windows
+ * @param versionWarning      how long before a provider API version's sunset the connection warns
  */
 @ConfigurationProperties("herald.channels")
 public record ConnectionHealthProperties(
         @DefaultValue("7d") Duration expiryWarning,
-        @DefaultValue("10m") Duration expirySweepInterval) {
+        @DefaultValue("10m") Duration expirySweepInterval,
+        @DefaultValue("60d") Duration versionWarning) {
 }

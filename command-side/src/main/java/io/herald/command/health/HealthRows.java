@@ -2,6 +2,8 @@ package io.herald.command.health;
 
 import io.herald.command.publishing.TimerBatch;
 import io.herald.command.publishing.TimerRows;
+import io.herald.contracts.channel.ChannelApiVersionRecordedEvent;
+import io.herald.contracts.channel.ChannelApiVersionRetiredEvent;
 import io.herald.contracts.channel.ChannelAuthLostEvent;
 import io.herald.contracts.channel.ChannelAuthRegainedEvent;
 import io.herald.contracts.channel.ChannelTokenExpiringEvent;
@@ -16,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps {@code channel_auth_lost} and {@code publication_held} in step with the events, in the
+ * Keeps {@code channel_auth_lost}, {@code channel_version_retired} and {@code publication_held} in step with the events, in the
  * subscribing processor of the timer rows: each row commits or rolls back with its event. A held
  * publication has no timer: nothing of it is due until its connection works again.
  */
@@ -47,6 +49,25 @@ public class HealthRows {
     void on(ChannelAuthRegainedEvent event) {
         jdbc.update("DELETE FROM channel_auth_lost WHERE workspace_id = ? AND channel_id = ?",
                 event.workspaceId().value(), event.channelId().value());
+    }
+
+    @EventHandler
+    void on(ChannelApiVersionRetiredEvent event) {
+        jdbc.update("""
+                INSERT INTO channel_version_retired (workspace_id, channel_id, version, reason, retired_at)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (workspace_id, channel_id) DO UPDATE SET version = excluded.version,
+                    reason = excluded.reason, retired_at = excluded.retired_at""",
+                event.workspaceId().value(), event.channelId().value(), event.version(), event.reason(),
+                Timestamp.from(event.retiredAt()));
+    }
+
+    @EventHandler
+    void on(ChannelApiVersionRecordedEvent event) {
+        if (event.replacedRetired()) {
+            jdbc.update("DELETE FROM channel_version_retired WHERE workspace_id = ? AND channel_id = ?",
+                    event.workspaceId().value(), event.channelId().value());
+        }
     }
 
     @EventHandler

@@ -1,8 +1,11 @@
 package io.herald.command.health;
 
 import io.herald.command.publishing.PublicationDispatcher;
+import io.herald.contracts.channel.ChannelApiVersionRecordedEvent;
 import io.herald.contracts.channel.ChannelAuthRegainedEvent;
+import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
+import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.ReleasePublicationCommand;
 import java.time.Clock;
 import java.util.List;
@@ -16,7 +19,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * A re-authorised connection's held publications become due again, oldest first: one release per
+ * A re-authorised connection's held publications, or those of a connection that now sends an API
+ * version its provider serves, become due again, oldest first: one release per
  * publication, nested commands of the dispatcher's batch, whose released events the dispatcher
  * turns into attempts (the connection's rate limit applies there). A release of a publication no
  * longer held changes nothing, so a redelivered event is harmless.
@@ -40,13 +44,23 @@ public class HeldReleases {
 
     @EventHandler
     void on(ChannelAuthRegainedEvent event) {
+        release(event.workspaceId(), event.channelId());
+    }
+
+    /** Another API version replaced one the provider retired (a node started with a new configured version). */
+    @EventHandler
+    void on(ChannelApiVersionRecordedEvent event) {
+        if (event.replacedRetired()) {
+            release(event.workspaceId(), event.channelId());
+        }
+    }
+
+    private void release(WorkspaceId workspace, ChannelId channel) {
         List<PublicationId> held = jdbc.query("""
                 SELECT publication_id FROM publication_held WHERE workspace_id = ? AND channel_id = ?
                  ORDER BY requested_at, held_at, publication_id""",
-                (rs, n) -> new PublicationId(rs.getString(1)), event.workspaceId().value(),
-                event.channelId().value());
-        log.info("channel {} of {} works again: resuming {} held publication(s)", event.channelId(),
-                event.workspaceId(), held.size());
+                (rs, n) -> new PublicationId(rs.getString(1)), workspace.value(), channel.value());
+        log.info("channel {} of {} works again: resuming {} held publication(s)", channel, workspace, held.size());
         for (PublicationId publication : held) {
             commands.sendAndWait(new ReleasePublicationCommand(publication, clock.instant()));
         }

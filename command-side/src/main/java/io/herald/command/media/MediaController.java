@@ -1,5 +1,6 @@
 package io.herald.command.media;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.WorkspaceId;
@@ -34,7 +35,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/v1/workspaces/{ws}/media} and its two reads (API.md "Media"). The body is the
+ * {@code POST /api/v1/workspaces/{ws}/media} and its two reads (docs/api.md#media). The body is the
  * image itself, read up to {@code herald.media.max-bytes} and no further; it is stored only once
  * its type (from the bytes) matches the declared one and it decodes. Uploading is no publication
  * step and writes no event: an image is content, kept by its hash, and harmless to upload twice.
@@ -75,6 +76,10 @@ public class MediaController {
         }
     }
 
+    @Operation(description = "Uploads an image; the body is the image itself (JPEG, PNG, GIF or WebP). Its id is "
+            + "derived from its bytes, so uploading the same image again answers 200 with the same id. "
+            + "Refused with nothing stored when it is too large, unreadable or over the workspace's "
+            + "quota.")
     @PostMapping(WS)
     public ResponseEntity<MediaView> upload(@PathVariable("ws") String ws, HttpServletRequest request)
             throws IOException {
@@ -123,6 +128,7 @@ public class MediaController {
      * has not finished names it (its upload step still needs the bytes); another workspace's image
      * or an unknown id is 404, as for reads.
      */
+    @Operation(description = "Deletes an image that no unfinished publication uses; otherwise 409 media_in_use.")
     @DeleteMapping(WS + "/{mediaId}")
     public ResponseEntity<Void> delete(@PathVariable("ws") String ws, @PathVariable("mediaId") String mediaId) {
         return switch (store.remove(workspace(ws), mediaId(mediaId))) {
@@ -146,11 +152,14 @@ public class MediaController {
                 + quotaBytes + " bytes with this one of " + adding + " (herald.media.quota-bytes); delete some first");
     }
 
+    @Operation(description = "Describes an uploaded image: content type, size in bytes, width, height and when it was "
+            + "uploaded.")
     @GetMapping(WS + "/{mediaId}")
     public MediaView view(@PathVariable("ws") String ws, @PathVariable("mediaId") String mediaId) {
         return store.find(workspace(ws), mediaId(mediaId)).orElseThrow(MediaController::notFound);
     }
 
+    @Operation(description = "Answers the uploaded image's bytes with their content type.")
     @GetMapping(WS + "/{mediaId}/content")
     public ResponseEntity<byte[]> content(@PathVariable("ws") String ws, @PathVariable("mediaId") String mediaId) {
         MediaId id = mediaId(mediaId);

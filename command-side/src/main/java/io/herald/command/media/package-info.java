@@ -1,5 +1,5 @@
 /**
- * Media intake (API.md "Media"): images uploaded before a publication names them, kept per
+ * Media intake (docs/api.md#media): images uploaded before a publication names them, kept per
  * workspace under the hash of their bytes. The type is read from the bytes, the size in pixels
  * from the image's header, and an image that does not decode is refused before it is stored.
  */

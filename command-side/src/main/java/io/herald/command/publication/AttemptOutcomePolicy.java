@@ -2,6 +2,7 @@ package io.herald.command.publication;
 
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.publication.AttemptTrace;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationFailedEvent;
@@ -10,12 +11,14 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.UnknownCause;
 import java.time.Instant;
@@ -61,15 +64,28 @@ final class AttemptOutcomePolicy {
      * post exists and stays SUCCEEDED, is a failure that waits for an operator.
      */
     static Object authLost(PublicationState state, RecordAttemptAuthLostCommand command) {
+        return heldOrCommentFailed(state, command.attemptNo(), command.providerCode(),
+                ConnectionHealth.heldReason(command.reason()), command.trace(), command.recordedAt());
+    }
+
+    /**
+     * The same for a provider that no longer serves the API version sent: held (reason code
+     * {@code api_version}) until another version is configured.
+     */
+    static Object versionRetired(PublicationState state, RecordAttemptVersionRetiredCommand command) {
+        return heldOrCommentFailed(state, command.attemptNo(), ConnectionHealth.API_VERSION, command.reason(),
+                command.trace(), command.recordedAt());
+    }
+
+    private static Object heldOrCommentFailed(PublicationState state, int attemptNo, String code, String reason,
+                                              AttemptTrace trace, Instant at) {
         PublicationRequestedEvent request = state.request();
-        String reason = ConnectionHealth.heldReason(command.reason());
         if (state.lastStepIsComment()) {
-            return new PublicationFailedEvent(request.publicationId(), request.workspaceId(), command.attemptNo(),
-                    FailureKind.REJECTED, command.providerCode(), reason, command.trace(), null, command.recordedAt());
+            return new PublicationFailedEvent(request.publicationId(), request.workspaceId(), attemptNo,
+                    FailureKind.REJECTED, code, reason, trace, null, at);
         }
         return new PublicationHeldEvent(request.publicationId(), request.workspaceId(), request.channelId(),
-                command.attemptNo(), reason, command.providerCode(), command.trace(), request.requestedAt(),
-                command.recordedAt());
+                attemptNo, reason, code, trace, request.requestedAt(), at);
     }
 
     /**
@@ -80,11 +96,10 @@ final class AttemptOutcomePolicy {
         PublicationStep next = null;
         if (state.status() == PublicationStatus.SUCCEEDED) {
             if (state.steps().commentDueAfterPost()) {
-                next = PublicationStep.FIRST_COMMENT;
+                next = state.steps().followUp();
             }
-        } else if (state.lastStep() == PublicationStep.UPLOAD_MEDIA) {
-            next = state.steps().nextUpload() != null ? PublicationStep.UPLOAD_MEDIA
-                    : PublicationStep.postStepOf(state.request().action());
+        } else if (state.lastStep().preparesPost()) {
+            next = state.steps().nextTowardsPost();
         }
         return next == null ? Optional.empty() : Optional.of(new PublicationNextStepDueEvent(
                 state.request().publicationId(), state.request().workspaceId(), state.nextAttemptNo(), next, at));
@@ -95,14 +110,14 @@ final class AttemptOutcomePolicy {
      * retry policy allows requests that never left; past that it is FAILED for an operator.
      */
     static Optional<Object> afterUnknownUpload(PublicationState state, RetryPolicy retryPolicy, Instant at) {
-        if (state.lastStep() != PublicationStep.UPLOAD_MEDIA) {
+        if (!state.lastStep().isRepeatable()) {
             return Optional.empty();
         }
         PublicationRequestedEvent request = state.request();
         int unknowns = state.steps().uploadUnknowns();
         if (retryPolicy.retryAt(request.channelType(), FailureKind.NOT_SENT, unknowns, null, at) != null) {
             return Optional.of(new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
-                    state.nextAttemptNo(), PublicationStep.UPLOAD_MEDIA, at));
+                    state.nextAttemptNo(), state.lastStep(), at));
         }
         log.warn("upload {} of {} stayed unknown {} times: an operator decides", state.lastMediaId(),
                 request.publicationId(), unknowns);
@@ -111,6 +126,31 @@ final class AttemptOutcomePolicy {
                         + state.lastMediaId() + " had no clear answer " + unknowns
                         + " times; nothing was posted. Re-attempt to upload again.",
                 AttemptTrace.nothingCameBack(null, null), null, at));
+    }
+
+    /**
+     * Rule 3's one exception (docs/architecture.md#retry-safety): an unknown create on a connection whose
+     * provider cannot make a second post from the same request ({@code client_id},
+     * {@code provider_key}) is sent again at once with the same record id or key, within the
+     * channel's bounds; otherwise (and past them) it is read back, as every other unknown create.
+     */
+    static Optional<PublicationResendDueEvent> resendAfterUnknown(PublicationState state, SameKeyResendPolicy resends,
+                                                                  RetryPolicy retryPolicy, Instant at) {
+        PublicationRequestedEvent request = state.request();
+        if (request.action().actsOnPost() || state.lastStep() != PublicationStep.postStepOf(request.action())
+                || state.status() != PublicationStatus.OUTCOME_UNKNOWN) {
+            return Optional.empty();
+        }
+        int resendNo = state.sameKeyResends() + 1;
+        Instant originalStartedAt = state.resendChainStartedAt();
+        return resends.allows(request.channelType(), resendNo, originalStartedAt, at, retryPolicy).map(licence -> {
+            log.info("create {} of {} has an unknown outcome; its channel is {}: sending it again with key {}",
+                    state.lastAttemptNo(), request.publicationId(), licence.retrySafety().wireName(),
+                    state.lastIdempotencyKey());
+            return new PublicationResendDueEvent(request.publicationId(), request.workspaceId(),
+                    state.lastAttemptNo(), state.nextAttemptNo(), state.lastStep(), licence.retrySafety(),
+                    state.lastIdempotencyKey(), originalStartedAt, licence.until(originalStartedAt), resendNo, at);
+        });
     }
 
     /** Rule 2: no result by the attempt's deadline; the process may have died or the call hung. */
@@ -127,7 +167,7 @@ final class AttemptOutcomePolicy {
      */
     static Object duplicate(PublicationState state, RecordDuplicateSignalCommand command) {
         PublicationRequestedEvent request = state.request();
-        if (state.earlierAttemptMayHaveLanded() && state.lastStep() == PublicationStep.postStepOf(request.action())) {
+        if (state.earlierAttemptMayHaveLanded() && state.lastStep().makesPost()) {
             return new PublicationReconciledEvent(request.publicationId(), request.workspaceId(), command.attemptNo(),
                     ReconciliationResult.FOUND, ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL,
                     command.earlierPost(), command.detail(), null, null, command.recordedAt());

@@ -3,6 +3,7 @@ package io.herald.command.publication;
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The decisions of one {@link StartAttemptCommand} over the publication's state: whether an attempt
@@ -41,7 +43,7 @@ final class AttemptStart {
     private final PublicationRequestedEvent request;
     private final StartAttemptCommand command;
     private final int attemptNo;
-    /** The post exists: only its first comment may still be written, once (unless NOT_FOUND between). */
+    /** The post exists: only the step after it may still be written, once (unless NOT_FOUND between). */
     private final boolean comment;
 
     AttemptStart(PublicationState state, StartAttemptCommand command) {
@@ -56,13 +58,24 @@ final class AttemptStart {
         return comment;
     }
 
+    /** The trigger asks to send an unknown create again with the same key (rule 3's one exception). */
+    boolean isSameKeyResend() {
+        return command.trigger() == AttemptTrigger.RESEND_SAME_KEY;
+    }
+
     /** Every refusal is a returned decision, not an exception: see {@link Publication}'s handler. */
-    Optional<AttemptDecision> refusal(AutoReattemptPolicy autoReattempt, RetryPolicy retryPolicy) {
+    Optional<AttemptDecision> refusal(AutoReattemptPolicy autoReattempt, RetryPolicy retryPolicy,
+                                      SameKeyResendPolicy resends) {
         if (command.expectedAttemptNo() != 0 && command.expectedAttemptNo() != attemptNo) {
             log.info("ignoring a trigger for attempt {} of {}: the next attempt is {}", command.expectedAttemptNo(),
                     request.publicationId(), attemptNo);
             return Optional.of(AttemptDecision.refused(request.publicationId(), Publication.STALE_TRIGGER, "attempt "
                     + command.expectedAttemptNo() + " was already due before; the next attempt is " + attemptNo));
+        }
+        if (command.trigger() == AttemptTrigger.RESEND_SAME_KEY
+                && (comment || state.status() != PublicationStatus.OUTCOME_UNKNOWN)) {
+            // only an unknown create is ever sent again with the same key
+            return Optional.of(refused(refusalToRun(state)));
         }
         if (comment) {
             boolean autoAllowed = command.trigger() == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND
@@ -75,6 +88,14 @@ final class AttemptStart {
             // between two steps: the previous one ended and the next is due
             case ATTEMPTING -> {
                 if (state.inFlight()) {
+                    return Optional.of(refused(refusalToRun(state)));
+                }
+            }
+            case OUTCOME_UNKNOWN -> {
+                Optional<String> notResent = sameKeyResendRefusal(resends, retryPolicy);
+                if (notResent.isPresent()) {
+                    log.atLevel(isSameKeyResend() ? Level.WARN : Level.DEBUG).log(
+                            "no re-send of {} without a read-back: {}", request.publicationId(), notResent.get());
                     return Optional.of(refused(refusalToRun(state)));
                 }
             }
@@ -96,6 +117,27 @@ final class AttemptStart {
             default -> {
                 return Optional.of(refused(refusalToRun(state)));
             }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Rule 3's one exception: the re-send the publication made due after an unknown create, on a
+     * connection still {@code client_id} or {@code provider_key}, within its window, carrying the
+     * key the unknown attempt carried. Empty when it may start, else why not.
+     */
+    private Optional<String> sameKeyResendRefusal(SameKeyResendPolicy resends, RetryPolicy retryPolicy) {
+        if (command.trigger() != AttemptTrigger.RESEND_SAME_KEY || !state.sameKeyResendDue()) {
+            return Optional.of("no re-send with the same key is due");
+        }
+        if (resends.allows(request.channelType(), state.sameKeyResends() + 1, state.resendChainStartedAt(),
+                command.startedAt(), retryPolicy).isEmpty()) {
+            return Optional.of("the channel's retry safety or window no longer allows one at " + command.startedAt());
+        }
+        if (!request.publicationId().value().equals(state.lastIdempotencyKey())) {
+            // the adapter derives its record id or key from the publication: another key would be another post
+            return Optional.of("the unknown attempt carried key " + state.lastIdempotencyKey()
+                    + ", not the publication's");
         }
         return Optional.empty();
     }
@@ -145,41 +187,59 @@ final class AttemptStart {
     }
 
     /**
-     * The comment once the post stands; before the post, each image without a recorded upload, in
-     * the content's order (a delete uploads nothing); then the action's post step.
+     * The step after the post once the post stands; before the post, the step made due (a
+     * repeatable one sent again after an unknown outcome is the same kind), else each image without
+     * a recorded upload, in the content's order (a delete plans none), then the action's post step.
      */
     PublicationStep nextWrite() {
         if (comment) {
-            return PublicationStep.FIRST_COMMENT;
+            return state.steps().followUp();
         }
-        PublicationStep postStep = PublicationStep.postStepOf(request.action());
-        return postStep != PublicationStep.DELETE_POST && state.steps().nextUpload() != null
-                ? PublicationStep.UPLOAD_MEDIA : postStep;
+        PublicationStep due = state.dueStep();
+        return due != null && !due.followsPost() ? due : state.steps().nextTowardsPost();
     }
 
     /** Rule 3: after an unknown outcome, look for what it may have left before writing again. */
     boolean mustReadFirst(PublicationStep step) {
-        if (command.readBeforeCreateDone()) {
+        if (command.readBeforeCreateDone() || !step.readsBackBeforeResend()) {
+            // a repeatable step is simply sent again; nothing is read before it
             return false;
         }
-        return switch (step) {
-            // uploads are repeatable: nothing is read before one, an unknown one is simply uploaded again
-            case UPLOAD_MEDIA -> false;
-            case FIRST_COMMENT -> state.steps().commentMayHaveLanded();
-            // a converging step is sent again only after a read-back showed its change missing: no read first
-            default -> state.earlierAttemptMayHaveLanded() && !request.action().actsOnPost();
-        };
+        if (!step.followsPost() && command.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+            // the provider cannot make a second post from the same key: nothing to look for first
+            return false;
+        }
+        if (step.followsPost()) {
+            return state.steps().commentMayHaveLanded();
+        }
+        // a converging step is sent again only after a read-back showed its change missing: no read first
+        return state.earlierAttemptMayHaveLanded() && !step.converges();
     }
 
     /** The connection needs new credentials: held before any call, until they are renewed. */
     PublicationHeldEvent held(String lostReason) {
+        return held(new ConnectionHealth.Hold(ConnectionHealth.heldReason(lostReason), ConnectionHealth.NEEDS_REAUTH));
+    }
+
+    /**
+     * Nothing may be sent on the connection (new credentials, or another API version, needed): held
+     * before any call. A hold for the API version carries its code where a provider's would be.
+     */
+    PublicationHeldEvent held(ConnectionHealth.Hold hold) {
         return new PublicationHeldEvent(request.publicationId(), request.workspaceId(), request.channelId(), 0,
-                ConnectionHealth.heldReason(lostReason), null, null, request.requestedAt(), command.startedAt());
+                hold.heldReason(), ConnectionHealth.API_VERSION.equals(hold.code()) ? hold.code() : null, null,
+                request.requestedAt(), command.startedAt());
     }
 
     AttemptDecision heldRefusal() {
         return AttemptDecision.refused(request.publicationId(), Publication.HELD, "channel " + request.channelId()
                 + " needs new credentials; the publication is held");
+    }
+
+    AttemptDecision heldRefusal(ConnectionHealth.Hold hold) {
+        return ConnectionHealth.NEEDS_REAUTH.equals(hold.code()) ? heldRefusal()
+                : AttemptDecision.refused(request.publicationId(), hold.code(), "channel " + request.channelId()
+                        + ": " + hold.heldReason() + "; the publication is held");
     }
 
     AttemptDecision waitUntil(Instant notBefore) {
@@ -194,18 +254,23 @@ final class AttemptStart {
     PublicationAttemptedEvent attempted(PublicationStep step, MediaId mediaId) {
         Instant expiresAt = command.startedAt().plus(command.attemptTimeout());
         return new PublicationAttemptedEvent(request.publicationId(), request.workspaceId(), request.channelId(),
-                attemptNo, command.trigger(), request.publicationId().value(), request.contentHash(),
+                attemptNo, command.trigger(), idempotencyKey(), request.contentHash(),
                 command.startedAt(), expiresAt, null, step, mediaId);
+    }
+
+    /** A re-send carries the key of the attempt it repeats (refused above unless that is the publication's). */
+    private String idempotencyKey() {
+        return command.trigger() == AttemptTrigger.RESEND_SAME_KEY ? state.lastIdempotencyKey()
+                : request.publicationId().value();
     }
 
     /** The licence for the provider call the attempt makes. */
     AttemptDecision started(PublicationStep step, MediaId mediaId) {
-        PublicationStep postStep = PublicationStep.postStepOf(request.action());
         return new AttemptDecision(Verdict.START, request.publicationId(), request.workspaceId(), request.channelId(),
                 request.channelType(), attemptNo, command.trigger(), request.action(), request.content(),
                 request.scheduledAt(), null, null, null, null, state.targetRef(), step, mediaId,
-                step == postStep ? state.steps().uploads() : List.of(),
-                step == PublicationStep.FIRST_COMMENT ? state.steps().postRef() : null, request.requestedAt());
+                step.makesPost() ? state.steps().uploads() : List.of(),
+                step.followsPost() ? state.steps().postRef() : null, request.requestedAt());
     }
 
     private AttemptDecision decision(Verdict verdict, ReadBackLicence readFirst, Instant notBefore) {

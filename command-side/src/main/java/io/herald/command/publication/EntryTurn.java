@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the entry's order (DESIGN.md "An entry's post over time") means for an update or delete
+ * What the entry's order (docs/architecture.md#an-entrys-post-over-time) means for an update or delete
  * about to start: wait for an earlier operation, end without a call, or fix the post acted on.
  *
  * @param event   what the publication records of its turn; null while it waits

@@ -5,6 +5,7 @@ import io.herald.contracts.publication.RequestPublicationCommand;
 import io.herald.platform.database.DatabaseUnavailableException;
 import io.herald.platform.database.DatabaseWatch;
 import io.herald.platform.logging.MdcScope;
+import io.herald.platform.tracing.Traces;
 import io.herald.platform.unitofwork.AfterCommit;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -66,14 +67,16 @@ public class IntakeCommit {
     private final CommandGateway commands;
     private final GroupCommit groupCommit;
     private final DatabaseWatch database;
+    private final Traces traces;
     private final DistributionSummary batchSizes;
     private final BlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
     private final List<Thread> committers = new ArrayList<>();
     private volatile boolean running = true;
 
     public IntakeCommit(CommandGateway commands, GroupCommit groupCommit, MeterRegistry meters,
-                        DatabaseWatch database) {
+                        DatabaseWatch database, Traces traces) {
         this.commands = commands;
+        this.traces = traces;
         this.groupCommit = groupCommit;
         this.database = database;
         this.batchSizes = meters.summary("herald.intake.batch_size");
@@ -110,8 +113,12 @@ public class IntakeCommit {
     @SuppressWarnings("unchecked")
     public <R> R sendAndWait(CommandMessage<RequestPublicationCommand> message) {
         Map<String, String> context = MDC.getCopyOfContextMap();
+        // the committer's thread is in no span: the request's trace goes with the command
+        String traceparent = traces.current();
+        CommandMessage<?> traced = traceparent == null ? message
+                : message.andMetaData(Map.of(Traces.TRACEPARENT, traceparent));
         CompletableFuture<Object> answer = new CompletableFuture<>();
-        pending.add(new Pending(message, context == null ? Map.of() : context, answer));
+        pending.add(new Pending(traced, context == null ? Map.of() : context, answer));
         if (!running) {
             // stopping: nothing takes from the queue any more
             refuseWaiting();

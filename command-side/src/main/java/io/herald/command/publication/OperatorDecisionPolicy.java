@@ -11,13 +11,12 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
-import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 
 /**
- * What an operator's decision (API.md "Operator decisions") records, and in which states each is
+ * What an operator's decision (docs/api.md#operators-and-auditors) records, and in which states each is
  * allowed: about the post, or, once the post stands and its first comment waits for an operator,
  * about that comment ({@code decisionStep: first_comment}). A decision not allowed is refused with
  * {@code decision_not_allowed} and a hint at what would be.
@@ -98,10 +97,10 @@ final class OperatorDecisionPolicy {
                     throw commentDecisionRefused(command, comment);
                 }
                 yield new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
-                        state.nextAttemptNo(), PublicationStep.FIRST_COMMENT, command.decidedAt());
+                        state.nextAttemptNo(), state.steps().followUp(), command.decidedAt());
             }
             case ABANDON -> new PublicationStepSkippedEvent(request.publicationId(), request.workspaceId(),
-                    state.lastAttemptNo(), PublicationStep.FIRST_COMMENT, command.operator(), command.note(),
+                    state.lastAttemptNo(), state.steps().followUp(), command.operator(), command.note(),
                     command.decidedAt());
         };
     }

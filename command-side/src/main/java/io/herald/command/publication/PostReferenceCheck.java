@@ -10,7 +10,6 @@ import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.publication.ProviderRef;
-import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationView;
 import java.time.Duration;
 import java.util.Optional;
@@ -61,7 +60,7 @@ class PostReferenceCheck {
     /** Whether the decision names the post the entry's later changes act on: then it is checked. */
     static boolean namesThePost(PublicationView view, ProviderRef named) {
         return named != null && view.action().createsPost()
-                && view.decisionStep() != PublicationStep.FIRST_COMMENT;
+                && (view.decisionStep() == null || !view.decisionStep().followsPost());
     }
 
     /** @throws HeraldRejection {@code post_not_owned}, {@code unavailable} or {@code rate_limited} */

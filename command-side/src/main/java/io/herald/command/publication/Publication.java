@@ -6,12 +6,14 @@ import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.AttemptDecision;
+import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExecutePublicationCommand;
 import io.herald.contracts.publication.ExpireAttemptCommand;
@@ -28,6 +30,7 @@ import io.herald.contracts.publication.RecordAttemptAuthLostCommand;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.herald.contracts.publication.ReleasePublicationCommand;
@@ -53,11 +56,13 @@ import org.slf4j.LoggerFactory;
  * One publication of one content version to one channel, identified by its idempotency key.
  * Makes each decision over the facts its events established ({@link PublicationState}): whether an
  * attempt may start (write-ahead, rule 1; {@link AttemptStart}), when a failure is retried
- * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing is
- * written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
- * {@link ReadBackPolicy}), that success is final (4), and that stale results change nothing (5). What
- * an operator decides is {@link OperatorDecisionPolicy}. Nothing outside mirrors this state:
- * processors turn its events into commands and calls.
+ * ({@link AttemptOutcomePolicy}), that an interrupted attempt is an unknown outcome (2), that nothing
+ * is written again after one without a NOT_FOUND read-back and a read before the re-attempt (3;
+ * {@link ReadBackPolicy}), except a create sent again with the same key on a connection that cannot
+ * make a second post from it ({@link AttemptOutcomePolicy#resendAfterUnknown}), that success is
+ * final (4), and that stale results change nothing (5). What an operator decides is
+ * {@link OperatorDecisionPolicy}. Nothing outside mirrors this state: processors turn its events
+ * into commands and calls.
  */
 @Aggregate(cache = "publicationCache")
 public class Publication {
@@ -109,7 +114,7 @@ public class Publication {
         apply(new PublicationRequestedEvent(command.publicationId(), command.workspaceId(),
                 command.calendarEntryId(), command.contentVersion(), command.channelId(), command.channelType(),
                 command.action(), command.content(), requestedHash, command.scheduledAt(), command.requestedAt(),
-                command.requestedBy()));
+                command.requestedBy(), command.steps()));
         return true;
     }
 
@@ -121,9 +126,9 @@ public class Publication {
     @CommandHandler
     public AttemptDecision handle(StartAttemptCommand command, ConnectionThrottle throttle,
                                   AutoReattemptPolicy autoReattempt, EntryOrder entryOrder, RetryPolicy retryPolicy,
-                                  ConnectionHealth health) {
+                                  ConnectionHealth health, SameKeyResendPolicy resends) {
         AttemptStart attempt = new AttemptStart(state, command);
-        Optional<AttemptDecision> refused = attempt.refusal(autoReattempt, retryPolicy);
+        Optional<AttemptDecision> refused = attempt.refusal(autoReattempt, retryPolicy, resends);
         if (refused.isEmpty() && !attempt.isComment()) {
             refused = awaitTurnAndCredentials(attempt, command, entryOrder, health);
         }
@@ -139,7 +144,14 @@ public class Publication {
         if (attempt.mustReadFirst(step)) {
             return attempt.readFirst();
         }
-        MediaId image = step == PublicationStep.UPLOAD_MEDIA ? state.steps().nextUpload().mediaId() : null;
+        // the connection's budget: counted with the write-ahead, or the attempt waits until it allows one
+        Optional<Instant> paced = throttle.take(state.request().workspaceId(), state.request().channelId(),
+                state.request().channelType(), command.startedAt());
+        if (paced.isPresent()) {
+            return attempt.waitUntil(paced.get());
+        }
+        ContentMedia next = step.preparesPost() ? state.steps().nextUpload() : null;
+        MediaId image = next != null ? next.mediaId() : null;
         apply(attempt.attempted(step, image));
         return attempt.started(step, image);
     }
@@ -160,12 +172,17 @@ public class Publication {
                 return Optional.of(turn.refusal());
             }
         }
-        Optional<String> lost = health.authLost(request.workspaceId(), request.channelId());
-        if (lost.isEmpty()) {
+        Optional<ConnectionHealth.Hold> hold = health.hold(request.workspaceId(), request.channelId(),
+                request.channelType());
+        if (hold.isEmpty()) {
             return Optional.empty();
         }
-        apply(attempt.held(lost.get()));
-        return Optional.of(attempt.heldRefusal());
+        if (attempt.isSameKeyResend()) {
+            // an unknown create waits for its read-back, not for new credentials: nothing is held
+            return Optional.of(attempt.heldRefusal(hold.get()));
+        }
+        apply(attempt.held(hold.get()));
+        return Optional.of(attempt.heldRefusal(hold.get()));
     }
 
     /** The provider refused the attempt for its credentials: it did not execute, and it waits. */
@@ -175,6 +192,16 @@ public class Publication {
             return false;
         }
         apply(AttemptOutcomePolicy.authLost(state, command));
+        return true;
+    }
+
+    /** The provider no longer serves the API version Herald sent: the attempt did not execute, and it waits. */
+    @CommandHandler
+    public boolean handle(RecordAttemptVersionRetiredCommand command) {
+        if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "API version refusal")) {
+            return false;
+        }
+        apply(AttemptOutcomePolicy.versionRetired(state, command));
         return true;
     }
 
@@ -212,19 +239,21 @@ public class Publication {
     }
 
     @CommandHandler
-    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy) {
+    public boolean handle(RecordAttemptOutcomeUnknownCommand command, RetryPolicy retryPolicy,
+                          SameKeyResendPolicy resends) {
         if (AttemptOutcomePolicy.isStale(state, command.attemptNo(), "unknown outcome")) {
             return false;
         }
         apply(new PublicationOutcomeUnknownEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
                 command.cause(), command.detail(), command.trace(), command.recordedAt()));
         uploadAgainIfAllowed(retryPolicy, command.recordedAt());
+        resendIfSafe(resends, retryPolicy, command.recordedAt());
         return true;
     }
 
     /** Rule 2: an attempt whose result never arrived is an unknown outcome, never a retry. */
     @CommandHandler
-    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy) {
+    public boolean handle(ExpireAttemptCommand command, RetryPolicy retryPolicy, SameKeyResendPolicy resends) {
         if (!state.inFlight() || command.attemptNo() != state.lastAttemptNo()) {
             return false;
         }
@@ -232,6 +261,7 @@ public class Publication {
                 state.lastAttemptExpiresAt());
         apply(AttemptOutcomePolicy.expired(state));
         uploadAgainIfAllowed(retryPolicy, state.lastAttemptExpiresAt());
+        resendIfSafe(resends, retryPolicy, state.lastAttemptExpiresAt());
         return true;
     }
 
@@ -270,7 +300,7 @@ public class Publication {
         apply(ReadBackPolicy.requested(state, command));
     }
 
-    /** The client asks to run it (again), API.md "execute"; a retry already due changes nothing. */
+    /** The client asks to run it (again), docs/api.md#publications; a retry already due changes nothing. */
     @CommandHandler
     public void handle(ExecutePublicationCommand command) {
         requireWorkspace(command.workspaceId());
@@ -297,6 +327,11 @@ public class Publication {
 
     private void uploadAgainIfAllowed(RetryPolicy retryPolicy, Instant at) {
         AttemptOutcomePolicy.afterUnknownUpload(state, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
+    }
+
+    /** The read-back is still scheduled: it settles the outcome if the re-send never starts. */
+    private void resendIfSafe(SameKeyResendPolicy resends, RetryPolicy retryPolicy, Instant at) {
+        AttemptOutcomePolicy.resendAfterUnknown(state, resends, retryPolicy, at).ifPresent(AggregateLifecycle::apply);
     }
 
     private void requireWorkspace(WorkspaceId caller) {

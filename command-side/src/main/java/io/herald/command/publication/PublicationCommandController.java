@@ -1,5 +1,6 @@
 package io.herald.command.publication;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.web.RequestAttributes;
 
 import io.herald.contracts.error.ErrorCode;
@@ -35,7 +36,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The publication commands of API.md: request, execute, decide. */
+/** The publication commands of docs/api.md#publications: request, execute, decide. */
 @RestController
 public class PublicationCommandController {
 
@@ -60,6 +61,11 @@ public class PublicationCommandController {
         this.postCheck = postCheck;
     }
 
+    @Operation(description = "Requests a publication of one calendar entry version to one channel (publish, draft, "
+            + "update or delete). The publication id is derived from workspace, entry, version, channel "
+            + "and action, so the same request again is the same publication: 202 when it is new, 200 "
+            + "with its current state when it exists, 422 idempotency_key_reused when the content "
+            + "differs. Herald then attempts it at its scheduled time.")
     @PostMapping("/api/v1/workspaces/{ws}/publications")
     public ResponseEntity<PublicationView> request(@PathVariable("ws") String ws,
                                                    @Valid @RequestBody PublicationRequest body,
@@ -77,6 +83,9 @@ public class PublicationCommandController {
         return ResponseEntity.ok(existing);
     }
 
+    @Operation(description = "Runs the publication now, or again after a failure that is safe to retry. Refused while "
+            + "an attempt runs, after it succeeded, and while an unknown outcome waits for an "
+            + "operator's decision.")
     @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/execute")
     public ResponseEntity<PublicationView> execute(@PathVariable("ws") String ws, @PathVariable("id") String id,
                                                    @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)
@@ -88,7 +97,7 @@ public class PublicationCommandController {
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(current(workspace, publication, at));
     }
 
-    /** An operator's decision (API.md "Operator"). */
+    /** An operator's decision (docs/api.md#operators-and-auditors). */
     public record DecisionRequest(
             @NotNull @Pattern(regexp = "confirm_published|confirm_not_published|reattempt|abandon",
                     message = "must be confirm_published, confirm_not_published, reattempt or abandon")
@@ -102,6 +111,10 @@ public class PublicationCommandController {
                                              message = "must be an http(s) URL") String url) {
     }
 
+    @Operation(description = "An operator's decision on a publication that needs one (an unknown outcome, a held or "
+            + "failed one): confirm_published with the post it created, confirm_not_published, "
+            + "reattempt or abandon. A confirmed post is checked at the provider where the channel can "
+            + "read it.")
     @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/decisions")
     public ResponseEntity<PublicationView> decide(@PathVariable("ws") String ws, @PathVariable("id") String id,
                                                   @Valid @RequestBody DecisionRequest body,
@@ -132,7 +145,9 @@ public class PublicationCommandController {
         return ResponseEntity.ok(current(workspace, publication, at));
     }
 
-    /** Read back now, e.g. after new credentials made it possible (API.md "Operator"). */
+    /** Read back now, e.g. after new credentials made it possible (docs/api.md#operators-and-auditors). */
+    @Operation(description = "Reads the post back from the provider now instead of waiting for the settle delay; the "
+            + "result is recorded as a reconciliation of the publication.")
     @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/reconcile")
     public ResponseEntity<PublicationView> reconcile(@PathVariable("ws") String ws, @PathVariable("id") String id,
                                                      @RequestAttribute(name = ACTOR_ATTRIBUTE, required = false)
@@ -163,7 +178,7 @@ public class PublicationCommandController {
         return new PublicationView(c.publicationId(), c.workspaceId(), c.calendarEntryId(), c.contentVersion(),
                 c.channelId(), c.channelType(), c.action(), PublicationStatus.REQUESTED, c.content().hash(),
                 c.scheduledAt(), c.requestedAt(), null, List.of(), List.of(), false, null, c.requestedAt(),
-                PublicationView.Step.planned(c.action(), c.content()), null);
+                PublicationView.Step.planned(c.action(), c.content(), c.steps()), null);
     }
 
     static WorkspaceId workspace(String ws) {

@@ -1,5 +1,7 @@
 package io.herald.command.publication;
 
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.platform.logging.MdcScope;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.command.channel.ChannelConnectionStore;
 import io.herald.command.media.MediaStore;
@@ -92,9 +94,9 @@ public class PublicationIntake {
         }
         Content content = request.content() == null ? new Content(null, null, null) : content(request.content());
         Instant scheduledAt = request.scheduledAt() == null ? null : request.scheduledAt().toInstant();
-        adapters.forType(type).unsupported(action).ifPresent(reason -> {
-            throw new HeraldRejection(ErrorCode.ACTION_NOT_SUPPORTED, reason,
-                    List.of(new FieldViolation("action", reason)));
+        ChannelPlugin plugin = adapters.plugin(type);
+        plugin.unsupported(action, content).ifPresent(refusal -> {
+            throw new HeraldRejection(ErrorCode.ACTION_NOT_SUPPORTED, refusal.message(), List.of(refusal));
         });
         if (action != PublicationAction.DELETE) {
             checkAgainstChannel(type, action, content);
@@ -121,11 +123,14 @@ public class PublicationIntake {
             }
         }
         RequestPublicationCommand command = new RequestPublicationCommand(id, workspace, request.calendarEntryId(),
-                request.contentVersion(), channel, type, action, content, scheduledAt, clock.instant(), actor);
-        boolean created = send(command);
-        log.info("publication {} {} for entry {} v{} on {}", id, created ? "requested" : "already requested",
-                request.calendarEntryId(), request.contentVersion(), channel);
-        return new Accepted(command, created);
+                request.contentVersion(), channel, type, action, content, scheduledAt, clock.instant(), actor,
+                plugin.stepKinds(action));
+        try (var ignored = MdcScope.with(MdcScope.PUBLICATION_ID, id.value())) {
+            boolean created = send(command);
+            log.info("publication {} {} for entry {} v{} on {}", id, created ? "requested" : "already requested",
+                    request.calendarEntryId(), request.contentVersion(), channel);
+            return new Accepted(command, created);
+        }
     }
 
     /**

@@ -9,7 +9,7 @@ import jakarta.validation.constraints.Size;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-/** Body of {@code POST /api/v1/workspaces/{ws}/publications} (API.md). */
+/** Body of {@code POST /api/v1/workspaces/{ws}/publications} (docs/api.md#the-contract-in-one-page). */
 public record PublicationRequest(
         @NotNull @Pattern(regexp = SAFE_ID, message = SAFE_ID_MESSAGE) String calendarEntryId,
         @NotNull @Min(1) @Max(Integer.MAX_VALUE) Long contentVersion,

@@ -1,6 +1,7 @@
 package io.herald.command.publication;
 
 import io.herald.contracts.media.MediaId;
+import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
@@ -14,6 +15,7 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
@@ -51,11 +53,21 @@ final class PublicationState {
     /** The step of the latest attempt, and its image for an upload. */
     private PublicationStep lastStep;
     private MediaId lastMediaId;
+    /** The step the latest {@code NextStepDue} made due and no attempt has taken up yet, or null. */
+    private PublicationStep dueStep;
     /** The latest attempt has no recorded result yet (its step may be an upload or the comment). */
     private boolean inFlight;
     /** The post stands on an operator's word alone: it was named and could not be read back. */
     private boolean postUnverified;
     private final PublicationSteps steps = new PublicationSteps();
+    /** The record id or key the latest attempt carried. */
+    private String lastIdempotencyKey;
+    /** The chain of same-key re-sends the latest attempt belongs to: when its first attempt was sent, how many followed. */
+    private Instant resendChainStartedAt;
+    private int sameKeyResends;
+    /** A same-key re-send of the latest (unknown) attempt is due, and until when it may start (null: no bound). */
+    private boolean sameKeyResendDue;
+    private Instant sameKeyResendUntil;
 
     PublicationRequestedEvent request() {
         return request;
@@ -97,6 +109,10 @@ final class PublicationState {
         return lastStep;
     }
 
+    PublicationStep dueStep() {
+        return dueStep;
+    }
+
     MediaId lastMediaId() {
         return lastMediaId;
     }
@@ -109,13 +125,36 @@ final class PublicationState {
         return steps;
     }
 
+    String lastIdempotencyKey() {
+        return lastIdempotencyKey;
+    }
+
+    Instant resendChainStartedAt() {
+        return resendChainStartedAt;
+    }
+
+    int sameKeyResends() {
+        return sameKeyResends;
+    }
+
+    boolean sameKeyResendDue() {
+        return sameKeyResendDue;
+    }
+
+    Instant sameKeyResendUntil() {
+        return sameKeyResendUntil;
+    }
+
     int nextAttemptNo() {
         return lastAttemptNo + 1;
     }
 
-    /** The latest attempt was the post's first comment (the post itself stands). */
+    /**
+     * The latest attempt was a step that follows the post (its first comment): the post itself
+     * stands, and the step's own state is the follow-up's in {@link PublicationSteps}.
+     */
     boolean lastStepIsComment() {
-        return lastStep == PublicationStep.FIRST_COMMENT;
+        return lastStep.followsPost();
     }
 
     /** How many failures of this kind were recorded before; a rejection is never counted. */
@@ -130,8 +169,10 @@ final class PublicationState {
     /** What the latest attempt may have left at the provider. */
     ReadBackLicence readBackLicence() {
         boolean comment = lastStepIsComment();
+        // the action's core post step is implied; any other kind (a comment, a channel's own) is named
+        PublicationStep step = lastStep == PublicationStep.postStepOf(request.action()) ? null : lastStep;
         return new ReadBackLicence(request.publicationId(), request.workspaceId(), request.channelId(), lastAttemptNo,
-                request.action(), request.content(), lastAttemptStartedAt, targetRef, comment ? lastStep : null,
+                request.action(), request.content(), lastAttemptStartedAt, targetRef, step,
                 comment ? steps.postRef() : null, request.requestedAt(), request.scheduledAt());
     }
 
@@ -147,7 +188,7 @@ final class PublicationState {
         request = event;
         status = PublicationStatus.REQUESTED;
         lastStep = PublicationStep.postStepOf(event.action());
-        steps.plan(event.action(), event.content());
+        steps.plan(event.action(), event.content(), event.steps());
     }
 
     @EventSourcingHandler
@@ -172,11 +213,20 @@ final class PublicationState {
         }
         lastAttemptNo = event.attemptNo();
         lastAttemptStartedAt = event.startedAt();
+        lastIdempotencyKey = event.idempotencyKey();
+        if (event.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+            sameKeyResends++;
+        } else {
+            sameKeyResends = 0;
+            resendChainStartedAt = event.startedAt();
+        }
+        sameKeyResendDue = false;
         lastAttemptExpiresAt = event.expiresAt();
         lastStep = PublicationStep.orPostStep(event.step(), request.action());
         lastMediaId = event.mediaId();
+        dueStep = null;
         inFlight = true;
-        if (lastStep == PublicationStep.FIRST_COMMENT) {
+        if (lastStep.followsPost()) {
             steps.commentAttempted();
         } else {
             status = PublicationStatus.ATTEMPTING;
@@ -186,11 +236,11 @@ final class PublicationState {
     @EventSourcingHandler
     void on(PublicationSucceededEvent event) {
         inFlight = false;
-        switch (lastStep) {
-            // the publication stays ATTEMPTING between an upload and the next step
-            case UPLOAD_MEDIA -> steps.uploadSucceeded(lastMediaId, event.providerRef());
-            case FIRST_COMMENT -> steps.commentSucceeded();
-            default -> {
+        switch (lastStep.role()) {
+            // the publication stays ATTEMPTING between a step before the post and the next step
+            case PREPARES_POST -> steps.uploadSucceeded(lastMediaId, event.providerRef());
+            case FOLLOWS_POST -> steps.commentSucceeded();
+            case MAKES_POST -> {
                 status = PublicationStatus.SUCCEEDED;
                 steps.postExists(event.providerRef());
             }
@@ -199,7 +249,8 @@ final class PublicationState {
 
     @EventSourcingHandler
     void on(PublicationNextStepDueEvent event) {
-        if (event.step() == PublicationStep.FIRST_COMMENT) {
+        dueStep = event.step();
+        if (event.step().followsPost()) {
             steps.commentDue();
         } else {
             status = PublicationStatus.ATTEMPTING;
@@ -207,8 +258,14 @@ final class PublicationState {
     }
 
     @EventSourcingHandler
+    void on(PublicationResendDueEvent event) {
+        sameKeyResendDue = true;
+        sameKeyResendUntil = event.resendUntil();
+    }
+
+    @EventSourcingHandler
     void on(PublicationStepSkippedEvent event) {
-        if (event.step() == PublicationStep.FIRST_COMMENT) {
+        if (event.step().followsPost()) {
             steps.commentSkipped();
         }
     }
@@ -221,7 +278,7 @@ final class PublicationState {
         } else if (event.kind() == FailureKind.RATE_LIMITED) {
             rateLimitedFailures++;
         }
-        if (lastStep == PublicationStep.FIRST_COMMENT) {
+        if (lastStep.followsPost()) {
             steps.commentFailed(event.retryAt() != null);
             return;
         }
@@ -231,20 +288,21 @@ final class PublicationState {
     @EventSourcingHandler
     void on(PublicationOutcomeUnknownEvent event) {
         inFlight = false;
-        switch (lastStep) {
-            // still in progress: the upload is made due again, or it fails once the retry policy's bound is reached
-            case UPLOAD_MEDIA -> steps.uploadUnknown();
-            case FIRST_COMMENT -> steps.commentUnknown();
-            default -> {
-                status = PublicationStatus.OUTCOME_UNKNOWN;
-                earlierAttemptMayHaveLanded = true;
-            }
+        if (lastStep.isRepeatable()) {
+            // made due again, or failed once the retry policy's bound is reached
+            steps.uploadUnknown();
+        }
+        if (lastStep.followsPost()) {
+            steps.commentUnknown();
+        } else if (!lastStep.isRepeatable()) {
+            status = PublicationStatus.OUTCOME_UNKNOWN;
+            earlierAttemptMayHaveLanded = true;
         }
     }
 
     @EventSourcingHandler
     void on(PublicationReconciledEvent event) {
-        if (lastStep == PublicationStep.FIRST_COMMENT) {
+        if (lastStep.followsPost()) {
             steps.commentReconciled(event.result(), event.source());
             return;
         }

@@ -5,6 +5,8 @@ import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.ContentMedia;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.StepRole;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -15,19 +17,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The publication's steps besides its post (DESIGN.md "Steps"): which uploads are recorded as
- * succeeded (the post uses only those), how often an upload's outcome was unknown (each is
- * uploaded again, within the retry policy), and where the first comment stands. State only,
- * changed by the aggregate's event-sourcing handlers; the aggregate decides.
+ * The publication's steps besides its post, as {@link PublicationStep#plan} planned them: which
+ * uploads (steps before the post) are recorded as succeeded (the post uses only those), how often
+ * one's outcome was unknown (a repeatable step is sent again, within the retry policy), and where
+ * the step that follows the post (the first comment) stands. State only, changed by the
+ * aggregate's event-sourcing handlers; the aggregate decides.
  */
 final class PublicationSteps {
 
-    /** Where the first comment stands; {@code NOT_WANTED} when the content has none. */
+    /** Where the step after the post stands; {@code NOT_WANTED} when none is planned. */
     enum CommentState {
         NOT_WANTED, PENDING, IN_FLIGHT, RETRY_SCHEDULED, SUCCEEDED, FAILED, OUTCOME_UNKNOWN, NOT_EXECUTED, SKIPPED
     }
 
     private List<ContentMedia> media = List.of();
+    /** The kinds planned before the post (for each image), of the post, and after it (or null). */
+    private PublicationStep preparing;
+    private PublicationStep post;
+    private PublicationStep followUp;
     private final Map<MediaId, ProviderRef> uploaded = new HashMap<>();
     private int uploadUnknowns;
     private ProviderRef postRef;
@@ -36,11 +43,27 @@ final class PublicationSteps {
     private boolean commentMayHaveLanded;
     private ReconciliationSource commentNotFoundSource;
 
-    void plan(PublicationAction action, Content content) {
-        media = content == null ? List.of() : content.media();
-        boolean wantsComment = content != null && content.firstComment() != null
-                && action == PublicationAction.PUBLISH;
-        comment = wantsComment ? CommentState.PENDING : CommentState.NOT_WANTED;
+    void plan(PublicationAction action, Content content, List<PublicationStep> kinds) {
+        List<PublicationStep.Planned> plan = PublicationStep.plan(action, content, kinds);
+        media = plan.stream().anyMatch(p -> p.kind().preparesPost()) ? content.media() : List.of();
+        preparing = kindOf(plan, StepRole.PREPARES_POST);
+        post = kindOf(plan, StepRole.MAKES_POST);
+        followUp = kindOf(plan, StepRole.FOLLOWS_POST);
+        comment = followUp != null ? CommentState.PENDING : CommentState.NOT_WANTED;
+    }
+
+    private static PublicationStep kindOf(List<PublicationStep.Planned> plan, StepRole role) {
+        return plan.stream().map(PublicationStep.Planned::kind).filter(k -> k.role() == role).findFirst().orElse(null);
+    }
+
+    /** Before the post: the step for the next image without a recorded upload, else the post's own step. */
+    PublicationStep nextTowardsPost() {
+        return nextUpload() != null ? preparing : post;
+    }
+
+    /** The kind of the step planned after the post, or null when none is. */
+    PublicationStep followUp() {
+        return followUp;
     }
 
     /** The first image without a recorded upload, in the content's order; null when all are uploaded. */

@@ -1,6 +1,7 @@
 package io.herald.command.publishing;
 
 import io.herald.platform.logging.MdcScope;
+import io.herald.platform.tracing.Traces;
 
 import io.herald.platform.threads.BackgroundThreads;
 
@@ -9,6 +10,7 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.ReadBackOutcome;
+import io.herald.command.channel.ApiVersionHealth;
 import io.herald.command.channel.CapabilityProbes;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrace;
@@ -18,10 +20,12 @@ import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
 import io.herald.contracts.publication.RecordAttemptOutcomeUnknownCommand;
 import io.herald.contracts.publication.RecordAttemptSucceededCommand;
+import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.tracing.Span;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,10 +59,12 @@ public class AttemptCaller {
     private final ReadBackPath readBacks;
     private final ResultRecorder results;
     private final CapabilityProbes probes;
+    private final ApiVersionHealth versions;
     private final ConnectionThrottle throttle;
     private final Clock clock;
     private final MeterRegistry meters;
     private final StepCaller steps;
+    private final Traces traces;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
     private final ExecutorService executor = Executors.newFixedThreadPool(4, BackgroundThreads.named("herald-attempts"));
     /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
@@ -66,8 +72,10 @@ public class AttemptCaller {
 
     public AttemptCaller(ChannelDirectory directory, ChannelPlugins adapters, ReadBackPath readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
-                        MeterRegistry meters, StepCaller steps) {
+                        MeterRegistry meters, StepCaller steps, Traces traces, ApiVersionHealth versions) {
+        this.versions = versions;
         this.steps = steps;
+        this.traces = traces;
         this.throttle = throttle;
         this.directory = directory;
         this.adapters = adapters;
@@ -104,10 +112,17 @@ public class AttemptCaller {
         return inFlight.get();
     }
 
+    /**
+     * The call is a client span of the trace that requested the publication (the {@code traceparent}
+     * its events carry), so the attempt's log lines and the provider call join the request's trace.
+     */
     private void place(AttemptDecision attempt, Instant deadline, MetaData origin) {
         boolean handedOn = false;
+        Span span = traces.startClient("herald attempt", traceparent(origin))
+                .tag("herald.publication", attempt.publicationId().value())
+                .tag("herald.attempt", String.valueOf(attempt.attemptNo()));
         try {
-            try (var ignored = mdc(attempt, origin)) {
+            try (var inSpan = traces.inScope(span); var ignored = mdc(attempt, origin)) {
                 if (!clock.instant().isBefore(deadline)) {
                     log.warn("attempt {} of {} was not called: its deadline {} passed while it waited; it becomes an"
                             + " unknown outcome and is read back", attempt.attemptNo(), attempt.publicationId(),
@@ -124,6 +139,7 @@ public class AttemptCaller {
                     return;
                 }
                 ChannelConnection connection = found.get();
+                span.tag("herald.channel", connection.type().wireName());
                 log.info("attempt {} of {} started ({}), calling {} for {}", attempt.attemptNo(),
                         attempt.publicationId(), attempt.trigger(), connection.type().wireName(),
                         attempt.stepOrPost().wireName());
@@ -132,24 +148,37 @@ public class AttemptCaller {
                         .thenAcceptAsync(outcome -> {
                             sample.stop(meters.timer("herald.attempt.duration",
                                     "channel", connection.type().wireName(), "outcome", outcomeName(outcome)));
-                            answered(attempt, connection, outcome, origin);
+                            try (var answerInSpan = traces.inScope(span)) {
+                                answered(attempt, connection, outcome, origin);
+                            }
                         }, executor)
                         .exceptionally(failure -> {
                             // the expiry row turns the attempt into an unknown outcome: never a blind retry
+                            span.error(failure);
                             log.error("attempt {} of {} broke before its answer was recorded", attempt.attemptNo(),
                                     attempt.publicationId(), failure);
                             return null;
                         })
-                        .whenComplete((done, failure) -> inFlight.decrementAndGet());
+                        .whenComplete((done, failure) -> {
+                            span.end();
+                            inFlight.decrementAndGet();
+                        });
                 handedOn = true;
             } catch (RuntimeException e) {
+                span.error(e);
                 log.error("attempt {} of {} could not be called", attempt.attemptNo(), attempt.publicationId(), e);
             }
         } finally {
             if (!handedOn) {
+                span.end();
                 inFlight.decrementAndGet();
             }
         }
+    }
+
+    private static String traceparent(MetaData origin) {
+        Object traceparent = origin.get(Traces.TRACEPARENT);
+        return traceparent == null ? null : traceparent.toString();
     }
 
     /** A create for publish and draft; an edit or delete of the entry's post for update and delete. */
@@ -207,6 +236,12 @@ public class AttemptCaller {
                 probes.authLost(attempt.workspaceId(), attempt.channelId(), lost.providerCode(), lost.reason());
                 command = new RecordAttemptAuthLostCommand(attempt.publicationId(), attempt.attemptNo(),
                         lost.providerCode(), lost.reason(), trace, now);
+            } else if (outcome instanceof PublishOutcome.VersionRetired retired) {
+                // the connection first: publications due from now on are held before any call
+                versions.retired(attempt.workspaceId(), attempt.channelId(), retired.version(),
+                        retired.providerCode(), retired.reason());
+                command = new RecordAttemptVersionRetiredCommand(attempt.publicationId(), attempt.attemptNo(),
+                        retired.providerCode(), retired.reason(), trace, now);
             } else if (outcome instanceof PublishOutcome.DuplicateRefused duplicate) {
                 command = new RecordDuplicateSignalCommand(attempt.publicationId(), attempt.attemptNo(),
                         duplicate.earlierPost(), duplicate.detail(), trace, now);
@@ -236,18 +271,21 @@ public class AttemptCaller {
         if (outcome instanceof PublishOutcome.AuthLost) {
             return "auth_lost";
         }
+        if (outcome instanceof PublishOutcome.VersionRetired) {
+            return "version_retired";
+        }
         return outcome instanceof PublishOutcome.DuplicateRefused ? "duplicate_refused" : "outcome_unknown";
     }
 
     private static MdcScope mdc(AttemptDecision attempt, MetaData origin) {
         Map<String, String> values = new HashMap<>();
-        values.put("publicationId", attempt.publicationId().value());
+        values.put(MdcScope.PUBLICATION_ID, attempt.publicationId().value());
         values.put("workspace", attempt.workspaceId().value());
         values.put("channel", attempt.channelId().value());
         values.put("attempt", String.valueOf(attempt.attemptNo()));
-        Object correlationId = origin.get("correlationId");
+        Object correlationId = origin.get(MdcScope.CORRELATION_ID);
         if (correlationId != null) {
-            values.put("correlationId", correlationId.toString());
+            values.put(MdcScope.CORRELATION_ID, correlationId.toString());
         }
         return new MdcScope(values);
     }

@@ -1,5 +1,7 @@
 package io.herald.command.publishing;
 
+import io.herald.platform.logging.MdcScope;
+import io.herald.platform.tracing.Traces;
 import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.command.publishing.PublicationTimers.Kind;
 import io.herald.contracts.id.PublicationId;
@@ -8,6 +10,8 @@ import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.StartAttemptCommand;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.messaging.MetaData;
@@ -50,6 +54,13 @@ public class AttemptStarter {
     public AttemptDecision start(PublicationId publicationId, int expectedAttemptNo, AttemptTrigger trigger,
                                  boolean readBeforeCreateDone) {
         MetaData origin = origin();
+        try (var ignored = mdc(publicationId, origin)) {
+            return start(publicationId, expectedAttemptNo, trigger, readBeforeCreateDone, origin);
+        }
+    }
+
+    private AttemptDecision start(PublicationId publicationId, int expectedAttemptNo, AttemptTrigger trigger,
+                                  boolean readBeforeCreateDone, MetaData origin) {
         StartAttemptCommand command = new StartAttemptCommand(publicationId, expectedAttemptNo, trigger,
                 clock.instant(), properties.attemptTimeout(), readBeforeCreateDone);
         AttemptDecision decision = commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
@@ -79,11 +90,23 @@ public class AttemptStarter {
         return decision;
     }
 
-    /** The correlation id and actor of the message being handled travel on to the attempt. */
-    static MetaData origin() {
+    /** The correlation id, actor and trace of the message being handled travel on to the attempt. */
+    public static MetaData origin() {
         if (!CurrentUnitOfWork.isStarted() || CurrentUnitOfWork.get().getMessage() == null) {
             return MetaData.emptyInstance();
         }
-        return CurrentUnitOfWork.get().getMessage().getMetaData().subset("correlationId", "actor");
+        return CurrentUnitOfWork.get().getMessage().getMetaData()
+                .subset(MdcScope.CORRELATION_ID, MdcScope.ACTOR, Traces.TRACEPARENT);
+    }
+
+    /** The dispatcher's and the sweep's log lines name the publication and the request that caused them. */
+    private static MdcScope mdc(PublicationId publicationId, MetaData origin) {
+        Map<String, String> values = new HashMap<>();
+        values.put(MdcScope.PUBLICATION_ID, publicationId.value());
+        Object correlationId = origin.get(MdcScope.CORRELATION_ID);
+        if (correlationId != null) {
+            values.put(MdcScope.CORRELATION_ID, correlationId.toString());
+        }
+        return new MdcScope(values);
     }
 }

@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Whether a publication found NOT_FOUND by an automatic read-back is re-attempted without an
- * operator: a per-connection opt-in, off by default (DESIGN.md rule 3).
+ * operator: a per-connection opt-in, off by default (docs/architecture.md#rules-an-auditor-can-check, rule 3).
  */
 @Component
 public class AutoReattemptPolicy {

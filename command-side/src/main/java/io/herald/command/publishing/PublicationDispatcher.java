@@ -9,6 +9,7 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import java.time.Duration;
@@ -62,6 +63,12 @@ public class PublicationDispatcher {
     @EventHandler
     void on(PublicationNextStepDueEvent event) {
         due(event.publicationId(), event.attemptNo(), AttemptTrigger.NEXT_STEP);
+    }
+
+    /** An unknown create its channel lets Herald send again with the same key, at once. */
+    @EventHandler
+    void on(PublicationResendDueEvent event) {
+        due(event.publicationId(), event.attemptNo(), AttemptTrigger.RESEND_SAME_KEY);
     }
 
     /** The publication decides whether its connection re-attempts without an operator. */

@@ -146,6 +146,18 @@ public class PublicationTimers {
     }
 
     /**
+     * Turns a claimed row into a read-back of attempt {@code attemptNo} due now (its first read),
+     * unless written again since; a read-back that settles nothing is found moot when it fires.
+     */
+    public void rescheduleClaimedAsReadBack(Timer timer, int attemptNo) {
+        jdbc.update("""
+                UPDATE publication_timer SET kind = 'READ_BACK_DUE', attempt_no = ?, trigger = NULL, read_no = 1,
+                       due_at = now(), fires = 0
+                 WHERE publication_id = ? AND due_at = ?""",
+                attemptNo, timer.publicationId().value(), timer.dueAt());
+    }
+
+    /**
      * Takes up to {@code limit} due rows for this node: each is pushed {@link #CLAIM_LEASE} into the
      * future in one short statement of its own, so no row lock is held while the commands run; rows
      * another node is claiming at the same moment are skipped.

@@ -16,9 +16,10 @@ import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Component;
 
 /**
- * The provider call a started attempt licenses, by its step: an image upload (the bytes from
- * Herald's own media store), the post with the uploads recorded so far, the first comment
- * under the post, or the edit or deletion of the entry's post.
+ * The provider call a started attempt licenses, by where its step kind stands beside the post: an
+ * image upload before it (the bytes from Herald's own media store), the post itself by the action
+ * (with the uploads recorded so far; or the edit or deletion of the entry's post), or the first
+ * comment under it.
  */
 @Component
 public class StepCaller {
@@ -31,15 +32,17 @@ public class StepCaller {
 
     CompletableFuture<PublishOutcome> send(ChannelAdapter adapter, AttemptDecision attempt,
                                            ChannelConnection connection) {
-        return switch (attempt.stepOrPost()) {
-            case UPLOAD_MEDIA -> upload(adapter, attempt, connection);
-            case UPDATE_POST -> adapter.edit(postChange(attempt, connection));
-            case DELETE_POST -> adapter.delete(postChange(attempt, connection));
-            case FIRST_COMMENT -> adapter.comment(new CommentRequest(attempt.publicationId(), attempt.attemptNo(),
+        return switch (attempt.stepOrPost().role()) {
+            case PREPARES_POST -> upload(adapter, attempt, connection);
+            case FOLLOWS_POST -> adapter.comment(new CommentRequest(attempt.publicationId(), attempt.attemptNo(),
                     attempt.postRef(), attempt.content().firstComment(), connection));
-            default -> adapter.publish(new PublishRequest(attempt.publicationId(), attempt.attemptNo(),
-                    attempt.action(), attempt.content(), attempt.scheduledAt(), connection, attempt.uploads(),
-                    attempt.requestedAt()));
+            case MAKES_POST -> switch (attempt.action()) {
+                case UPDATE -> adapter.edit(postChange(attempt, connection));
+                case DELETE -> adapter.delete(postChange(attempt, connection));
+                case PUBLISH, DRAFT -> adapter.publish(new PublishRequest(attempt.publicationId(),
+                        attempt.attemptNo(), attempt.action(), attempt.content(), attempt.scheduledAt(), connection,
+                        attempt.uploads(), attempt.requestedAt()));
+            };
         };
     }
 

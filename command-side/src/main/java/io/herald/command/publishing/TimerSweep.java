@@ -1,16 +1,12 @@
 package io.herald.command.publishing;
 
-import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.command.publishing.PublicationTimers.Timer;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.ExpireAttemptCommand;
-import io.herald.contracts.publication.ReadBackLicence;
-import io.herald.contracts.publication.StartReadBackCommand;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -19,7 +15,8 @@ import org.springframework.stereotype.Component;
  * Fires the timer rows that are due, on whichever node runs the recurring sweep task: claims a
  * bounded batch, sends each row's command as a nested command of one unit of work, and lets the
  * publication decide. A row that fires twice or late finds its work moot and changes nothing;
- * such a row is deleted. Work that needs the provider (an attempt, a read-back) runs after commit.
+ * such a row is deleted. Work that needs the provider (an attempt, a read-back) runs after commit;
+ * a read-back row is reconciliation's to fire ({@link ReadBackPath}).
  */
 @Component
 public class TimerSweep {
@@ -32,19 +29,16 @@ public class TimerSweep {
     private final CommandGateway commands;
     private final AttemptStarter starts;
     private final ReadBackPath readBacks;
-    private final ResultRecorder results;
     private final GroupCommit groupCommit;
     private final PublishingProperties properties;
     private final MeterRegistry meters;
 
     public TimerSweep(PublicationTimers timers, CommandGateway commands, AttemptStarter starts, ReadBackPath readBacks,
-                      ResultRecorder results, GroupCommit groupCommit, PublishingProperties properties,
-                      MeterRegistry meters) {
+                      GroupCommit groupCommit, PublishingProperties properties, MeterRegistry meters) {
         this.timers = timers;
         this.commands = commands;
         this.starts = starts;
         this.readBacks = readBacks;
-        this.results = results;
         this.groupCommit = groupCommit;
         this.properties = properties;
         this.meters = meters;
@@ -73,37 +67,20 @@ public class TimerSweep {
             case ATTEMPT_DUE -> {
                 AttemptTrigger trigger = timer.trigger() != null ? timer.trigger() : AttemptTrigger.RETRY;
                 AttemptDecision decision = starts.start(timer.publicationId(), timer.attemptNo(), trigger, false);
-                yield decision.verdict() != AttemptDecision.Verdict.REFUSED;
+                boolean started = decision.verdict() != AttemptDecision.Verdict.REFUSED;
+                if (!started && trigger == AttemptTrigger.RESEND_SAME_KEY) {
+                    // too late for the same key (or moot): the unknown attempt is read back, as without the re-send
+                    timers.rescheduleClaimedAsReadBack(timer, timer.attemptNo() - 1);
+                    yield true;
+                }
+                yield started;
             }
-            case READ_BACK_DUE -> readBack(timer);
+            case READ_BACK_DUE -> readBacks.fire(timer);
         };
         if (!effect) {
             timers.clearClaimed(timer);
         }
         meters.counter("herald.timers.fired", "kind", timer.kind().name().toLowerCase(),
                 "effect", String.valueOf(effect)).increment();
-    }
-
-    /** The next read is scheduled before this one runs, so a crash cannot lose it; a settled read deletes it. */
-    private boolean readBack(Timer timer) {
-        ReadBackLicence licence = commands.sendAndWait(new StartReadBackCommand(timer.publicationId(),
-                timer.attemptNo()));
-        if (licence == null) {
-            return false;
-        }
-        int readNo = timer.readNo();
-        readBacks.delayAfterRead(readNo).ifPresentOrElse(
-                next -> timers.rescheduleClaimed(timer, readNo + 1, next),
-                () -> timers.clearClaimed(timer));
-        MetaData origin = AttemptStarter.origin();
-        AfterCommit.run("read-back of " + timer.publicationId(), () -> readBacks.read(licence)
-                .thenAccept(outcome -> readBacks.toRecord(licence, readNo, outcome)
-                        .ifPresent(command -> results.record(command, origin)))
-                .exceptionally(failure -> {
-                    log.error("read-back {} of {} broke; the next read is scheduled", readNo,
-                            licence.publicationId(), failure);
-                    return null;
-                }));
-        return true;
     }
 }

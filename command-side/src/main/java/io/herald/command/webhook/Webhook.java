@@ -21,7 +21,7 @@ import org.axonframework.modelling.command.CreationPolicy;
 import org.axonframework.spring.stereotype.Aggregate;
 
 /**
- * A workspace's subscription to what happens (API.md "Webhooks"): its URL, event types and
+ * A workspace's subscription to what happens (docs/api.md#webhooks): its URL, event types and
  * whether it is on, so an auditor can replay every change. The secret lives encrypted in the
  * command side's table; the history names only its version.
  */

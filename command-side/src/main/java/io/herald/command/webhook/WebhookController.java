@@ -1,5 +1,6 @@
 package io.herald.command.webhook;
 
+import io.swagger.v3.oas.annotations.Operation;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.herald.command.publication.PublicationCommandController;
 import io.herald.command.publication.PublicationRequest;
@@ -21,7 +22,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Webhook subscriptions of a workspace (API.md "Webhooks"); the delivery log is the query side's. */
+/** Webhook subscriptions of a workspace (docs/api.md#webhooks); the delivery log is the query side's. */
 @RestController
 public class WebhookController {
 
@@ -46,6 +47,9 @@ public class WebhookController {
         }
     }
 
+    @Operation(description = "Creates or replaces a Standard Webhooks subscription to publication events. The signing "
+            + "secret is in the answer when the webhook is created, and never again. A PUT of a paused "
+            + "webhook resumes it.")
     @PutMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}")
     public ResponseEntity<WebhookAnswer> configure(
             @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
@@ -57,6 +61,8 @@ public class WebhookController {
                 .body(WebhookAnswer.of(configured.webhook(), configured.secret()));
     }
 
+    @Operation(description = "Lists the workspace's webhooks without their secrets. A webhook whose endpoint stopped "
+            + "answering is paused: pausedAt and the reason say since when and why.")
     @GetMapping("/api/v1/workspaces/{ws}/webhooks")
     public Map<String, List<WebhookAnswer>> list(@PathVariable("ws") String ws) {
         requireIds(ws, "list");
@@ -64,6 +70,7 @@ public class WebhookController {
                 .map(listed -> WebhookAnswer.of(listed, null)).toList());
     }
 
+    @Operation(description = "Deletes a webhook; its pending deliveries are not sent.")
     @DeleteMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}")
     public ResponseEntity<Void> delete(
             @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
@@ -75,6 +82,8 @@ public class WebhookController {
         return ResponseEntity.noContent().build();
     }
 
+    @Operation(description = "Issues a new signing secret, shown in this answer only. Deliveries carry signatures "
+            + "under both secrets for 24 hours, so a receiver can switch without missing any.")
     @PostMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}/secret")
     public Map<String, String> rotate(
             @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
@@ -86,6 +95,7 @@ public class WebhookController {
     }
 
     /** The senders try a paused subscription's endpoint again; 200 with the subscription, paused or not before. */
+    @Operation(description = "Resumes a paused webhook: its held deliveries become due again and are sent in order.")
     @PostMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}/resume")
     public WebhookAnswer resume(
             @PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,

@@ -5,7 +5,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.util.List;
 
-/** The body of {@code PUT …/webhooks/{webhookId}} (API.md "Webhooks"); {@code enabled} defaults to true. */
+/** The body of {@code PUT …/webhooks/{webhookId}} (docs/api.md#webhooks); {@code enabled} defaults to true. */
 public record WebhookRequest(
         @NotNull @Size(max = 2048) String url,
         @NotEmpty @Size(max = 32) List<String> events,

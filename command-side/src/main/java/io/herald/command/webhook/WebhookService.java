@@ -161,7 +161,7 @@ public class WebhookService {
         return type.length() > 64 ? type.substring(0, 64) + "…" : type;
     }
 
-    /** {@code whsec_} and the base64 of 32 random bytes (API.md). */
+    /** {@code whsec_} and the base64 of 32 random bytes (docs/api.md#webhooks). */
     static String newSecret() {
         byte[] key = new byte[32];
         RANDOM.nextBytes(key);

@@ -26,7 +26,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class WebhookStore {
 
-    /** How long a rotated-out secret still signs (API.md: 24 h). */
+    /** How long a rotated-out secret still signs (docs/api.md#webhooks: 24 h). */
     public static final Duration OVERLAP = Duration.ofHours(24);
 
     private final JdbcTemplate jdbc;

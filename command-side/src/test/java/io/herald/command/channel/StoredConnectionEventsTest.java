@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import io.herald.adapters.ChannelAdaptersConfiguration;
-import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.PluginProperties;
 import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.adapters.linkedin.LinkedInSettings;
 import io.herald.adapters.outbound.OutboundGuard;
@@ -45,7 +45,7 @@ class StoredConnectionEventsTest {
 
     /** As {@code AxonPersistenceConfiguration.defaultAxonObjectMapper}. */
     private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .addModule(ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+            .addModule(ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
                     OutboundGuard.privateNetworksAllowed(), Clock.systemUTC()).jacksonModule())
             .addModule(new JavaTimeModule())
             .addModule(new ParameterNamesModule())

@@ -24,7 +24,7 @@ import org.axonframework.test.aggregate.FixtureConfiguration;
 /**
  * The model of one entry's line that {@link EntryLineLife} drives: its operations with their
  * histories, the state each history gives the line (what the entry lines keep from the events),
- * and the turn that follows, written from DESIGN.md rather than from the production classes.
+ * and the turn that follows, written from docs/architecture.md#an-entrys-post-over-time rather than from the production classes.
  */
 final class EntryLineModel {
 

@@ -9,6 +9,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
@@ -70,6 +71,7 @@ class PublicationEntryOrderTest {
         // the channel did not opt in: converging steps are sent again anyway
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.of("facebook"), null, null, false))));
+        fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }
@@ -189,6 +191,7 @@ class PublicationEntryOrderTest {
         optedIn.registerInjectableResource(order);
         optedIn.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.of("facebook"), null, null, true))));
+        optedIn.registerInjectableResource(SameKeyResendPolicy.never());
         optedIn.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
         optedIn.given(requested(PublicationAction.UPDATE), new PublicationTargetedEvent(ID, WS, POST, T0),

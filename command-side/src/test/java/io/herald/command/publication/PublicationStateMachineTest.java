@@ -8,6 +8,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
@@ -87,7 +88,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A life's content may have images and a first comment, so its steps are uploads (repeatable),
  * the post and the comment (each once only). After every step the history must keep rules 1–6 of
- * DESIGN.md per once-only step, a stale message must append nothing, the post must attach only
+ * docs/architecture.md#rules-an-auditor-can-check per once-only step, a stale message must append nothing, the post must attach only
  * uploads recorded as succeeded, and the provider must hold at most one post and one comment and
  * have seen at most one call that may have created each since its last NOT_FOUND. A failure names the sequence's own seed and its
  * steps, so it can be rerun alone ({@code -Dherald.state-machine.only=N}).
@@ -309,6 +310,7 @@ class PublicationStateMachineTest {
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
             // no jitter: a sequence replays exactly from its seed
+            fixture.registerInjectableResource(SameKeyResendPolicy.never());
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                     new PublishingProperties.Retry(3, 3, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)),
                     null)));
@@ -856,7 +858,7 @@ class PublicationStateMachineTest {
         }
 
         /**
-         * Rules 1–6 of DESIGN.md on the whole history, per once-only step (the post, the comment),
+         * Rules 1–6 of docs/architecture.md#rules-an-auditor-can-check on the whole history, per once-only step (the post, the comment),
          * and what the provider holds.
          */
         private void checkTheRules() {
@@ -887,9 +889,9 @@ class PublicationStateMachineTest {
                     assertThat(a.attemptNo()).as("rule 1: consecutive attempt numbers").isEqualTo(lastAttemptNo + 1);
                     assertThat(a.idempotencyKey()).as("rule 6: the attempt carries its key").isEqualTo(ID.value());
                     assertThat(a.contentHash()).as("rule 6: and its content hash").isEqualTo(content.hash());
-                    switch (step) {
-                        case UPLOAD_MEDIA -> assertThat(postDone).as("uploads come before the post").isFalse();
-                        case FIRST_COMMENT -> {
+                    switch (step.wireName()) {
+                        case "upload_media" -> assertThat(postDone).as("uploads come before the post").isFalse();
+                        case "first_comment" -> {
                             assertThat(postDone).as("the comment comes after the post").isTrue();
                             assertThat(commentUnknown).as("rule 3 for the comment: not again after an unknown"
                                     + " outcome without NOT_FOUND").isFalse();
@@ -922,9 +924,9 @@ class PublicationStateMachineTest {
                     assertThat(u.attemptNo()).as("rules 2 and 5").isEqualTo(inFlight);
                     assertThat(u.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    switch (lastStep) {
-                        case UPLOAD_MEDIA -> unknownUpload = u.attemptNo();
-                        case FIRST_COMMENT -> commentUnknown = true;
+                    switch (lastStep.wireName()) {
+                        case "upload_media" -> unknownUpload = u.attemptNo();
+                        case "first_comment" -> commentUnknown = true;
                         default -> postUnknown = true;
                     }
                 } else if (event instanceof PublicationReconciledEvent r) {

@@ -8,6 +8,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
@@ -55,7 +56,7 @@ import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The steps of a publication with images and a first comment (DESIGN.md "Steps"). */
+/** The steps of a publication with images and a first comment (docs/architecture.md#steps-and-step-kinds). */
 class PublicationStepsTest {
 
     private static final WorkspaceId WS = new WorkspaceId("acme");
@@ -85,6 +86,7 @@ class PublicationStepsTest {
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.of("facebook"), null, null, false))));
         // three requests that never left may be retried: two unknown uploads are uploaded again, the third is not
+        fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }

@@ -8,6 +8,7 @@ import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
@@ -93,6 +94,7 @@ class PublicationTest {
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
         // no jitter, so retry times can be expected exactly: the first retry waits the initial 2 s
+        fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
     }

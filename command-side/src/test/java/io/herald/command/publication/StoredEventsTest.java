@@ -15,10 +15,12 @@ import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStep;
+import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.UnknownCause;
@@ -55,7 +57,7 @@ class StoredEventsTest {
     private final EventUpcasterChain upcasters =
             new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster(),
                     new PublicationAttemptedEvent_1_to_2Upcaster(), new PublicationRequestedEvent_1_to_2Upcaster(),
-                    new PublicationReconciledEvent_1_to_2Upcaster());
+                    new PublicationReconciledEvent_1_to_2Upcaster(), new PublicationRequestedEvent_2_to_3Upcaster());
 
     @Test
     void anExecutionRequestOfRevision1ReadsAsAttemptZeroTheNextOne() throws IOException {
@@ -82,8 +84,9 @@ class StoredEventsTest {
     void aRequestOfRevision1HasNoImagesAndNoCommentAndItsHashIsUnchanged() throws IOException {
         IntermediateEventRepresentation upcast = upcast(PublicationRequestedEvent.class, "1",
                 "PublicationRequestedEvent_1.json");
-        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        assertThat(upcast.getType().getRevision()).isEqualTo("3");
         PublicationRequestedEvent requested = serializer.deserialize(upcast.getData());
+        assertThat(requested.steps()).as("planned with the core kinds").isNull();
         assertThat(requested.content().body()).isEqualTo("Webhook crash post 0");
         assertThat(requested.content().media()).isEmpty();
         assertThat(requested.content().firstComment()).isNull();
@@ -136,6 +139,60 @@ class StoredEventsTest {
                 PublicationReconciledEvent.class, "2", revision2))).findFirst().orElseThrow();
         PublicationReconciledEvent reconciled = serializer.deserialize(upcast.getData());
         assertThat(reconciled.unverified()).isTrue();
+    }
+
+    @Test
+    void aRequestOfRevision2IsPlannedWithTheCoreStepKinds() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationRequestedEvent.class, "2",
+                "PublicationRequestedEvent_2.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("3");
+        PublicationRequestedEvent requested = serializer.deserialize(upcast.getData());
+        assertThat(requested.steps()).isNull();
+        assertThat(PublicationStep.plan(requested.action(), requested.content(), requested.steps()))
+                .extracting(PublicationStep.Planned::kind)
+                .containsExactly(PublicationStep.UPLOAD_MEDIA, PublicationStep.CREATE_POST,
+                        PublicationStep.FIRST_COMMENT);
+    }
+
+    @Test
+    void storedStepsReadAsTheirStepKinds() throws IOException {
+        PublicationAttemptedEvent upload = read(PublicationAttemptedEvent.class, "2",
+                "PublicationAttemptedEvent_2_upload_media.json");
+        assertThat(upload.step()).isSameAs(PublicationStep.UPLOAD_MEDIA);
+        assertThat(upload.step().isRepeatable()).isTrue();
+        assertThat(upload.mediaId()).isNotNull();
+        PublicationAttemptedEvent comment = read(PublicationAttemptedEvent.class, "2",
+                "PublicationAttemptedEvent_2_first_comment.json");
+        assertThat(comment.step()).isSameAs(PublicationStep.FIRST_COMMENT);
+        assertThat(comment.step().followsPost()).isTrue();
+        assertThat(read(PublicationNextStepDueEvent.class, "PublicationNextStepDueEvent_1.json").step())
+                .isSameAs(PublicationStep.FIRST_COMMENT);
+        assertThat(read(PublicationStepSkippedEvent.class, "PublicationStepSkippedEvent_1.json").step())
+                .isSameAs(PublicationStep.FIRST_COMMENT);
+    }
+
+    @Test
+    void aStepWrittenAsAnEnumConstantNameReadsAsItsKind() throws IOException {
+        String constantName = fixture("PublicationNextStepDueEvent_1.json").replace("\"first_comment\"",
+                "\"FIRST_COMMENT\"");
+        IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(initial(
+                PublicationNextStepDueEvent.class, "1", constantName))).findFirst().orElseThrow();
+        PublicationNextStepDueEvent due = serializer.deserialize(upcast.getData());
+        assertThat(due.step()).isSameAs(PublicationStep.FIRST_COMMENT);
+    }
+
+    @Test
+    void aStepKindIsWrittenAsItsWireNameAndReadBackAsTheSameKind() throws IOException {
+        PublicationNextStepDueEvent due = read(PublicationNextStepDueEvent.class, "PublicationNextStepDueEvent_1.json");
+        String written = MAPPER.writeValueAsString(due);
+        assertThat(written).contains("\"step\":\"first_comment\"").doesNotContain("stepClass");
+        assertThat(MAPPER.readValue(written, PublicationNextStepDueEvent.class)).isEqualTo(due);
+    }
+
+    private <T> T read(Class<T> type, String revision, String file) throws IOException {
+        IntermediateEventRepresentation upcast = upcast(type, revision, file);
+        assertThat(upcast.getType().getRevision()).isEqualTo(revision);
+        return serializer.deserialize(upcast.getData());
     }
 
     private <T> T read(Class<T> type, String file) throws IOException {

@@ -12,6 +12,7 @@ import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
+import io.herald.platform.tracing.Traces;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,7 +53,7 @@ class AttemptCallerTest {
             lookedUp.add(recorded.size());
             return Optional.empty();
         }, null, null, results, null, new ConnectionThrottle(), Clock.fixed(NOW, ZoneOffset.UTC),
-                new SimpleMeterRegistry(), new StepCaller(null));
+                new SimpleMeterRegistry(), new StepCaller(null), Traces.none(), null);
         try {
             calls.call(attempt(1), NOW, MetaData.emptyInstance());
             calls.call(attempt(2), NOW.plusSeconds(1), MetaData.emptyInstance());

@@ -5,6 +5,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import io.herald.platform.threads.BackgroundThreads;
 
 import io.herald.platform.logging.MdcScope;
+import io.herald.platform.tracing.Traces;
 
 import io.herald.command.publishing.DispatcherErrorHandler;
 import io.herald.command.publishing.PublicationDispatcher;
@@ -89,7 +90,7 @@ public class AxonProcessingConfiguration {
     /**
      * Axon's own executors for a processor (same threads, same names), at the lowest priority:
      * where the JVM maps priorities to the OS, requests are answered first and the events wait in
-     * the store (README, "Under load").
+     * the store (docs/operations.md#running-more-than-one-node, "Under load").
      */
     private static ScheduledExecutorService background(org.axonframework.config.Configuration config, int threads,
                                                        String name) {
@@ -99,18 +100,24 @@ public class AxonProcessingConfiguration {
     }
 
     /**
-     * Commands sent from an HTTP request carry its correlation id and actor as metadata; Axon's
-     * correlation providers then copy the correlation id onto every event and later message.
+     * Commands sent from an HTTP request carry its correlation id and actor as metadata, and every
+     * command sent in a span (a request's, an attempt's) its {@code traceparent}; Axon's
+     * correlation providers then copy them onto every event and later message.
      */
     @Bean
-    ConfigurerModule correlationOfRequests() {
+    ConfigurerModule correlationOfRequests(Traces traces) {
         return configurer -> configurer.onInitialize(config -> config.onStart(() ->
-                config.commandBus().registerDispatchInterceptor(requestMetadata())));
+                config.commandBus().registerDispatchInterceptor(requestMetadata(traces))));
     }
 
-    static MessageDispatchInterceptor<CommandMessage<?>> requestMetadata() {
+    static MessageDispatchInterceptor<CommandMessage<?>> requestMetadata(Traces traces) {
         return messages -> (index, message) -> {
             Map<String, String> metadata = new HashMap<>();
+            // the span sending the command is its parent; outside any span the trace it carries stays
+            String traceparent = traces.current();
+            if (traceparent != null) {
+                metadata.put(Traces.TRACEPARENT, traceparent);
+            }
             String correlationId = MDC.get(CORRELATION_ID);
             // the request's id wins over one Axon derived from the command's own identifier
             if (correlationId != null) {
@@ -134,9 +141,12 @@ public class AxonProcessingConfiguration {
         return new MessageOriginProvider("causationId", "traceId");
     }
 
-    /** The request's correlation id and the actor who started the chain travel with every message. */
+    /**
+     * The request's correlation id, the actor who started the chain and the trace travel with every
+     * message, so a handler on another thread or node continues the trace ({@code traceparent}).
+     */
     @Bean
     CorrelationDataProvider requestCorrelation() {
-        return new SimpleCorrelationDataProvider(CORRELATION_ID, ACTOR);
+        return new SimpleCorrelationDataProvider(CORRELATION_ID, ACTOR, Traces.TRACEPARENT);
     }
 }

@@ -1,5 +1,7 @@
 package io.herald.deploy.axon;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.command.publishing.PublicationTimers;
 import java.time.Instant;
 import java.util.List;
@@ -30,10 +32,13 @@ class DeadLetterController {
                       String enqueuedAt) {
     }
 
+    @Schema(name = "DeadLetterReport")
     record Answer(long deadLetterCount, List<DeadLetter> deadLetters, long stuckTimerCount,
                   List<PublicationTimers.StuckTimer> stuckTimers, Instant checkedAt) {
     }
 
+    @Operation(description = "Lists the events a handler could not process (dead letters) and the timers that keep "
+            + "firing without effect, so an operator can see what is stuck. System key only.")
     @GetMapping("/api/v1/admin/dead-letters")
     Answer deadLetters() {
         List<DeadLetter> letters = jdbc.query("""

@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Every wait on the database has a bound (README, "A database that stops answering"): the pool's
+ * Every wait on the database has a bound (docs/operations.md#a-database-that-stops-answering): the pool's
  * and the driver's are in application.yml; here the check that readiness and the API's gate ask,
  * which answers within {@code herald.database.check-timeout} however the database behaves.
  */

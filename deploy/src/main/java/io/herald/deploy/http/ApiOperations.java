@@ -32,7 +32,7 @@ import java.util.Map;
 
 /**
  * Each operation of the HTTP contract by method and path: its operationId, tag, summary and the
- * problem codes it may answer besides the ones every call may get (API.md is the source).
+ * problem codes it may answer besides the ones every call may get (docs/api.md#problem-types explains each).
  */
 final class ApiOperations {
 
@@ -59,7 +59,9 @@ final class ApiOperations {
                     TARGET_UNVERIFIED),
             op("GET " + WS + "/publications", "listPublications", "publications",
                     "Publications of the workspace, newest first, a page at a time", VALIDATION_FAILED),
-            op("GET " + PUB, "getPublication", "publications", "One publication: status, steps, attempts"),
+            op("GET " + PUB, "getPublication", "publications",
+                    "One publication: status, steps, attempts; with asOf, as it stood at that instant",
+                    VALIDATION_FAILED),
             op("POST " + PUB + "/execute", "executePublication", "publications", "Run the publication (again)",
                     PUBLICATION_ALREADY_SUCCEEDED, OUTCOME_UNKNOWN_REQUIRES_DECISION, ATTEMPT_IN_FLIGHT,
                     PUBLICATION_NOT_EXECUTABLE, CONCURRENT_MODIFICATION),
@@ -118,6 +120,8 @@ final class ApiOperations {
             op("GET /api/v1/audit/events", "exportAllEvents", "audit", "The whole store's events (system key, NDJSON)",
                     VALIDATION_FAILED),
             op("GET /api/v1/audit/verify", "verifyStore", "audit", "Rule breaches the live verifier found in the whole store (system key)"),
+            op("GET /api/v1/audit/keys", "listAuditKeys", "audit",
+                    "The public keys that sign the export's checkpoints (no key needed)"),
 
             op("GET /api/v1/admin/projections", "listProjections", "admin", "Projections and their positions"),
             op("POST /api/v1/admin/projections/{name}/rebuild", "rebuildProjection", "admin",
@@ -127,6 +131,8 @@ final class ApiOperations {
                     "Re-verify the whole store from its first event, in the background"),
             op("GET /api/v1/admin/audit/verify/{jobId}", "getStoreVerification", "admin",
                     "A re-verification job and its progress"),
+            op("GET /api/v1/admin/audit/chain", "getAuditChainProgress", "admin",
+                    "How far the audit chain has followed the store"),
             op("POST /api/v1/admin/secrets/re-encrypt", "reEncryptSecrets", "admin",
                     "Re-encrypt every stored secret with the first key"));
 

@@ -141,7 +141,8 @@ public class ContractApiDocs {
 
     private static Content ndjson() {
         return new Content().addMediaType("application/x-ndjson", new MediaType().schema(new StringSchema()
-                .description("one stored event per line, in store order")));
+                .description("one stored event per line, in chain order, with workspaceId, prevHash and hash;"
+                        + " then the newest signed checkpoint of each chain ({\"checkpoint\": {…}}), see docs/audit.md")));
     }
 
     private static String successDescription(int status) {
@@ -189,6 +190,8 @@ public class ContractApiDocs {
                     ? List.of("PENDING", "DELIVERED", "FAILED")
                     : Arrays.stream(PublicationStatus.values()).map(Enum::name).toList()));
             case "from", "to" -> parameter.schema(new StringSchema().format("date-time"));
+            case "asOf" -> parameter.schema(new StringSchema().format("date-time"))
+                    .description("The view as it stood at this instant (operator, auditor), with asOf echoed");
             case "cursor" -> parameter.description("nextCursor of the previous page");
             default -> {
             }

@@ -1,5 +1,6 @@
 package io.herald.deploy.secrets;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.command.channel.ChannelConnectionStore;
 import io.herald.platform.secrets.CredentialCipher;
 import io.herald.command.webhook.WebhookStore;
@@ -37,6 +38,8 @@ public class SecretResealing {
     public record Resealed(String keyId, int channelConnections, int webhookSecrets, int signingSecrets) {
     }
 
+    @Operation(description = "Re-encrypts every stored secret (channel credentials, webhook and signing secrets) with "
+            + "the first configured encryption key, so an older key can be removed. System key only.")
     @PostMapping(path = "/api/v1/admin/secrets/re-encrypt", produces = MediaType.APPLICATION_JSON_VALUE)
     public Resealed reEncrypt() {
         Resealed done = new Resealed(cipher.primaryKeyId(), connections.resealAll(), webhooks.resealAll(),

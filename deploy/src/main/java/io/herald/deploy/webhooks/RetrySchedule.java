@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
-/** When a delivery is tried next after a failed try, or that it is not (DESIGN.md "Callbacks"). */
+/** When a delivery is tried next after a failed try, or that it is not (docs/api.md#webhooks). */
 final class RetrySchedule {
 
     /** A receiver's Retry-After is honoured up to this; a longer one is taken as this. */

@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code herald.webhooks.*}: how deliveries are sent.
  *
- * @param retrySchedule  the delay after each failed try (DESIGN.md: 5 s, 5 min, 30 min, 2 h, 5 h,
+ * @param retrySchedule  the delay after each failed try (docs/api.md#webhooks: 5 s, 5 min, 30 min, 2 h, 5 h,
  *                       10 h, 10 h), each with up to ±{@code jitter}; a delivery whose tries outlast
  *                       it is FAILED. Tests shorten it
  * @param jitter         the largest share (0 to 0.5) by which a delay is lengthened or shortened

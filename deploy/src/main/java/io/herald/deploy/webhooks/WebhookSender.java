@@ -6,7 +6,9 @@ import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.http.RetryAfter;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.command.webhook.WebhookStore;
+import io.herald.platform.tracing.Traces;
 import io.herald.query.webhook.WebhookOutbox;
+import io.micrometer.tracing.Span;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -44,6 +47,9 @@ import org.springframework.stereotype.Component;
  * deliveries stay PENDING, unclaimed, instead of holding slots for a timeout each, until an admin
  * resumes it. Deliveries about one publication keep their order through a pause: the earlier
  * ones stay pending, so the later ones stay behind them.
+ * <p>
+ * Each try is a client span of the trace whose event made the delivery, and sends its
+ * {@code traceparent}, so a receiver's work joins the trace that began at intake.
  */
 @Component
 @EnableConfigurationProperties(WebhookProperties.class)
@@ -62,6 +68,7 @@ public class WebhookSender implements DisposableBean {
     private final ProviderHttp http;
     private final Clock clock;
     private final InFlightSlots inFlight;
+    private final Traces traces;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "herald-webhooks");
         thread.setDaemon(true);
@@ -69,8 +76,9 @@ public class WebhookSender implements DisposableBean {
     });
 
     public WebhookSender(WebhookOutbox outbox, WebhookStore subscriptions, WebhookProperties properties,
-                         OutboundGuard guard, Clock clock) {
+                         OutboundGuard guard, Clock clock, Traces traces) {
         this.outbox = outbox;
+        this.traces = traces;
         this.subscriptions = subscriptions;
         this.properties = properties;
         this.schedule = new RetrySchedule(properties.retrySchedule(), properties.jitter(),
@@ -153,18 +161,28 @@ public class WebhookSender implements DisposableBean {
             return CompletableFuture.completedFuture(null);
         }
         long timestamp = now.getEpochSecond();
-        Map<String, String> headers = Map.of(
+        Span span = traces.startClient("herald webhook", delivery.traceparent())
+                .tag("herald.webhook", delivery.webhookId());
+        Map<String, String> headers = new TreeMap<>(Map.of(
                 "webhook-id", delivery.deliveryId(),
                 "webhook-timestamp", Long.toString(timestamp),
                 "webhook-signature", WebhookSigner.signature(target.secrets(), delivery.deliveryId(), timestamp,
                         delivery.body()),
-                "User-Agent", "Herald-Webhooks/1");
+                "User-Agent", "Herald-Webhooks/1"));
+        String traceparent = traces.traceparent(span);
+        if (traceparent != null) {
+            headers.put(Traces.TRACEPARENT, traceparent);
+        }
         OutgoingRequest request = new OutgoingRequest("POST", uri, headers, delivery.body(), "application/json",
                 delivery.deliveryId(), target.url(), List.of()).forWorkspace(delivery.workspaceId().value());
         CompletableFuture<Exchange> call = http.send(request);
         CompletableFuture<Void> recorded = call.copy()
                 .orTimeout(properties.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .handle((exchange, failure) -> {
+                    if (failure != null) {
+                        span.error(failure);
+                    }
+                    span.end();
                     record(delivery, exchange, failure);
                     return null;
                 });

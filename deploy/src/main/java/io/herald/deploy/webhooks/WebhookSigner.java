@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * The {@code webhook-signature} header of one try, made with the Standard Webhooks
  * specification's own library: {@code v1,<base64 HMAC-SHA256(key, id.timestamp.body)>} per
- * secret, newest first, space-separated (API.md: both secrets sign for 24 h after a rotation).
+ * secret, newest first, space-separated (docs/api.md#webhooks: both secrets sign for 24 h after a rotation).
  */
 final class WebhookSigner {
 

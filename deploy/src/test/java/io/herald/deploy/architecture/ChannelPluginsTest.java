@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import io.herald.adapters.ChannelAdaptersConfiguration;
-import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.PluginProperties;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.contracts.channel.ChannelType;
 import java.io.IOException;
@@ -55,6 +55,29 @@ class ChannelPluginsTest {
                 .check(herald);
     }
 
+    /**
+     * The sandbox's shared plumbing (state, faults, replies, the shared admin endpoints) reaches no
+     * provider's package: what differs between providers is in each provider's package. The demo
+     * connections are the one list that names them all.
+     */
+    @Test
+    void theSandboxsSharedCodeUsesNoProvidersPackage() {
+        JavaClasses sandbox = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("io.herald.sandbox");
+        ArchRuleDefinition.noClasses()
+                .that().resideInAPackage("io.herald.sandbox")
+                .and().doNotHaveFullyQualifiedName("io.herald.sandbox.SandboxDemo")
+                .should().dependOnClassesThat(new DescribedPredicate<JavaClass>("reside in a provider's sandbox package") {
+                    @Override
+                    public boolean test(JavaClass type) {
+                        return type.getPackageName().startsWith("io.herald.sandbox.");
+                    }
+                })
+                .check(sandbox);
+    }
+
     @Test
     void theCodeOfThePlugInFreeModulesNamesNoChannelType() throws IOException {
         List<String> names = registeredTypes().stream().map(ChannelType::wireName).toList();
@@ -83,7 +106,7 @@ class ChannelPluginsTest {
     }
 
     private static List<ChannelType> registeredTypes() {
-        return ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+        return ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
                 OutboundGuard.privateNetworksAllowed(), Clock.systemUTC()).types();
     }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module arrows of DESIGN.md ("Modules"), stated once for the whole build and checked on the
+ * The module arrows of docs/architecture.md#modules, stated once for the whole build and checked on the
  * compiled classes of every module. Rules that mean something only inside one module live there.
  */
 class ModuleArrowsTest {
@@ -45,7 +45,9 @@ class ModuleArrowsTest {
                 // the simulators use the platform's JSON and data-folder helpers, nothing of Herald's logic
                 .whereLayer("provider-sandbox").mayOnlyAccessLayers("api-contracts", "platform")
                 .whereLayer("command-side").mayOnlyAccessLayers("api-contracts", "channel-adapters", "platform")
-                .whereLayer("reconciliation").mayOnlyAccessLayers("api-contracts", "channel-adapters", "platform")
+                // reconciliation drives the read-back process through the publishing core's port; never the reverse
+                .whereLayer("reconciliation").mayOnlyAccessLayers("api-contracts", "channel-adapters", "platform",
+                        "command-side")
                 .whereLayer("query-side").mayOnlyAccessLayers("api-contracts", "platform")
                 .whereLayer("access").mayOnlyAccessLayers("api-contracts", "platform")
                 // nothing in src/main but the assembly sees the simulators

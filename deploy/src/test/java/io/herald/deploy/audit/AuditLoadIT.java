@@ -203,6 +203,10 @@ class AuditLoadIT extends HeraldIntegrationTest {
         Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications",
                 PublicationScenarios.scheduledRequest("entry-1", 1, "fb-main", "Load " + purpose));
         assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        // an export lists the events the audit chain holds: chained before the table is locked
+        long events = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE workspace_id = ?", Long.class, ws);
+        awaitJson("/api/v1/admin/audit/chain", progress -> events == jdbc.queryForObject(
+                "SELECT count(*) FROM audit_chain WHERE workspace_id = ?", Long.class, ws));
         return ws;
     }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.adapters.ChannelAdaptersConfiguration;
-import io.herald.adapters.ChannelAdaptersProperties;
+import io.herald.adapters.PluginProperties;
 import io.herald.adapters.facebook.FacebookSecrets;
 import io.herald.adapters.facebook.FacebookSettings;
 import io.herald.adapters.outbound.OutboundGuard;
@@ -79,7 +79,7 @@ class ChannelPluginsMigrationTest {
 
         flyway(database, "latest").migrate();
 
-        ChannelPlugins plugins = ChannelAdaptersConfiguration.create(ChannelAdaptersProperties.defaults(),
+        ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
                 OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
         ObjectMapper json = Jackson2ObjectMapperBuilder.json().modulesToInstall(plugins.jacksonModule()).build();
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.jdbcUrl()));

@@ -107,8 +107,8 @@ class HeraldClientIT extends HeraldIntegrationTest {
         assertThat(done.getCalendarEntryId()).isEqualTo("entry-42");
         assertThat(sandboxTruth("facebook", page)).hasSize(1);
 
-        PublicationPage listed = publications.listPublications(ws, "SUCCEEDED", "fb-main", null, null, null, null,
-                null, null, null, 10);
+        PublicationPage listed = publications.listPublications(new PublicationsApi.ListPublicationsRequest()
+                .ws(ws).status("SUCCEEDED").channelId("fb-main").limit(10));
         assertThat(listed.getItems()).extracting(PublicationView::getPublicationId)
                 .containsExactly(requested.getPublicationId());
         assertThat(publications.requestPublication(ws, request).getPublicationId())
@@ -135,7 +135,7 @@ class HeraldClientIT extends HeraldIntegrationTest {
         PublicationView last = null;
         while (System.nanoTime() < deadline) {
             try {
-                last = publications.getPublication(ws, id);
+                last = publications.getPublication(ws, id, null);
                 if (last.getStatus() == PublicationView.StatusEnum.SUCCEEDED) {
                     return last;
                 }

@@ -49,7 +49,7 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
     private static final String HOSTILE_URL = "javascript:alert(document.domain)";
 
-    /** The policy (DESIGN.md "Outbound safety"): each directive must be in the header. */
+    /** The policy (docs/architecture.md#outbound-safety): each directive must be in the header. */
     private static final List<String> CSP_DIRECTIVES = List.of("default-src 'self'", "script-src 'self'",
             "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'");
 

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.adapters.port.ChannelPlugins;
+import io.herald.contracts.channel.ChannelType;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
 import io.herald.deploy.process.StoredPublications;
+import io.herald.sandbox.SandboxChannelsEnvironment;
+import io.herald.sandbox.SandboxDemo;
+import io.herald.sandbox.SandboxDemo.DemoConnection;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -17,127 +22,115 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Herald runs as its own process on PostgreSQL and is killed with SIGKILL, twice, while attempts
- * are in flight; the provider (the sandbox, in this JVM) survives and keeps the ground truth.
- * Afterwards: every accepted request has a publication, no publication produced two posts, every
- * interrupted attempt ended as an unknown outcome reconciled to the ground truth, and no attempt
- * followed an unknown outcome without a NOT_FOUND in between.
+ * are in flight on every channel type it has: one sandbox demo connection per registered type, each
+ * in a workspace of its own, all in the one run (a type added later joins by its plug-in and its
+ * demo connection). The provider (the sandbox, in this JVM) survives and keeps the ground truth.
+ * Afterwards, per channel: every accepted request has a publication, no publication produced two
+ * posts and a publication not executed none, every interrupted attempt ended as an unknown outcome
+ * reconciled to the ground truth, and no attempt followed an unknown outcome without a NOT_FOUND in
+ * between.
  */
 class CrashRecoveryIT extends HeraldIntegrationTest {
 
-    private static final int PUBLICATIONS = 40;
+    private static final int PUBLICATIONS_PER_CHANNEL = 6;
     private static final String CRASH_SYSTEM_KEY = "hs.crash-test-system-key-abcdefghijklmnopqrstuvwxyz012345";
     private static final Set<String> SETTLED = Set.of("SUCCEEDED", "NOT_EXECUTED", "FAILED", "ABANDONED");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long after its effect the sandbox answers a call; below the read timeout. */
+    private static final Duration LATENCY = Duration.ofSeconds(4);
+    /** A post younger than this is a call Herald still waits for, allowing for the polling. */
+    private static final Duration MID_CALL = Duration.ofMillis(2500);
+
+    @Autowired
+    private ChannelPlugins plugins;
+
+    @Autowired
+    private SandboxDemo demo;
+
+    private final String run = Long.toString(System.nanoTime() % 10_000_000);
+
+    /** One publication of the test: its channel, the text that finds its posts, its id once accepted. */
+    private record Sent(Channel channel, int n, String text, Future<String> id) {
+    }
+
+    /** A channel under test: a demo connection, connected in its own workspace. */
+    private record Channel(DemoConnection connection, String workspace, String key) {
+
+        String type() {
+            return connection.type();
+        }
+    }
 
     @Test
-    void killedWhileAttemptsAreInFlightHeraldLosesNothingAndNeverPostsTwice() throws Exception {
+    void killedWhileAttemptsAreInFlightOnEveryChannelHeraldLosesNothingAndNeverPostsTwice() throws Exception {
+        long started = System.nanoTime();
+        String sandbox = "http://localhost:" + SandboxLoopback.port();
+        List<DemoConnection> connections = onePerRegisteredType(demo.register(sandbox));
         TestDatabase database = TestDatabase.shared().freshSibling();
-        String page = "55" + (System.nanoTime() % 10_000_000);
-        String token = "EAAB-crash-" + page;
-        sandbox("POST", "/facebook/tokens", "{\"token\":\"" + token + "\",\"pageId\":\"" + page
-                + "\",\"kind\":\"PAGE\"}");
         Path log = Path.of("target", "crash-test-herald.log");
         Files.deleteIfExists(log);
-        HeraldProcess herald = new HeraldProcess(List.of(
+        List<String> arguments = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.jdbcUrl(),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
                 "--herald.security.system-key=" + CRASH_SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=100000",
-                "--herald.channels.facebook.graph-base-url=http://localhost:" + SandboxLoopback.port()
-                        + "/sandbox/facebook/v25.0",
-                "--herald.channels.facebook.read-timeout=6s",
-                "--herald.publishing.attempt-timeout=10s",
+                "--herald.publishing.attempt-timeout=15s",
                 "--herald.reconciliation.settle-delay=2s",
-                "--herald.reconciliation.retry-schedule=2s,4s,8s"), log);
-        // every answer of the provider takes 4 s (below the read timeout), so the first kill, 2.5 s
-        // after the requests start, lands while the first attempts are in flight
-        sandbox("PUT", "/latency", "{\"millis\":4000}");
+                "--herald.reconciliation.retry-schedule=2s,4s,8s"));
+        SandboxChannelsEnvironment.pointedAt(sandbox).forEach((key, value) -> arguments.add("--" + key + "=" + value));
+        for (DemoConnection connection : connections) {
+            arguments.add("--herald.channels." + connection.type() + ".read-timeout=6s");
+        }
+        HeraldProcess herald = new HeraldProcess(arguments, log);
         ExecutorService senders = Executors.newFixedThreadPool(4);
         try {
             herald.start();
-            String ws = "crash" + page;
-            herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
-                    "{\"workspaceId\":\"" + ws + "\",\"name\":\"crash test\"}");
-            String key = herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
-                    "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"crash\"}")
-                    .get("key").asText();
-            herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/fb",
-                    "{\"type\":\"facebook\",\"pageId\":\"" + page + "\",\"pageAccessToken\":\"" + token + "\"}");
-
-            List<Future<String>> accepted = new ArrayList<>();
-            for (int i = 0; i < PUBLICATIONS; i++) {
-                int n = i;
-                accepted.add(senders.submit(() -> sendUntilAccepted(herald, key, ws, n)));
+            List<Channel> channels = new ArrayList<>();
+            for (DemoConnection connection : connections) {
+                channels.add(connect(herald, connection));
             }
-            int kills = 0;
-            for (long pause : new long[] {2500, 3500}) {
-                Thread.sleep(pause);
-                herald.kill();
-                kills++;
-                System.out.printf("[crash-test] SIGKILL #%d%n", kills);
-                herald.start();
-            }
-            Map<String, Integer> idByText = new HashMap<>();
-            Set<String> ids = new java.util.TreeSet<>();
-            for (int i = 0; i < PUBLICATIONS; i++) {
-                String id = accepted.get(i).get();
-                ids.add(id);
-                idByText.put(text(i), i);
-            }
-
-            Map<String, JsonNode> views = awaitSettled(herald, key, ws, ids);
-            Map<String, Integer> postsByText = new TreeMap<>();
-            for (JsonNode post : sandboxTruth("facebook", page)) {
-                postsByText.merge(post.get("text").asText(), 1, Integer::sum);
-            }
-            StoredPublications replay;
-            try (Connection c = database.connect()) {
-                replay = StoredPublications.read(c, json, null);
-            }
-            int lost = (int) ids.stream().filter(id -> replay.requested.getOrDefault(id, 0) != 1).count();
-
-            int succeeded = 0;
-            int notExecuted = 0;
-            for (int i = 0; i < PUBLICATIONS; i++) {
-                String id = accepted.get(i).get();
-                JsonNode view = views.get(id);
-                int posts = postsByText.getOrDefault(text(i), 0);
-                String status = view.get("status").asText();
-                if (status.equals("SUCCEEDED")) {
-                    succeeded++;
-                    assertThat(posts).as("posts of a succeeded publication %s", id).isEqualTo(1);
-                } else {
-                    assertThat(status).as("publication %s", id).isEqualTo("NOT_EXECUTED");
-                    notExecuted++;
-                    assertThat(posts).as("posts of a publication not executed %s", id).isZero();
+            // every answer of every provider comes 4 s after the call's effect (below the read timeout):
+            // a post that appeared at the provider less than that ago is a call still in flight
+            sandbox("PUT", "/latency", "{\"millis\":" + LATENCY.toMillis() + "}");
+            List<Sent> sent = new ArrayList<>();
+            for (int i = 0; i < PUBLICATIONS_PER_CHANNEL; i++) {
+                for (Channel channel : channels) {
+                    int n = i;
+                    String text = marker() + channel.connection().channelId() + "-" + n + " ends here";
+                    sent.add(new Sent(channel, n, text, senders.submit(() -> sendUntilAccepted(herald, channel, n, text))));
                 }
             }
-            int duplicates = (int) postsByText.values().stream().filter(c -> c > 1).count();
-            System.out.printf("[crash-test] kills=%d accepted=%d publications=%d lost=%d succeeded=%d not_executed=%d "
-                            + "interrupted_attempts=%d reconciled_interrupted=%d posts=%d duplicate_posts=%d "
-                            + "attempts_after_unknown_without_not_found=%d timers_fired_twice_with_effect=%d%n",
-                    kills, accepted.size(), views.size(), lost, succeeded, notExecuted, replay.interrupted,
-                    replay.interruptedReconciled, postsByText.values().stream().mapToInt(Integer::intValue).sum(),
-                    duplicates, replay.blindRetries, replay.firedTwiceWithEffect());
-            assertThat(views).hasSize(PUBLICATIONS);
-            assertThat(lost).isZero();
-            assertThat(duplicates).isZero();
-            assertThat(replay.blindRetries).isZero();
-            assertThat(replay.firedTwiceWithEffect()).isZero();
-            assertThat(replay.interrupted).as("attempts in flight when Herald was killed").isPositive();
-            assertThat(replay.interruptedReconciled).isEqualTo(replay.interrupted);
-            assertThat(idByText).hasSize(PUBLICATIONS);
+            int kills = 0;
+            while (kills < 2) {
+                killMidCall(herald, channels);
+                kills++;
+                System.out.printf("[crash-test] SIGKILL #%d after %d s%n", kills,
+                        Duration.ofNanos(System.nanoTime() - started).toSeconds());
+                herald.start();
+            }
+            SoftAssertions softly = new SoftAssertions();
+            for (Channel channel : channels) {
+                List<Sent> ofChannel = sent.stream().filter(s -> s.channel() == channel).toList();
+                check(herald, database, channel, ofChannel, kills, softly);
+            }
+            System.out.printf("[crash-test] checked after %d s%n",
+                    Duration.ofNanos(System.nanoTime() - started).toSeconds());
+            softly.assertAll();
         } finally {
             senders.shutdownNow();
             herald.stop();
@@ -145,19 +138,149 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         }
     }
 
-    private static String text(int i) {
-        return "Crash test post number " + i;
+    /**
+     * Kills Herald once every channel still publishing has a call at its provider that is not
+     * answered yet: a post of the test appeared there within {@link #MID_CALL} (the answer follows
+     * {@link #LATENCY} after it). Kills anyway once the calls are over (a post came, and none since
+     * {@link #MID_CALL}) or after a while; the check of the interrupted attempts then says which
+     * channel was not hit.
+     */
+    private void killMidCall(HeraldProcess herald, List<Channel> channels) throws Exception {
+        Map<Channel, Integer> seen = new HashMap<>();
+        Map<Channel, Long> lastNew = new HashMap<>();
+        for (Channel channel : channels) {
+            seen.put(channel, testPosts(channel));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Channel channel : channels) {
+                int posts = testPosts(channel);
+                if (posts > seen.get(channel)) {
+                    seen.put(channel, posts);
+                    lastNew.put(channel, System.nanoTime());
+                }
+            }
+            long fresh = System.nanoTime() - MID_CALL.toNanos();
+            boolean everyChannelMidCall = channels.stream().allMatch(channel ->
+                    seen.get(channel) >= PUBLICATIONS_PER_CHANNEL
+                            || (lastNew.containsKey(channel) && lastNew.get(channel) - fresh > 0));
+            // the publications still open wait for a read-back, not a call: no post comes any more
+            boolean callsOver = !lastNew.isEmpty() && lastNew.values().stream().allMatch(at -> at - fresh < 0);
+            if (everyChannelMidCall || callsOver) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        herald.kill();
+    }
+
+    /** How many posts of this test's run exist where the channel publishes. */
+    private int testPosts(Channel channel) {
+        int count = 0;
+        for (JsonNode post : send("GET", "/sandbox/_truth/demo/" + channel.connection().channelId(), null, null).json()) {
+            if (post.path("text").asText().contains(marker())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private String marker() {
+        return "Crash test " + run + " post ";
+    }
+
+    /**
+     * The first demo connection of each channel type Herald registers; a registered type without one
+     * fails the test, so a new channel cannot stay out of it.
+     */
+    private List<DemoConnection> onePerRegisteredType(List<DemoConnection> all) {
+        Map<String, DemoConnection> byType = new LinkedHashMap<>();
+        all.forEach(c -> byType.putIfAbsent(c.type(), c));
+        List<String> registered = plugins.types().stream().map(ChannelType::wireName).sorted().toList();
+        assertThat(byType.keySet()).as("channel types with a demo connection in the sandbox")
+                .containsAll(registered);
+        return registered.stream().map(byType::get).toList();
+    }
+
+    private Channel connect(HeraldProcess herald, DemoConnection connection) throws Exception {
+        String ws = "crash" + run + "-" + connection.type();
+        herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                "{\"workspaceId\":\"" + ws + "\",\"name\":\"crash test " + connection.type() + "\"}");
+        String key = herald.call(CRASH_SYSTEM_KEY, "POST", "/api/v1/workspaces/" + ws + "/keys",
+                "{\"roles\":[\"publisher\",\"operator\",\"auditor\",\"admin\"],\"label\":\"crash\"}")
+                .get("key").asText();
+        herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/" + connection.channelId(),
+                JSON.writeValueAsString(connection.fields()));
+        return new Channel(connection, ws, key);
+    }
+
+    /** One channel's publications against the posts at its provider and the event store. */
+    private void check(HeraldProcess herald, TestDatabase database, Channel channel, List<Sent> sent, int kills,
+                       SoftAssertions softly) throws Exception {
+        String type = channel.type();
+        Set<String> ids = new TreeSet<>();
+        for (Sent s : sent) {
+            ids.add(s.id().get());
+        }
+        Map<String, JsonNode> views = awaitSettled(herald, channel, ids);
+        JsonNode posts = send("GET", "/sandbox/_truth/demo/" + channel.connection().channelId(), null, null).json();
+        Map<String, Integer> postsByText = new TreeMap<>();
+        for (Sent s : sent) {
+            int found = 0;
+            for (JsonNode post : posts) {
+                if (post.path("text").asText().contains(s.text())) {
+                    found++;
+                }
+            }
+            postsByText.put(s.text(), found);
+        }
+        StoredPublications replay;
+        try (Connection c = database.connect()) {
+            replay = StoredPublications.read(c, json, channel.workspace());
+        }
+        int lost = (int) ids.stream().filter(id -> replay.requested.getOrDefault(id, 0) != 1).count();
+        int succeeded = 0;
+        int notExecuted = 0;
+        for (Sent s : sent) {
+            String id = s.id().get();
+            String status = views.get(id).path("status").asText();
+            int count = postsByText.get(s.text());
+            if (status.equals("SUCCEEDED")) {
+                succeeded++;
+                softly.assertThat(count).as("%s: posts of the succeeded publication %s", type, id).isEqualTo(1);
+            } else {
+                notExecuted++;
+                softly.assertThat(status).as("%s: publication %s", type, id).isEqualTo("NOT_EXECUTED");
+                softly.assertThat(count).as("%s: posts of the publication not executed %s", type, id).isZero();
+            }
+        }
+        int duplicates = (int) postsByText.values().stream().filter(c -> c > 1).count();
+        System.out.printf("[crash-test] channel=%s kills=%d accepted=%d publications=%d lost=%d succeeded=%d "
+                        + "not_executed=%d interrupted_attempts=%d reconciled_interrupted=%d posts=%d duplicate_posts=%d "
+                        + "attempts_after_unknown_without_not_found=%d timers_fired_twice_with_effect=%d%n",
+                type, kills, sent.size(), views.size(), lost, succeeded, notExecuted, replay.interrupted,
+                replay.interruptedReconciled, postsByText.values().stream().mapToInt(Integer::intValue).sum(),
+                duplicates, replay.blindRetries, replay.firedTwiceWithEffect());
+        softly.assertThat(views).as("%s: publications", type).hasSize(sent.size());
+        softly.assertThat(lost).as("%s: lost publications", type).isZero();
+        softly.assertThat(duplicates).as("%s: publications posted twice", type).isZero();
+        softly.assertThat(replay.blindRetries).as("%s: attempts after an unknown outcome without NOT_FOUND", type)
+                .isZero();
+        softly.assertThat(replay.firedTwiceWithEffect()).as("%s: timers fired twice with effect", type).isZero();
+        softly.assertThat(replay.interrupted).as("%s: attempts in flight when Herald was killed", type).isPositive();
+        softly.assertThat(replay.interruptedReconciled).as("%s: interrupted attempts reconciled", type)
+                .isEqualTo(replay.interrupted);
     }
 
     /** The calendar system's side: send until Herald accepts, whatever happens to it meanwhile. */
-    private String sendUntilAccepted(HeraldProcess herald, String key, String ws, int i) throws Exception {
-        String body = "{\"calendarEntryId\":\"entry-" + i + "\",\"contentVersion\":1,\"channelId\":\"fb\","
-                + "\"action\":\"publish\",\"content\":{\"body\":\"" + text(i) + "\"}}";
+    private String sendUntilAccepted(HeraldProcess herald, Channel channel, int i, String text) throws Exception {
+        String body = "{\"calendarEntryId\":\"entry-" + i + "\",\"contentVersion\":1,\"channelId\":\""
+                + channel.connection().channelId() + "\",\"action\":\"publish\",\"content\":{\"body\":\"" + text + "\"}}";
         long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> r = herald.send(key, "POST",
-                        "/api/v1/workspaces/" + ws + "/publications", body);
+                HttpResponse<String> r = herald.send(channel.key(), "POST",
+                        "/api/v1/workspaces/" + channel.workspace() + "/publications", body);
                 if (r.statusCode() == 200 || r.statusCode() == 202) {
                     return json.readTree(r.body()).get("publicationId").asText();
                 }
@@ -166,16 +289,17 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
             }
             Thread.sleep(300);
         }
-        throw new AssertionError("publication " + i + " was never accepted");
+        throw new AssertionError("publication " + i + " on " + channel.type() + " was never accepted");
     }
 
-    private Map<String, JsonNode> awaitSettled(HeraldProcess herald, String key, String ws, Set<String> ids)
+    private Map<String, JsonNode> awaitSettled(HeraldProcess herald, Channel channel, Set<String> ids)
             throws Exception {
         Map<String, JsonNode> views = new HashMap<>();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             for (String id : ids) {
-                HttpResponse<String> answer = herald.send(key, "GET", "/api/v1/workspaces/" + ws + "/publications/" + id, null);
+                HttpResponse<String> answer = herald.send(channel.key(), "GET",
+                        "/api/v1/workspaces/" + channel.workspace() + "/publications/" + id, null);
                 // the view is written after the request is answered: under load it may not hold the row yet
                 if (answer.statusCode() == 404) {
                     views.put(id, JSON.createObjectNode());
@@ -192,6 +316,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         }
         Map<String, Long> byStatus = new TreeMap<>();
         views.values().forEach(v -> byStatus.merge(v.path("status").asText("NOT_IN_VIEW"), 1L, Long::sum));
-        throw new AssertionError("publications did not settle: " + byStatus);
+        throw new AssertionError(channel.type() + ": publications did not settle: " + byStatus);
     }
 }

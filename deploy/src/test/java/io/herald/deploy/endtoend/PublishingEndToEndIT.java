@@ -101,7 +101,7 @@ class PublishingEndToEndIT extends HeraldIntegrationTest {
 
     /**
      * Processors, attempts and provider calls run at the lowest thread priority and requests at the
-     * normal one, so a JVM that maps priorities to the OS answers requests first (README).
+     * normal one, so a JVM that maps priorities to the OS answers requests first (docs/operations.md#running-more-than-one-node).
      */
     @Test
     void backgroundWorkRunsBelowTheRequests() {

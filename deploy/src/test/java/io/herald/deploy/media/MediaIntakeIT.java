@@ -18,7 +18,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
-/** API.md's Media table over real HTTP on a real PostgreSQL: every row, the roles and workspace isolation. */
+/** The table of docs/api.md#media over real HTTP on a real PostgreSQL: every row, the roles and workspace isolation. */
 class MediaIntakeIT extends HeraldIntegrationTest {
 
     private final HttpClient http = HttpClient.newHttpClient();

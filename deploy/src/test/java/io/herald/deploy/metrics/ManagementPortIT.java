@@ -20,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Herald with {@code management.server.port} set, as an operator moves the actuator off the
- * public port (README "Configuration"): Prometheus answers on the management port and no longer
+ * public port (docs/operations.md#configuration): Prometheus answers on the management port and no longer
  * on the API's, the API key rules still apply there, and a scrape answers from cached gauges even
  * while the tables behind them are locked against every reader.
  */

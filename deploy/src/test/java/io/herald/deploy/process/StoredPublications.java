@@ -16,7 +16,7 @@ import java.util.Map;
  * publication, two attempts under one number, two INTERRUPTED outcomes of one attempt (its
  * expiry), or two conclusive read-backs of one attempt (a read-back row).
  *
- * <p>Each step of a publication is replayed on its own (DESIGN.md "Steps"): a blind retry is a
+ * <p>Each step of a publication is replayed on its own (docs/architecture.md#steps-and-step-kinds): a blind retry is a
  * step made again after its own unknown outcome. Uploads are repeatable, so an interrupted upload
  * is not read back but uploaded again; those are counted apart, not as interrupted attempts.
  */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every answer carries one Content-Security-Policy, exactly the one DESIGN.md and the issue name:
+ * Every answer carries one Content-Security-Policy, exactly the one docs/api.md#authentication-and-roles and the issue name:
  * the console's page and assets, API answers and problem answers from each place that writes
  * them (the security chain, Spring MVC, the body limit, the URL firewall).
  */

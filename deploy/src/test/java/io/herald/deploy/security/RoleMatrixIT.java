@@ -14,7 +14,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every endpoint of API.md (and the few extra ones Herald serves) against every kind of caller:
+ * Every endpoint of docs/api.md#authentication-and-roles (and the few extra ones Herald serves) against every kind of caller:
  * no key, each role, the system key, a revoked key and another workspace's key. Also every
  * actuator path, open or not, and paths and methods no rule names: those are refused for every
  * key (deny by default).
@@ -28,7 +28,7 @@ class RoleMatrixIT extends SecurityIntegrationTest {
 
     /**
      * One endpoint: who may call it, and what an allowed caller gets. {@code pending} marks an
-     * endpoint API.md names that no module serves yet: there an allowed caller gets 404/405.
+     * endpoint docs/api.md names that no module serves yet: there an allowed caller gets 404/405.
      */
     private record Endpoint(String method, String path, String body, Set<String> roles, Set<Integer> allowed,
                             boolean pending, boolean open, byte[] image) {
@@ -163,6 +163,9 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         list.add(new Endpoint("GET", ws + "/publications", null, Set.of("publisher", "operator", "auditor"),
                 Set.of(200), false));
         list.add(new Endpoint("GET", pub, null, Set.of("publisher", "operator", "auditor"), Set.of(200), false));
+        // the view as it stood at an instant is for those who look back; the calendar system reads it as it is
+        list.add(new Endpoint("GET", pub + "?asOf=" + java.time.Instant.now().plusSeconds(3600), null,
+                Set.of("operator", "auditor"), Set.of(200), false));
         // the first allowed execute starts an attempt; the state then refuses repeats with 409
         list.add(new Endpoint("POST", pub + "/execute", null, Set.of("publisher"), Set.of(202, 409), false));
         list.add(new Endpoint("GET", ws + "/decisions", null, Set.of("operator"), Set.of(200), false));
@@ -226,7 +229,10 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 Set.of(404), false));
         list.add(new Endpoint("GET", "/api/v1/audit/events", null, Set.of(SYSTEM), Set.of(200), false));
         list.add(new Endpoint("GET", "/api/v1/audit/verify", null, Set.of(SYSTEM), Set.of(200), false));
+        list.add(new Endpoint("GET", "/api/v1/admin/audit/chain", null, Set.of(SYSTEM), Set.of(200), false));
 
+        // the public keys of the audit checkpoints: anyone may check a signature
+        list.add(Endpoint.openRead("GET", "/api/v1/audit/keys", 200));
         // actuator: health (with its subpaths, the probe groups) and the scrape are open, info is the
         // system key's (above); nothing else is. A test application exports no metrics unless asked
         // to: there 404 shows the request was let through, not refused

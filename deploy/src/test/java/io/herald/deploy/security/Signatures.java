@@ -7,7 +7,7 @@ import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** A client's side of X-Herald-Signature, written from API.md rather than from Herald's filter. */
+/** A client's side of X-Herald-Signature, written from docs/api.md#request-signatures rather than from Herald's filter. */
 final class Signatures {
 
     private Signatures() {

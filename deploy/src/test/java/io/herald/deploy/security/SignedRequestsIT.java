@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Signed requests (API.md, v2): the signature binds the timestamp, the method, the path and query
+ * Signed requests (docs/api.md#request-signatures, v2): the signature binds the timestamp, the method, the path and query
  * as sent and the body's hash; each is accepted once, on any node; v1 only where configured.
  */
 class SignedRequestsIT extends SecurityIntegrationTest {

@@ -21,7 +21,7 @@ public final class WebhookReceiver {
 
     /** One request as it arrived. */
     public record Received(String path, String id, String timestamp, String signature, String contentType,
-                           String body) {
+                           String body, String traceparent) {
     }
 
     /** How the receiver answers: a status, after a delay, with optional headers. */
@@ -76,7 +76,8 @@ public final class WebhookReceiver {
                     exchange.getRequestHeaders().getFirst("webhook-id"),
                     exchange.getRequestHeaders().getFirst("webhook-timestamp"),
                     exchange.getRequestHeaders().getFirst("webhook-signature"),
-                    exchange.getRequestHeaders().getFirst("Content-Type"), body));
+                    exchange.getRequestHeaders().getFirst("Content-Type"), body,
+                    exchange.getRequestHeaders().getFirst("traceparent")));
             Answer now = answer;
             try {
                 if (now.delayMillis() > 0) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the herald-publisher plugin's PHP unit tests (Debian's phpunit) as part of the build: the
- * publication id against DESIGN.md's test vector, text normalisation and cutting, v2 signing and
+ * publication id against the test vector of docs/api.md#idempotency-key, text normalisation and cutting, v2 signing and
  * the Standard Webhooks test vector. Without phpunit on the machine it reports itself skipped.
  */
 class PublisherPluginPhpUnitTest {

@@ -14,7 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.client.MockRestServiceServer;
 import org.springframework.web.client.RestClient;
 
-/** The v2 signature against values computed apart from this code (API.md "Authentication"). */
+/** The v2 signature against values computed apart from this code (docs/api.md#request-signatures). */
 class HeraldRequestSignerTest {
 
     private static final String SECRET = "0123456789abcdef0123456789abcdef";

@@ -12,7 +12,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
-/** Deliveries signed as API.md "Webhooks" says Herald signs them, checked by the helper. */
+/** Deliveries signed as docs/api.md#webhooks says Herald signs them, checked by the helper. */
 class HeraldWebhooksTest {
 
     private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);

@@ -14,6 +14,8 @@ public final class MdcScope implements AutoCloseable {
     public static final String CORRELATION_ID = "correlationId";
     /** Who acts: the API key's actor; also copied into command metadata. */
     public static final String ACTOR = "actor";
+    /** The publication a log line is about, on the paths that act on one (intake, dispatcher, attempts). */
+    public static final String PUBLICATION_ID = "publicationId";
 
     private final Map<String, String> previous;
 

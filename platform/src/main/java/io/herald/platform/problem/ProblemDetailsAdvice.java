@@ -33,7 +33,7 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Every error leaves Herald as RFC 9457 problem+json with a stable {@code code} (API.md), field
+ * Every error leaves Herald as RFC 9457 problem+json with a stable {@code code} (docs/api.md#problem-types), field
  * problems in {@code errors[]}, and never a stack trace or an internal message.
  */
 @RestControllerAdvice

@@ -18,7 +18,7 @@ import org.springframework.http.ResponseEntity;
 /**
  * The one writer of Herald's problem+json answers, for the MVC advice, controllers, security entry
  * points, filters and Tomcat's own refusals alike. Every answer has the same members, in the same
- * order: {@code type} (one URI per code, see the README), {@code title} (the status's reason
+ * order: {@code type} (one URI per code, see docs/api.md#problem-types), {@code title} (the status's reason
  * phrase), {@code status}, {@code detail}, {@code instance} (the request path, where it was read),
  * {@code code} and, for field problems, {@code errors}. Details are fixed texts: no caller input.
  */

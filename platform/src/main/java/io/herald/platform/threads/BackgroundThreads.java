@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one factory of Herald's background threads: daemons at the lowest Java priority, so that
- * where the JVM maps priorities to the OS, requests are answered first (README, "Under load").
+ * where the JVM maps priorities to the OS, requests are answered first (docs/operations.md#running-more-than-one-node, "Under load").
  */
 public final class BackgroundThreads {
 

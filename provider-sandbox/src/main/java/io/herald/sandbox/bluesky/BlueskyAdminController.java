@@ -2,6 +2,8 @@ package io.herald.sandbox.bluesky;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.SandboxChannel;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
@@ -18,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
-public class BlueskyAdminController {
+public class BlueskyAdminController implements SandboxChannel {
 
     private final BlueskyRepos repos;
     private final BlueskyFaults faults;
@@ -62,5 +64,19 @@ public class BlueskyAdminController {
             node.set("value", record.value());
         });
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(body));
+    }
+
+    @Override
+    public String type() {
+        return "bluesky";
+    }
+
+    /** The posts ({@code app.bsky.feed.post} records) in the repository of the connection's {@code handle}. */
+    @Override
+    public List<Post> posts(Map<String, Object> connection) {
+        return repos.records((String) connection.get("handle")).stream()
+                .filter(record -> record.uri().contains("/" + BlueskyXrpcController.POST + "/"))
+                .map(record -> new Post(record.uri(), record.value().path("text").asText()))
+                .toList();
     }
 }

@@ -3,6 +3,8 @@ package io.herald.sandbox.bluesky;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.Replies;
+import io.herald.sandbox.SandboxState;
 import io.herald.sandbox.bluesky.BlueskyRepos.Account;
 import io.herald.sandbox.bluesky.BlueskyRepos.Session;
 import io.herald.sandbox.bluesky.BlueskyRepos.StoredRecord;
@@ -46,15 +48,17 @@ public class BlueskyXrpcController {
 
     private final BlueskyRepos repos;
     private final BlueskyFaults faults;
+    private final SandboxState state;
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "sandbox-bluesky-later");
         thread.setDaemon(true);
         return thread;
     });
 
-    BlueskyXrpcController(BlueskyRepos repos, BlueskyFaults faults) {
+    BlueskyXrpcController(BlueskyRepos repos, BlueskyFaults faults, SandboxState state) {
         this.repos = repos;
         this.faults = faults;
+        this.state = state;
     }
 
     @PreDestroy
@@ -283,10 +287,9 @@ public class BlueskyXrpcController {
         return header != null && header.startsWith("Bearer ") ? header.substring(7) : null;
     }
 
-    private static DeferredResult<ResponseEntity<String>> now(ResponseEntity<String> answer) {
-        DeferredResult<ResponseEntity<String>> result = new DeferredResult<>();
-        result.setResult(answer);
-        return result;
+    /** Answers after the sandbox's artificial latency, as every simulated provider does. */
+    private DeferredResult<ResponseEntity<String>> now(ResponseEntity<String> answer) {
+        return Replies.now(state, answer);
     }
 
     private static ResponseEntity<String> ok(JsonNode body) {

@@ -1,5 +1,6 @@
 package io.herald.query.admin;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -24,6 +25,7 @@ public record ProcessorStatus(
         List<Segment> segments,
         String error) {
 
+    @Schema(name = "ProcessorSegment")
     public record Segment(int segment, boolean caughtUp, boolean replaying, Long position, boolean errored) {
     }
 }

@@ -1,5 +1,6 @@
 package io.herald.query.admin;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.projection.ProjectionRebuilder;
 
 import java.util.Comparator;
@@ -19,7 +20,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Rebuilds a projection from the history (API.md "Audit") and shows how far every processor is.
+ * Rebuilds a projection from the history (docs/api.md#operators-and-auditors) and shows how far every processor is.
  * The rebuild runs in the background ({@link ProjectionRebuilder}) while the rest of Herald keeps
  * running; until it is done the projection shows as replaying and not caught up.
  */
@@ -37,6 +38,8 @@ public class ProjectionAdminController {
     public record RebuildAccepted(String name, String status) {
     }
 
+    @Operation(description = "Lists the event processors (projections) with the position each segment has reached, and "
+            + "whether it is caught up, replaying or in error. System key only.")
     @GetMapping(path = "/api/v1/admin/projections", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<ProcessorStatus> processors() {
         return processing.eventProcessors().values().stream()
@@ -45,6 +48,8 @@ public class ProjectionAdminController {
                 .toList();
     }
 
+    @Operation(description = "Rebuilds a projection from the event store in the background; reads answer from the old "
+            + "state until the rebuild has caught up. System key only.")
     @PostMapping(path = "/api/v1/admin/projections/{name}/rebuild", produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<RebuildAccepted> rebuild(@PathVariable("name") String name) {
         rebuilder.rebuild(name);

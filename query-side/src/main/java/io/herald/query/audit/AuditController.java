@@ -1,9 +1,10 @@
 package io.herald.query.audit;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.platform.problem.Problems;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.query.web.QueryParams;
@@ -16,7 +17,9 @@ import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -44,20 +47,29 @@ public class AuditController {
     private final RuleVerification verification;
     private final VerificationJobs jobs;
     private final AuditScanLimiter scans;
-    private final ObjectWriter lines;
+    private final AuditChainRepository chain;
+    private final ProcessorCatchUp catchUp;
+    private final AuditKeys keys;
+    private final ObjectMapper json;
     private final Duration verifyWait;
 
     public AuditController(EventStoreReader store, RuleVerification verification, VerificationJobs jobs,
-                           AuditScanLimiter scans, ObjectMapper objectMapper, AuditProperties properties) {
+                           AuditScanLimiter scans, ObjectMapper objectMapper, AuditProperties properties,
+                           AuditChainRepository chain, ProcessorCatchUp catchUp, AuditKeys keys) {
         this.store = store;
         this.verification = verification;
         this.jobs = jobs;
         this.scans = scans;
-        this.lines = objectMapper.writerFor(StoredEvent.class);
+        this.json = objectMapper;
         this.verifyWait = properties.verifyWait();
+        this.chain = chain;
+        this.catchUp = catchUp;
+        this.keys = keys;
     }
 
     /** The stream of one publication; another workspace's publication is "not found". */
+    @Operation(description = "A publication's own event stream in order: every request, attempt, answer, "
+            + "reconciliation and decision as stored.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/publications/{id}/events", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<StoredEvent> publicationEvents(@PathVariable("ws") String workspace, @PathVariable("id") String id) {
         List<StoredEvent> stream = PUBLICATION_ID.matcher(id).matches() ? store.stream(id) : List.of();
@@ -67,6 +79,8 @@ public class AuditController {
         return stream;
     }
 
+    @Operation(description = "Exports the workspace's events in store order as NDJSON, one event a line, from a store "
+            + "position on (after) and up to a limit.")
     @GetMapping("/api/v1/workspaces/{ws}/audit/events")
     public void workspaceEvents(@PathVariable("ws") String workspace,
                                 @RequestParam(name = "after", required = false) String after,
@@ -75,6 +89,8 @@ public class AuditController {
         export(workspace, after, limit, response);
     }
 
+    @Operation(description = "Exports the whole store's events in store order as NDJSON, one event a line. System key "
+            + "only.")
     @GetMapping("/api/v1/audit/events")
     public void allEvents(@RequestParam(name = "after", required = false) String after,
                           @RequestParam(name = "limit", required = false) String limit,
@@ -82,11 +98,61 @@ public class AuditController {
         export(null, after, limit, response);
     }
 
+    /** A key that signs checkpoints: the raw 32 bytes of its Ed25519 public key in standard base64. */
+    public record PublicKeyView(String keyId, String publicKey, java.time.Instant from, java.time.Instant until) {
+    }
+
+    public record KeysView(List<PublicKeyView> keys) {
+    }
+
+    /**
+     * The public keys of the checkpoints (no key needed): every key that signed one, with its first
+     * and last signature ({@code until} absent for the key this node signs with), and that key even
+     * before its first signature.
+     */
+    @Operation(description = "The Ed25519 public keys that sign the audit chain's checkpoints, with the first and "
+            + "last signature of each; no key needed, so an auditor can check an export without Herald.")
+    @GetMapping(path = "/api/v1/audit/keys", produces = MediaType.APPLICATION_JSON_VALUE)
+    public KeysView keys() {
+        List<PublicKeyView> known = new java.util.ArrayList<>();
+        String current = keys.signer().map(AuditSigner::keyId).orElse(null);
+        for (AuditChainRepository.SigningKey key : chain.keys()) {
+            known.add(new PublicKeyView(key.keyId(), key.publicKey(), key.from(),
+                    key.keyId().equals(current) ? null : key.until()));
+        }
+        keys.signer().filter(s -> known.stream().noneMatch(k -> k.keyId().equals(s.keyId())))
+                .ifPresent(s -> known.add(new PublicKeyView(s.keyId(), s.publicKey(), null, null)));
+        return new KeysView(known);
+    }
+
+    /**
+     * How far the chain is: the store's last position, the last one chained, and the events chained.
+     * On an existing store, the chain of what was stored before it is computed once in the background;
+     * this shows how far that has come.
+     */
+    public record ChainProgress(long storeHead, long chainedThrough, long eventsChained, boolean caughtUp) {
+    }
+
+    @Operation(description = "How far the audit hash chain has come: the store's last position, the last one "
+            + "chained and the events chained. On a store written before the chain it is computed once in the "
+            + "background; this shows its progress. System key only.")
+    @GetMapping(path = "/api/v1/admin/audit/chain", produces = MediaType.APPLICATION_JSON_VALUE)
+    public ChainProgress chainProgress() {
+        Long head = store.head(verifyWait);
+        AuditChainRepository.Progress progress = chain.progress();
+        long storeHead = head == null ? -1 : head;
+        return new ChainProgress(storeHead, progress.chainedThrough(), progress.eventsChained(),
+                head != null && progress.chainedThrough() >= storeHead);
+    }
+
     /**
      * The breaches the live verifier has found in the workspace: rows of its table, so the answer
      * costs the same at any store size. It first waits briefly for the verifier to reach the events
      * stored when the call came ({@code herald.audit.verify-wait}).
      */
+    @Operation(description = "Lists the breaches of Herald's rules (never two writes without a read, every attempt "
+            + "answered, ...) that the live verifier found in the workspace's streams; empty when every "
+            + "rule holds.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyWorkspace(@PathVariable("ws") String workspace) {
         verification.awaitCaughtUp(verifyWait);
@@ -94,6 +160,7 @@ public class AuditController {
     }
 
     /** The whole store, for the system: every workspace's publications. */
+    @Operation(description = "Lists the rule breaches the live verifier found in the whole store. System key only.")
     @GetMapping(path = "/api/v1/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyAll() {
         verification.awaitCaughtUp(verifyWait);
@@ -101,6 +168,8 @@ public class AuditController {
     }
 
     /** A full re-verification from the first event, in the background; the one running if there is one. */
+    @Operation(description = "Starts re-verifying every stream of the store from its first event, in the background, "
+            + "and answers the job to follow. System key only.")
     @PostMapping(path = "/api/v1/admin/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<VerificationJob> startVerification() {
         VerificationJob job = jobs.start();
@@ -108,6 +177,8 @@ public class AuditController {
                 .location(URI.create("/api/v1/admin/audit/verify/" + job.jobId())).body(job);
     }
 
+    @Operation(description = "A re-verification job: its state, how many streams it has checked and the breaches found "
+            + "so far.")
     @GetMapping(path = "/api/v1/admin/audit/verify/{jobId}", produces = MediaType.APPLICATION_JSON_VALUE)
     public VerificationJob verification(@PathVariable("jobId") String jobId) {
         return jobs.find(jobId).orElseThrow(() ->
@@ -140,6 +211,11 @@ public class AuditController {
      * Written straight to the response in the request thread, page by page: a million events never
      * sit in memory, and a long export is not cut by an async request timeout. Parameters are checked
      * before the first byte, so a bad one still gets a problem+json answer.
+     *
+     * <p>The lines are the chained events in chain order, each with its stored {@code prevHash} and
+     * {@code hash}; the response ends with the newest checkpoint, of each chain it holds, at or before
+     * its last line. It first waits briefly ({@code herald.audit.verify-wait}) for the chain to reach
+     * the events stored when the call came.
      */
     private void export(String workspace, String after, String limit, HttpServletResponse response)
             throws IOException {
@@ -149,18 +225,44 @@ public class AuditController {
             throw QueryParams.invalid("limit must be at least 1");
         }
         try (AuditScanLimiter.Slot slot = scans.acquire(workspace)) {
+            catchUp.await(AuditChainProcessor.PROCESSING_GROUP, verifyWait);
+            long afterOrder = chain.chainOrderAfter(from);
             response.setContentType(NDJSON);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
             Writer out = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
-            store.forEachInStoreOrder(workspace, from, max, event -> {
-                try {
-                    out.write(lines.writeValueAsString(event));
-                    out.write('\n');
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+            Set<String> chains = new LinkedHashSet<>();
+            long[] lastOrder = {-1};
+            store.forEachChained(workspace, afterOrder, max, chained -> {
+                ObjectNode line = AuditChain.line(json, chained.event(), chained.link().workspaceId());
+                line.put(AuditChain.PREV_HASH, chained.link().prevHash());
+                line.put(AuditChain.HASH, chained.link().hash());
+                chains.add(chained.link().workspaceId());
+                lastOrder[0] = chained.link().chainOrder();
+                write(out, line);
             });
+            if (lastOrder[0] >= 0) {
+                for (AuditChainRepository.Checkpoint checkpoint : chain.checkpointsAtOrBefore(chains, lastOrder[0])) {
+                    ObjectNode line = json.createObjectNode();
+                    ObjectNode body = line.putObject("checkpoint");
+                    body.put("workspaceId", checkpoint.workspaceId());
+                    body.put("position", checkpoint.position());
+                    body.put("hash", checkpoint.hash());
+                    body.put("at", checkpoint.at());
+                    body.put("keyId", checkpoint.keyId());
+                    body.put("signature", checkpoint.signature());
+                    write(out, line);
+                }
+            }
             out.flush();
+        }
+    }
+
+    private void write(Writer out, ObjectNode line) {
+        try {
+            out.write(json.writeValueAsString(line));
+            out.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -132,7 +132,8 @@ class BreachRepository {
     /** The entry line breaches of these publications become {@code found}. */
     void replaceLineBreaches(Collection<String> publications, List<LocatedBreach> found) {
         if (!publications.isEmpty()) {
-            jdbc.update("DELETE FROM audit_breach WHERE publication_id = ANY(:ids) AND rule >= " + FIRST_LINE_RULE,
+            jdbc.update("DELETE FROM audit_breach WHERE publication_id = ANY(:ids) AND rule >= " + FIRST_LINE_RULE
+                            + " AND rule < " + Breach.CHAIN_BREAK,
                     new MapSqlParameterSource("ids", publications.toArray(String[]::new)));
         }
         insert(found);

@@ -8,14 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks the rules across the operations of one entry at one channel (DESIGN.md "An entry's post
- * over time") on the stored histories, one stream after another: no update is applied to a post
+ * Checks the rules across the operations of one entry at one channel (docs/architecture.md#an-entrys-post-over-time) on the stored histories, one stream after another: no update is applied to a post
  * after one with a higher content version ({@value #UPDATE_ORDER}), and no update or delete of a
  * post is attempted after a delete of it succeeded ({@value #AFTER_DELETE}). Order is store order.
  */
 final class EntryLineCheck {
 
-    /** Rule numbers after DESIGN.md's 1–5, for the cross-stream rules. */
+    /** Rule numbers after rules 1–5 of docs/architecture.md#rules-an-auditor-can-check, for the cross-stream rules. */
     static final int UPDATE_ORDER = 8;
     static final int AFTER_DELETE = 9;
 

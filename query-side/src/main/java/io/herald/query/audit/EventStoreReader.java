@@ -59,6 +59,12 @@ public class EventStoreReader {
             + " WHERE (aggregate_identifier, sequence_number) > (:aggregate, :sequence) AND " + PUBLICATION_EVENTS
             + FILTER + " ORDER BY aggregate_identifier, sequence_number LIMIT :page";
 
+    /** The export: chained events in chain order, with their links. */
+    public static final String SELECT_IN_CHAIN_ORDER = "SELECT " + COLUMNS.replace("global_index", "e.global_index")
+            + ", c.chain_order, c.workspace_id AS chain, c.prev_hash, c.hash FROM domain_event_entry e"
+            + " JOIN audit_chain c ON c.global_index = e.global_index"
+            + " WHERE c.chain_order > :after" + FILTER + " ORDER BY c.chain_order LIMIT :page";
+
     private final NamedParameterJdbcTemplate jdbc;
     private final ObjectMapper json;
     private final TransactionTemplate readOnly;
@@ -155,6 +161,62 @@ public class EventStoreReader {
     }
 
     /**
+     * An event with the workspace the store's column names for it (null when none), and whether
+     * the audit chain holds it already.
+     */
+    public record Located(StoredEvent event, String workspaceId, boolean chained) {
+    }
+
+    /** The events at these positions, in store order; a position with no event is left out. */
+    public List<Located> at(Collection<Long> positions) {
+        if (positions.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query("SELECT " + COLUMNS.replace("global_index", "e.global_index") + ", e.workspace_id,"
+                        + " c.global_index IS NOT NULL AS chained FROM domain_event_entry e"
+                        + " LEFT JOIN audit_chain c ON c.global_index = e.global_index"
+                        + " WHERE e.global_index = ANY(:positions) ORDER BY e.global_index",
+                new MapSqlParameterSource("positions", positions.toArray(Long[]::new)),
+                (rs, n) -> new Located(event(rs), rs.getString("workspace_id"), rs.getBoolean("chained")));
+    }
+
+    /** A chained event with its place in the chain. */
+    public record Chained(StoredEvent event, AuditChainRepository.Link link) {
+    }
+
+    /**
+     * The chained events in chain order after the chain position {@code afterOrder}, at most
+     * {@code limit} of them (0 or less: all), page by page as {@link #forEachInStoreOrder}.
+     *
+     * @param workspace only this workspace's chain; null for every chain
+     */
+    public long forEachChained(String workspace, long afterOrder, long limit, Consumer<Chained> sink) {
+        long handed = 0;
+        long order = afterOrder;
+        while (limit <= 0 || handed < limit) {
+            int page = limit <= 0 ? PAGE : (int) Math.min(PAGE, limit - handed);
+            MapSqlParameterSource p = new MapSqlParameterSource("after", order).addValue("page", page);
+            String filter = "";
+            if (workspace != null) {
+                filter = " AND c.workspace_id = :workspace";
+                p.addValue("workspace", workspace);
+            }
+            List<Chained> events = pageOf(SELECT_IN_CHAIN_ORDER.replace(FILTER, filter), p, rs -> new Chained(event(rs),
+                    new AuditChainRepository.Link(rs.getLong("global_index"), rs.getLong("chain_order"),
+                            rs.getString("chain"), rs.getString("prev_hash"), rs.getString("hash"))));
+            for (Chained event : events) {
+                sink.accept(event);
+                order = event.link().chainOrder();
+            }
+            handed += events.size();
+            if (events.size() < page) {
+                break;
+            }
+        }
+        return handed;
+    }
+
+    /**
      * Every publication event, stream after stream, each stream in sequence order: what the
      * verifier replays one publication at a time.
      *
@@ -185,10 +247,18 @@ public class EventStoreReader {
 
     /** One page in a read-only transaction of its own, cut off by the database after the timeout. */
     private List<StoredEvent> page(String sql, MapSqlParameterSource parameters) {
+        return pageOf(sql, parameters, this::event);
+    }
+
+    private interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> pageOf(String sql, MapSqlParameterSource parameters, Row<T> row) {
         try {
             return readOnly.execute(status -> {
                 jdbc.getJdbcTemplate().execute("SET LOCAL statement_timeout = " + statementTimeoutMillis);
-                return jdbc.query(sql, parameters, (rs, n) -> event(rs));
+                return jdbc.query(sql, parameters, (rs, n) -> row.read(rs));
             });
         } catch (DataAccessException failure) {
             if (canceled(failure)) {

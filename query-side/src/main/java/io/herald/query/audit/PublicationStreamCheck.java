@@ -1,6 +1,7 @@
 package io.herald.query.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.contracts.publication.PublicationStep;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -8,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Replays one publication's stream against DESIGN.md's rules 1–5, independently of the aggregate
+ * Replays one publication's stream against rules 1–5 of docs/architecture.md#rules-an-auditor-can-check, independently of the aggregate
  * that wrote it: the aggregate refuses what breaks a rule, and this finds whatever got into the
  * store anyway (a bug, a hand-edited row, a second writer).
  *
@@ -16,12 +17,16 @@ import java.util.List;
  *   <li>at most one attempt in flight, attempt numbers consecutive from 1;</li>
  *   <li>an attempt without a result is closed only by an outcome-unknown: never followed directly by
  *       a new attempt, a reconciliation or an abandon, and never left open long past its deadline;</li>
- *   <li>after an unknown outcome, the next attempt needs a NOT_FOUND reconciliation in between;</li>
+ *   <li>after an unknown outcome, the next attempt needs a NOT_FOUND reconciliation in between, but
+ *       for the one exception (docs/architecture.md#retry-safety): a re-send of an unknown create with the
+ *       same key ({@code RESEND_SAME_KEY}), made due by a {@code PublicationResendDueEvent} that
+ *       names a {@code client_id} or {@code provider_key} connection, the {@code provider_key} one
+ *       once per chain and before the recorded end of its window;</li>
  *   <li>nothing is attempted after success (a succeeded event or a FOUND reconciliation);</li>
  *   <li>results (succeeded, failed, outcome unknown) only for the attempt in flight.</li>
  * </ol>
  *
- * <p>Rules 3 and 4 hold per once-only step (DESIGN.md "Steps"): the post, and its first comment,
+ * <p>Rules 3 and 4 hold per once-only step (docs/architecture.md#steps-and-step-kinds): the post, and its first comment,
  * each at most once unless a NOT_FOUND came between; uploads are repeatable but come before the
  * post, and the comment only after it. Attempts stored without a step created the post.
  */
@@ -45,6 +50,14 @@ public final class PublicationStreamCheck {
     /** The same two facts for the first comment. */
     private Integer commentUnknownOf;
     private boolean commentSucceeded;
+    /** The key the latest post attempt carried, and the one the attempt with the unknown outcome carried. */
+    private String lastPostKey;
+    private String unknownKey;
+    /** The chain of same-key re-sends the latest post attempt belongs to: its first send, and how many followed. */
+    private Instant chainStartedAt;
+    private int chainResends;
+    /** The re-send the history made due after the latest unknown create, if any. */
+    private JsonNode resendDue;
 
     public PublicationStreamCheck(String publicationId) {
         this.publicationId = publicationId;
@@ -68,6 +81,7 @@ public final class PublicationStreamCheck {
             case "PublicationFailedEvent" -> result(sequence, payload, "failure");
             case "PublicationOutcomeUnknownEvent" -> result(sequence, payload, "unknown outcome");
             case "PublicationReconciledEvent" -> reconciled(sequence, payload);
+            case "PublicationResendDueEvent" -> resendDue = payload;
             case "PublicationAbandonedEvent" -> closedWithoutResult(sequence, "abandoned");
             case "PublicationHeldEvent" -> held(sequence, payload);
             default -> { }
@@ -121,7 +135,7 @@ public final class PublicationStreamCheck {
     private void attempted(long sequence, JsonNode payload) {
         int attemptNo = payload.path("attemptNo").asInt();
         String step = stepOf(payload);
-        boolean comment = COMMENT.equals(step);
+        boolean comment = followsPost(step);
         if (comment) {
             if (!succeeded) {
                 breach(4, sequence, "first comment attempt " + attemptNo + " started before the post existed");
@@ -147,23 +161,100 @@ public final class PublicationStreamCheck {
             breach(1, sequence, "attempt numbers must be consecutive: expected attempt " + (lastAttemptNo + 1)
                     + ", found attempt " + attemptNo);
         }
-        if (unknownOutcomeOf != null && !comment && !UPLOAD.equals(step)) {
-            breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
-                    + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between");
+        if (unknownOutcomeOf != null && !comment && !repeatable(step)) {
+            String notAllowed = sameKeyResendRefusal(payload, attemptNo);
+            if (notAllowed != null) {
+                breach(3, sequence, "attempt " + attemptNo + " started after the unknown outcome of attempt "
+                        + unknownOutcomeOf + " without a NOT_FOUND reconciliation in between" + notAllowed);
+            }
+        }
+        if (!comment && !repeatable(step)) {
+            boolean resend = RESEND.equals(payload.path("trigger").asText());
+            chainResends = resend ? chainResends + 1 : 0;
+            if (!resend || chainStartedAt == null) {
+                chainStartedAt = instant(payload.path("startedAt"));
+            }
+            lastPostKey = payload.path("idempotencyKey").asText(null);
+            resendDue = null;
         }
         inFlight = attemptNo;
         inFlightSequence = sequence;
         inFlightExpiresAt = instant(payload.path("expiresAt"));
         lastAttemptNo = Math.max(lastAttemptNo, attemptNo);
         lastStep = step;
-        if (!comment && !UPLOAD.equals(step)) {
+        if (!comment && !repeatable(step)) {
             // reported once; the new attempt is what later events refer to
             unknownOutcomeOf = null;
         }
     }
 
-    private static final String UPLOAD = "upload_media";
-    private static final String COMMENT = "first_comment";
+    /**
+     * Null when attempt {@code attemptNo} is a re-send the exception allows; otherwise why not, as
+     * the end of the breach's sentence (empty for an attempt that does not claim to be one).
+     */
+    private String sameKeyResendRefusal(JsonNode attempted, int attemptNo) {
+        if (!RESEND.equals(attempted.path("trigger").asText())) {
+            return "";
+        }
+        if (resendDue == null || resendDue.path("unknownAttemptNo").asInt() != unknownOutcomeOf
+                || resendDue.path("attemptNo").asInt() != attemptNo) {
+            return "; it claims to be a re-send with the same key, but no re-send of attempt " + unknownOutcomeOf
+                    + " was made due";
+        }
+        String safety = resendDue.path("retrySafety").asText();
+        if (!CLIENT_ID.equals(safety) && !PROVIDER_KEY.equals(safety)) {
+            return "; a re-send without reading back is allowed only on client_id or provider_key connections,"
+                    + " and this one is " + safety;
+        }
+        String key = attempted.path("idempotencyKey").asText(null);
+        if (key == null || !key.equals(unknownKey) || !key.equals(resendDue.path("idempotencyKey").asText(null))) {
+            return "; a re-send must carry the key of the attempt it repeats (" + unknownKey + "), but carried "
+                    + key;
+        }
+        if (PROVIDER_KEY.equals(safety)) {
+            if (chainResends > 0) {
+                return "; a provider_key connection allows one re-send, and attempt " + unknownOutcomeOf
+                        + " was a re-send already";
+            }
+            Instant originalStartedAt = instant(resendDue.path("originalStartedAt"));
+            if (originalStartedAt == null || !originalStartedAt.equals(chainStartedAt)) {
+                return "; the window of a provider_key re-send counts from the first send (" + chainStartedAt
+                        + "), but the history counted it from " + originalStartedAt;
+            }
+            Instant until = instant(resendDue.path("resendUntil"));
+            Instant startedAt = instant(attempted.path("startedAt"));
+            if (until == null || startedAt == null || !startedAt.isBefore(until)) {
+                return "; a provider_key re-send must start inside the provider's window (until " + until
+                        + "), and started at " + startedAt;
+            }
+        }
+        return null;
+    }
+
+    private static final String RESEND = "RESEND_SAME_KEY";
+    private static final String CLIENT_ID = "client_id";
+    private static final String PROVIDER_KEY = "provider_key";
+
+    /** A step after the post (the first comment): once only on its own, after the post. */
+    private static boolean followsPost(String step) {
+        PublicationStep kind = kindOf(step);
+        return kind != null && kind.followsPost();
+    }
+
+    /** A repeatable step (an upload): sent again after an unknown outcome, no read-back needed. */
+    private static boolean repeatable(String step) {
+        PublicationStep kind = kindOf(step);
+        return kind != null && kind.isRepeatable();
+    }
+
+    /** The kind of a stored step name; null (checked as a post) for one no loaded plug-in declares. */
+    private static PublicationStep kindOf(String step) {
+        try {
+            return PublicationStep.fromWireName(step);
+        } catch (IllegalArgumentException unknown) {
+            return null;
+        }
+    }
 
     private String stepOf(JsonNode attempted) {
         String step = attempted.path("step").asText(null);
@@ -185,11 +276,11 @@ public final class PublicationStreamCheck {
             return;
         }
         inFlight = null;
-        if (UPLOAD.equals(lastStep)) {
+        if (repeatable(lastStep)) {
             // repeatable: an unknown upload is simply uploaded again
             return;
         }
-        boolean comment = COMMENT.equals(lastStep);
+        boolean comment = followsPost(lastStep);
         switch (what) {
             case "success" -> {
                 if (comment) {
@@ -203,6 +294,7 @@ public final class PublicationStreamCheck {
                     commentUnknownOf = attemptNo;
                 } else {
                     unknownOutcomeOf = attemptNo;
+                    unknownKey = lastPostKey;
                 }
             }
             default -> { }
@@ -218,7 +310,7 @@ public final class PublicationStreamCheck {
             // a read-back about an older attempt changes nothing (rule 5 for reconciliations)
             return;
         }
-        boolean comment = COMMENT.equals(lastStep);
+        boolean comment = followsPost(lastStep);
         switch (payload.path("result").asText()) {
             case "FOUND" -> {
                 if (comment) {

@@ -6,12 +6,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.eventhandling.EventTrackerStatus;
-import org.axonframework.eventhandling.StreamingEventProcessor;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,18 +15,15 @@ import org.springframework.stereotype.Component;
 @Component
 public class RuleVerification {
 
-    private static final Duration POLL = Duration.ofMillis(20);
-
     private final EventStoreReader store;
     private final BreachRepository breaches;
-    private final ObjectProvider<EventProcessingConfiguration> processing;
+    private final ProcessorCatchUp catchUp;
     private final Clock clock;
 
-    RuleVerification(EventStoreReader store, BreachRepository breaches,
-                     ObjectProvider<EventProcessingConfiguration> processing, Clock clock) {
+    RuleVerification(EventStoreReader store, BreachRepository breaches, ProcessorCatchUp catchUp, Clock clock) {
         this.store = store;
         this.breaches = breaches;
-        this.processing = processing;
+        this.catchUp = catchUp;
         this.clock = clock;
     }
 
@@ -87,36 +78,9 @@ public class RuleVerification {
 
     /**
      * Waits, at most {@code max}, until this node's verifier has handled every event stored when
-     * the call began: a verify call right after an append then sees that append. Gives up at once
-     * when the store's head cannot be read in time or no segment of the verifier runs here (another
-     * node's progress is not known here); what is answered then is as of the verifier's position.
+     * the call began: a verify call right after an append then sees that append.
      */
     public void awaitCaughtUp(Duration max) {
-        long deadline = System.nanoTime() + max.toNanos();
-        Long head = store.head(max);
-        if (head == null) {
-            return;
-        }
-        Optional<StreamingEventProcessor> verifier = Optional.ofNullable(processing.getIfAvailable())
-                .flatMap(p -> p.eventProcessor(LiveRuleVerifier.PROCESSING_GROUP, StreamingEventProcessor.class));
-        if (verifier.isEmpty()) {
-            return;
-        }
-        while (System.nanoTime() < deadline) {
-            Map<Integer, EventTrackerStatus> segments = verifier.get().processingStatus();
-            if (segments.isEmpty() || segments.values().stream().allMatch(s -> reached(s, head))) {
-                return;
-            }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    private static boolean reached(EventTrackerStatus segment, long head) {
-        return segment.isErrorState() || segment.getCurrentPosition().orElse(-1) >= head;
+        catchUp.await(LiveRuleVerifier.PROCESSING_GROUP, max);
     }
 }

@@ -1,11 +1,14 @@
 package io.herald.query.audit;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.platform.threads.BackgroundThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -22,7 +25,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * written to the breach table as it goes, a stream's verdict replacing the stored one unless the
  * live verifier stored one on more of that stream meanwhile, so a job repairs what the live
  * verifier cannot see (an event changed in place, a verifier fixed since) without ever undoing a
- * newer finding. The job's row shows its progress.
+ * newer finding. It then checks the audit chain against the store and reports each chain break
+ * (rule {@value Breach#CHAIN_BREAK}). The job's row shows its progress.
  */
 @Component
 public class VerificationJobs {
@@ -40,10 +44,12 @@ public class VerificationJobs {
     private final BreachRepository breaches;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final ObjectMapper json;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(BackgroundThreads.named("herald-audit-verify"));
 
     VerificationJobs(EventStoreReader store, BreachRepository breaches, PlatformTransactionManager transactionManager,
-                     Clock clock) {
+                     Clock clock, ObjectMapper objectMapper) {
+        this.json = objectMapper;
         this.store = store;
         this.breaches = breaches;
         this.transactions = new TransactionTemplate(transactionManager);
@@ -96,6 +102,7 @@ public class VerificationJobs {
             // breaches across an entry line only grow with later events: the job adds, and removes none
             breaches.insert(lines.finish().stream()
                     .map(b -> new LocatedBreach(lines.workspaceOf(b.publicationId()), b)).toList());
+            breaches.insert(chainBreaks());
             breaches.finishJob(jobId, VerificationJob.Status.DONE, clock.instant(), null);
             log.info("re-verification {} done: {} publication events", jobId, done[0]);
         } catch (RuntimeException failure) {
@@ -103,6 +110,37 @@ public class VerificationJobs {
             breaches.finishJob(jobId, VerificationJob.Status.FAILED, clock.instant(),
                     failure.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * The chain's stored hashes against the store as it is now, in chain order: an event changed
+     * since it was chained no longer has its hash; one removed leaves the next event of its
+     * workspace with a prevHash that is no hash before it. Each break is reported once, at the
+     * event where it shows.
+     */
+    private List<LocatedBreach> chainBreaks() {
+        List<LocatedBreach> found = new ArrayList<>();
+        Map<String, String> lastHash = new HashMap<>();
+        store.forEachChained(null, 0, 0, chained -> {
+            AuditChainRepository.Link link = chained.link();
+            StoredEvent event = chained.event();
+            String before = lastHash.put(link.workspaceId(), link.hash());
+            String expectedPrev = before == null ? AuditChain.ORIGIN : before;
+            String detail = null;
+            if (!expectedPrev.equals(link.prevHash())) {
+                detail = "chain break at position " + event.position() + ": the event chained before it in workspace '"
+                        + link.workspaceId() + "' is no longer in the store as chained (removed or moved)";
+            } else if (!AuditChain.hash(link.prevHash(), AuditChain.line(json, event, link.workspaceId()))
+                    .equals(link.hash())) {
+                detail = "chain break at position " + event.position()
+                        + ": the event as stored now is not the event that was chained (changed)";
+            }
+            if (detail != null) {
+                found.add(new LocatedBreach(link.workspaceId(),
+                        new Breach(event.aggregateId(), Breach.CHAIN_BREAK, event.sequence(), detail)));
+            }
+        });
+        return found;
     }
 
     private void write(String jobId, List<StreamVerdict> verdicts, long done, long total) {

@@ -1,5 +1,6 @@
 package io.herald.query.channel;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.FindChannelConnectionsQuery;
 import io.herald.contracts.id.WorkspaceId;
@@ -12,7 +13,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: {@code GET /api/v1/workspaces/{ws}/channels}, connections without secrets. */
+/** docs/api.md#the-contract-in-one-page: {@code GET /api/v1/workspaces/{ws}/channels}, connections without secrets. */
 @RestController
 public class ChannelController {
 
@@ -22,6 +23,8 @@ public class ChannelController {
         this.queries = queries;
     }
 
+    @Operation(description = "Lists the workspace's channel connections with their settings, capabilities and health; "
+            + "secrets are never shown.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/channels", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<ChannelConnectionView> channels(@PathVariable("ws") String workspace) {
         return QueryAnswers.await(queries.query(new FindChannelConnectionsQuery(WorkspaceId.of(workspace)),

@@ -1,5 +1,10 @@
 package io.herald.query.channel;
 
+import io.herald.contracts.channel.ApiVersionState;
+import io.herald.contracts.channel.ApiVersionView;
+import io.herald.contracts.channel.ChannelApiVersionExpiringEvent;
+import io.herald.contracts.channel.ChannelApiVersionRecordedEvent;
+import io.herald.contracts.channel.ChannelApiVersionRetiredEvent;
 import io.herald.contracts.channel.ChannelAuthLostEvent;
 import io.herald.contracts.channel.ChannelAuthRegainedEvent;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
@@ -75,6 +80,29 @@ public class ChannelViewProjection {
         change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence,
                 WebhookEventTypes.CHANNEL_TOKEN_EXPIRING,
                 () -> repository.saveExpiry(event.workspaceId(), event.channelId(), event.expiresAt(), sequence));
+    }
+
+    @EventHandler
+    public void on(ChannelApiVersionRecordedEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence, null,
+                () -> repository.saveApiVersion(event.workspaceId(), event.channelId(), new ApiVersionView(
+                        event.version(), event.sunsetAt(),
+                        event.known() ? ApiVersionState.CURRENT : ApiVersionState.UNKNOWN), sequence));
+    }
+
+    @EventHandler
+    public void on(ChannelApiVersionExpiringEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence,
+                WebhookEventTypes.CHANNEL_VERSION_EXPIRING,
+                () -> repository.saveApiVersion(event.workspaceId(), event.channelId(), new ApiVersionView(
+                        event.version(), event.sunsetAt(), ApiVersionState.EXPIRING), sequence));
+    }
+
+    @EventHandler
+    public void on(ChannelApiVersionRetiredEvent event, @SequenceNumber long sequence) {
+        change(event.workspaceId(), event.channelId(), event.connectionId().value(), sequence, null,
+                () -> repository.saveApiVersionRetired(event.workspaceId(), event.channelId(), event.version(),
+                        sequence));
     }
 
     private void health(WorkspaceId workspace, ChannelId channel, String connectionId, ChannelStatus status,

@@ -4,6 +4,9 @@ import static io.herald.query.jdbc.JdbcColumns.instant;
 import static io.herald.query.jdbc.JdbcColumns.timestamp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.contracts.channel.ApiVersionState;
+import io.herald.contracts.channel.ApiVersionView;
+import io.herald.contracts.channel.BudgetView;
 import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.channel.ChannelSettings;
@@ -110,9 +113,23 @@ public class ChannelViewRepository {
     }
 
     private static final String HEALTH = """
-            status, status_reason, token_expires_at,
+            status, status_reason, token_expires_at, api_version, api_version_sunset_at, api_version_state,
             (SELECT count(*) FROM publication_view p WHERE p.workspace_id = v.workspace_id
-               AND p.channel_id = v.channel_id AND p.status = 'HELD') AS held_publications""";
+               AND p.channel_id = v.channel_id AND p.status = 'HELD') AS held_publications,
+            (SELECT jsonb_build_object('remaining', r.remaining, 'resetsAt', r.resets_at, 'source', r.source)::text
+               FROM (SELECT CASE WHEN b.blocked_until > now() THEN 0
+                                 WHEN b.capacity IS NULL THEN NULL
+                                 WHEN b.window_start IS NULL
+                                   OR b.window_start + make_interval(secs => b.window_seconds) <= now() THEN b.capacity
+                                 ELSE greatest(b.capacity - b.used, 0) END AS remaining,
+                            CASE WHEN b.blocked_until > now() THEN b.blocked_until
+                                 WHEN b.window_start IS NULL
+                                   OR b.window_start + make_interval(secs => b.window_seconds) <= now() THEN NULL
+                                 ELSE b.window_start + make_interval(secs => b.window_seconds) END AS resets_at,
+                            CASE WHEN b.blocked_until > now() THEN 'rate-limit-headers' ELSE b.source END AS source
+                       FROM connection_budget b
+                      WHERE b.workspace_id = v.workspace_id AND b.channel_id = v.channel_id) r
+              WHERE r.remaining IS NOT NULL ORDER BY r.remaining, r.resets_at DESC NULLS LAST LIMIT 1) AS budget""";
 
     /**
      * Sets the connection's health as of the event at {@code sequence}, unless a later event of the
@@ -138,11 +155,36 @@ public class ChannelViewRepository {
                         .addValue("expiresAt", timestamp(expiresAt)).addValue("sequence", sequence));
     }
 
-    private static ChannelConnectionView withHealth(ChannelConnectionView v, ResultSet rs) throws SQLException {
+    /** The connection's API version as of the event at {@code sequence}. */
+    void saveApiVersion(WorkspaceId workspace, ChannelId channel, ApiVersionView version, long sequence) {
+        jdbc.update("""
+                UPDATE channel_connection_view SET api_version = :version, api_version_sunset_at = :sunsetAt,
+                    api_version_state = :state, last_sequence = :sequence
+                WHERE workspace_id = :workspace AND channel_id = :channel AND last_sequence < :sequence""",
+                new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value())
+                        .addValue("version", version.version()).addValue("sunsetAt", timestamp(version.sunsetAt()))
+                        .addValue("state", version.state().name()).addValue("sequence", sequence));
+    }
+
+    /** The provider no longer serves {@code version}; its sunset, where known, stays shown. */
+    void saveApiVersionRetired(WorkspaceId workspace, ChannelId channel, String version, long sequence) {
+        jdbc.update("""
+                UPDATE channel_connection_view SET api_version = :version, api_version_state = 'RETIRED',
+                    last_sequence = :sequence
+                WHERE workspace_id = :workspace AND channel_id = :channel AND last_sequence < :sequence""",
+                new MapSqlParameterSource("workspace", workspace.value()).addValue("channel", channel.value())
+                        .addValue("version", version).addValue("sequence", sequence));
+    }
+
+    private ChannelConnectionView withHealth(ChannelConnectionView v, ResultSet rs) throws SQLException {
+        String apiVersion = rs.getString("api_version");
         return new ChannelConnectionView(v.workspaceId(), v.channelId(), v.type(), v.settings(),
                 v.autoReattemptAfterNotFound(), v.capabilities(), v.retrySafety(), v.probedAt(), v.updatedAt(),
                 ChannelStatus.valueOf(rs.getString("status")), rs.getString("status_reason"),
-                instant(rs, "token_expires_at"), rs.getInt("held_publications"));
+                instant(rs, "token_expires_at"), rs.getInt("held_publications"),
+                apiVersion == null ? null : new ApiVersionView(apiVersion, instant(rs, "api_version_sunset_at"),
+                        ApiVersionState.valueOf(rs.getString("api_version_state"))),
+                columns.fromJson(rs.getString("budget"), BudgetView.class));
     }
 
     /** Before the first probe of the current credentials nothing is known to work, and the view says so. */

@@ -1,5 +1,6 @@
 package io.herald.query.counts;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.query.web.QueryAnswers;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
@@ -19,6 +20,8 @@ public class PublicationCountsController {
         this.queries = queries;
     }
 
+    @Operation(description = "Counts the workspace's publications by status, per channel and in total, with how many "
+            + "need a decision.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/counts", produces = MediaType.APPLICATION_JSON_VALUE)
     public PublicationCounts counts(@PathVariable("ws") String workspace) {
         return QueryAnswers.await(queries.query(new FindPublicationCountsQuery(WorkspaceId.of(workspace)),

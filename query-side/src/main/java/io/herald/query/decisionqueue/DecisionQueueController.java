@@ -1,5 +1,6 @@
 package io.herald.query.decisionqueue;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.PublicationPage;
@@ -15,7 +16,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: {@code GET /api/v1/workspaces/{ws}/decisions}, answered as {@code {items, nextCursor}}. */
+/** docs/api.md#the-contract-in-one-page: {@code GET /api/v1/workspaces/{ws}/decisions}, answered as {@code {items, nextCursor}}. */
 @RestController
 public class DecisionQueueController {
 
@@ -25,6 +26,8 @@ public class DecisionQueueController {
         this.queries = queries;
     }
 
+    @Operation(description = "The decision queue: publications waiting for an operator (unknown outcomes that could "
+            + "not be read back, held and failed ones), oldest first, a page at a time.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/decisions", produces = MediaType.APPLICATION_JSON_VALUE)
     public PublicationPage decisions(@PathVariable("ws") String workspace,
                                      @RequestParam(name = "channelId", required = false) String channelId,

@@ -1,5 +1,6 @@
 package io.herald.query.publication;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
@@ -9,6 +10,7 @@ import io.herald.contracts.publication.FindPublicationQuery;
 import io.herald.contracts.publication.FindPublicationsQuery;
 import io.herald.contracts.publication.PublicationPage;
 import io.herald.contracts.publication.PublicationView;
+import java.time.Instant;
 import io.herald.query.web.QueryAnswers;
 import io.herald.query.web.QueryParams;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
@@ -20,24 +22,46 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: the publication view and the publication list. */
+/** docs/api.md#publications: the publication view and the publication list. */
 @RestController
 @RequestMapping(path = "/api/v1/workspaces/{ws}/publications", produces = MediaType.APPLICATION_JSON_VALUE)
 public class PublicationController {
 
     private final QueryGateway queries;
+    private final PublicationHistory history;
 
-    public PublicationController(QueryGateway queries) {
+    public PublicationController(QueryGateway queries, PublicationHistory history) {
         this.queries = queries;
+        this.history = history;
     }
 
+    /**
+     * The view; with {@code asOf}, the view as it stood at that instant, replayed from the stream
+     * (operators and auditors), or 404 before the publication existed.
+     */
+    @Operation(description = "One publication as its events left it: status, provider reference, steps, attempts with "
+            + "their answers, reconciliations and whether it needs an operator's decision. With asOf (operators and "
+            + "auditors), the view as it stood at that instant, replayed from the stream.")
     @GetMapping("/{id}")
-    public PublicationView publication(@PathVariable("ws") String workspace, @PathVariable("id") String id) {
+    public PublicationView publication(@PathVariable("ws") String workspace, @PathVariable("id") String id,
+                              @RequestParam(name = "asOf", required = false) String asOf) {
+        if (asOf != null) {
+            Instant at = QueryParams.instant("asOf", asOf);
+            if (at == null) {
+                throw QueryParams.invalid("asOf must be an instant such as 2026-12-01T09:00:00Z");
+            }
+            return history.asOf(WorkspaceId.of(workspace), PublicationId.of(id), at)
+                    .map(view -> view.asOf(at))
+                    .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND,
+                            "no publication " + id + " in this workspace at " + at));
+        }
         return QueryAnswers.await(queries.query(new FindPublicationQuery(WorkspaceId.of(workspace), PublicationId.of(id)),
                         ResponseTypes.optionalInstanceOf(PublicationView.class)))
                 .orElseThrow(() -> new HeraldRejection(ErrorCode.NOT_FOUND, "no publication " + id + " in this workspace"));
     }
 
+    @Operation(description = "Lists the workspace's publications, newest first, a page at a time (nextCursor); filter "
+            + "by status, channel, calendar entry (prefix), needsDecision, held, a time window or text.")
     @GetMapping
     public PublicationPage publications(@PathVariable("ws") String workspace,
                                         @RequestParam(name = "status", required = false) String status,

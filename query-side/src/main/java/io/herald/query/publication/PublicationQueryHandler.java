@@ -8,6 +8,7 @@ import io.herald.contracts.publication.PublicationPage;
 import io.herald.contracts.publication.PublicationView;
 import java.util.Optional;
 import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /** Answers the publication detail and list queries from {@code publication_view}. */
@@ -15,32 +16,48 @@ import org.springframework.stereotype.Component;
 public class PublicationQueryHandler {
 
     private final PublicationViewRepository repository;
+    private final ConnectionThrottles throttles;
 
+    /** Without budgets: no view says it is throttled (tests of the read store alone). */
     public PublicationQueryHandler(PublicationViewRepository repository) {
+        this(repository, null);
+    }
+
+    @Autowired
+    public PublicationQueryHandler(PublicationViewRepository repository, ConnectionThrottles throttles) {
         this.repository = repository;
+        this.throttles = throttles;
     }
 
     /** Empty when the publication does not exist or belongs to another workspace: callers cannot tell which. */
     @QueryHandler
     public Optional<PublicationView> handle(FindPublicationQuery query) {
-        return repository.find(query.workspaceId(), query.publicationId());
+        return throttled(repository.find(query.workspaceId(), query.publicationId()));
     }
 
     /** Newest first; the limit defaults to 50 and is capped at 200. */
     @QueryHandler
     public PublicationPage handle(FindPublicationsQuery query) {
-        return repository.list(new PublicationListRequest(query.workspaceId(), query.status(), query.channelId(),
-                query.calendarEntryId(), query.needsDecision(), cursor(query.cursor()), query.limit(),
-                PublicationListRequest.Order.NEWEST_FIRST));
+        return throttled(repository.list(new PublicationListRequest(query.workspaceId(), query.status(),
+                query.channelId(), query.calendarEntryId(), query.needsDecision(), cursor(query.cursor()),
+                query.limit(), PublicationListRequest.Order.NEWEST_FIRST)));
     }
 
     /** {@link #handle(FindPublicationsQuery)} with the filters of {@link PublicationSearch} as well. */
     @QueryHandler
     public PublicationPage handle(SearchPublicationsQuery query) {
         FindPublicationsQuery list = query.list();
-        return repository.list(new PublicationListRequest(list.workspaceId(), list.status(), list.channelId(),
-                list.calendarEntryId(), list.needsDecision(), cursor(list.cursor()), list.limit(),
-                PublicationListRequest.Order.NEWEST_FIRST), query.search());
+        return throttled(repository.list(new PublicationListRequest(list.workspaceId(), list.status(),
+                list.channelId(), list.calendarEntryId(), list.needsDecision(), cursor(list.cursor()), list.limit(),
+                PublicationListRequest.Order.NEWEST_FIRST), query.search()));
+    }
+
+    private Optional<PublicationView> throttled(Optional<PublicationView> view) {
+        return throttles == null ? view : throttles.apply(view);
+    }
+
+    private PublicationPage throttled(PublicationPage page) {
+        return throttles == null ? page : throttles.apply(page);
     }
 
     /** Null when absent; a cursor Herald did not hand out is refused as {@code validation_failed}. */

@@ -29,7 +29,7 @@ import java.util.List;
  * the history gives exactly what the live projection gave.
  *
  * <p>Results and reconciliations for an attempt older than the latest one are recorded in the
- * history but do not change the status (DESIGN.md rule 5: stale results change nothing).
+ * history but do not change the status (docs/architecture.md#rules-an-auditor-can-check, rule 5: stale results change nothing).
  */
 final class PublicationTransitions {
 
@@ -40,7 +40,7 @@ final class PublicationTransitions {
         return new PublicationView(e.publicationId(), e.workspaceId(), e.calendarEntryId(), e.contentVersion(),
                 e.channelId(), e.channelType(), e.action(), PublicationStatus.REQUESTED, e.contentHash(),
                 e.scheduledAt(), e.requestedAt(), null, List.of(), List.of(), false, null, e.requestedAt(),
-                StepViews.planned(e.action(), e.content()), null);
+                StepViews.planned(e.action(), e.content(), e.steps()), null);
     }
 
     static PublicationView attempted(PublicationView view, PublicationAttemptedEvent e) {
@@ -49,8 +49,8 @@ final class PublicationTransitions {
         PublicationStep step = PublicationStep.orPostStep(e.step(), d.action);
         StepViews.attempted(d, step, e.mediaId(), e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
-            // the first comment comes after the post: the publication stays SUCCEEDED
-            if (step != PublicationStep.FIRST_COMMENT) {
+            // a step after the post (its first comment) leaves the publication SUCCEEDED
+            if (step.outcomeRestsOnIt()) {
                 d.status = PublicationStatus.ATTEMPTING;
             }
             d.noDecision();
@@ -65,8 +65,8 @@ final class PublicationTransitions {
         StepViews.settle(d, e.attemptNo(), StepStatus.SUCCEEDED, e.providerRef(), null);
         PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
-            // an upload leaves the publication ATTEMPTING; the comment leaves it SUCCEEDED
-            if (step != PublicationStep.UPLOAD_MEDIA && step != PublicationStep.FIRST_COMMENT) {
+            // a step before the post leaves the publication ATTEMPTING; one after it leaves it SUCCEEDED
+            if (step.makesPost()) {
                 d.status = PublicationStatus.SUCCEEDED;
                 d.providerRef = e.providerRef();
             }
@@ -81,12 +81,12 @@ final class PublicationTransitions {
         d.putAttempt(AttemptRows.failed(d.attempt(e.attemptNo()), e));
         StepViews.settle(d, e.attemptNo(), e.retryAt() != null ? StepStatus.PENDING : StepStatus.FAILED, null,
                 DecisionReasons.failure(e));
-        boolean comment = StepViews.stepOf(d, e.attemptNo()) == PublicationStep.FIRST_COMMENT;
-        if (comment && e.attemptNo() >= d.latestAttemptNo()) {
+        PublicationStep step = StepViews.stepOf(d, e.attemptNo());
+        if (step.followsPost() && e.attemptNo() >= d.latestAttemptNo()) {
             if (e.retryAt() != null) {
                 d.noDecision();
             } else {
-                d.needsDecision("the post exists; its first comment " + DecisionReasons.failure(e));
+                d.needsDecision("the post exists; its " + step.label() + " " + DecisionReasons.failure(e));
             }
         } else if (e.attemptNo() >= d.latestAttemptNo()) {
             if (e.retryAt() != null) {
@@ -106,8 +106,8 @@ final class PublicationTransitions {
         d.putAttempt(AttemptRows.outcomeUnknown(d.attempt(e.attemptNo()), e));
         StepViews.settle(d, e.attemptNo(), StepStatus.OUTCOME_UNKNOWN, null, e.detail());
         PublicationStep step = StepViews.stepOf(d, e.attemptNo());
-        if (step == PublicationStep.UPLOAD_MEDIA || step == PublicationStep.FIRST_COMMENT) {
-            // an unknown upload is uploaded again; an unknown comment is read back: the status stays
+        if (!step.makesPost()) {
+            // a repeatable step is sent again; one after the post is read back: the status stays
             d.updatedAt = e.recordedAt();
             return d.toView();
         }
@@ -134,13 +134,14 @@ final class PublicationTransitions {
             case NOT_FOUND -> StepStatus.FAILED;
             case UNKNOWN -> StepStatus.OUTCOME_UNKNOWN;
         }, e.providerRef(), e.detail());
-        if (step == PublicationStep.FIRST_COMMENT) {
+        if (step.followsPost()) {
             switch (e.result()) {
                 case FOUND -> d.noDecision();
-                case NOT_FOUND -> d.needsDecision("the post exists; its first comment " + DecisionReasons.notFound(e));
-                case UNKNOWN -> d.needsDecision("the post exists; read-back could not tell whether its first comment"
-                        + " was posted" + (e.detail() != null ? " (" + e.detail() + ")" : "")
-                        + ": confirm published, confirm not published or abandon the comment");
+                case NOT_FOUND -> d.needsDecision("the post exists; its " + step.label() + " "
+                        + DecisionReasons.notFound(e));
+                case UNKNOWN -> d.needsDecision("the post exists; read-back could not tell whether its "
+                        + step.label() + " was posted" + (e.detail() != null ? " (" + e.detail() + ")" : "")
+                        + ": confirm published, confirm not published or abandon the " + step.label());
             }
             return d.toView();
         }
@@ -201,11 +202,11 @@ final class PublicationTransitions {
         return d.toView();
     }
 
-    /** The next step is due: the publication is in progress again, or (after the post) its comment. */
+    /** The next step is due: the publication is in progress again, or (after the post) the step after it. */
     static PublicationView nextStepDue(PublicationView view, PublicationNextStepDueEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
-        if (e.step() == PublicationStep.FIRST_COMMENT) {
-            StepViews.settle(d, PublicationStep.FIRST_COMMENT, StepStatus.PENDING, null);
+        if (e.step().followsPost()) {
+            StepViews.settle(d, e.step(), StepStatus.PENDING, null);
         } else {
             d.status = PublicationStatus.ATTEMPTING;
         }

@@ -55,8 +55,9 @@ public class PublicationViewProjection {
     /** The aggregate type of the publication events in the store. */
     private static final String PUBLICATION = "Publication";
 
-    private final PublicationViewRepository repository;
+    private final PublicationRows repository;
     private final List<PublicationTransitionListener> listeners;
+    private final boolean batched;
 
     public PublicationViewProjection(PublicationViewRepository repository) {
         this(repository, List.of());
@@ -65,8 +66,17 @@ public class PublicationViewProjection {
     @Autowired
     public PublicationViewProjection(PublicationViewRepository repository,
                                      List<PublicationTransitionListener> listeners) {
-        this.repository = repository;
+        this(repository, listeners, true);
+    }
+
+    /**
+     * Over other rows: a point-in-time replay applies the very same handlers to rows in memory,
+     * each event at once ({@code batched} false), whatever unit of work the caller is in.
+     */
+    PublicationViewProjection(PublicationRows rows, List<PublicationTransitionListener> listeners, boolean batched) {
+        this.repository = rows;
         this.listeners = List.copyOf(listeners);
+        this.batched = batched;
     }
 
     @EventHandler
@@ -192,7 +202,7 @@ public class PublicationViewProjection {
      * at once.
      */
     private PendingRows pendingRows() {
-        if (!CurrentUnitOfWork.isStarted()) {
+        if (!batched || !CurrentUnitOfWork.isStarted()) {
             return null;
         }
         UnitOfWork<?> root = CurrentUnitOfWork.get().root();

@@ -31,7 +31,7 @@ import org.springframework.stereotype.Repository;
 
 /** The {@code publication_view} table: written by the projection, read by the query handlers. */
 @Repository
-public class PublicationViewRepository {
+public class PublicationViewRepository implements PublicationRows {
 
     private static final TypeReference<List<PublicationView.Attempt>> ATTEMPTS = new TypeReference<>() { };
     private static final TypeReference<List<PublicationView.Reconciliation>> RECONCILIATIONS =
@@ -58,11 +58,31 @@ public class PublicationViewRepository {
         this.columns = new JdbcColumns(objectMapper);
     }
 
+    /**
+     * The view as this table gives it back: its own timestamp columns hold microseconds, and the
+     * driver rounds an instant to the nearest one when it sends it (the lists, kept as JSON, keep
+     * every digit). A view made in memory reads as the stored one after this.
+     */
+    static PublicationView asStored(PublicationView v) {
+        return new PublicationView(v.publicationId(), v.workspaceId(), v.calendarEntryId(), v.contentVersion(),
+                v.channelId(), v.channelType(), v.action(), v.status(), v.contentHash(), micros(v.scheduledAt()),
+                micros(v.requestedAt()), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
+                v.decisionReason(), micros(v.updatedAt()), v.targetRef(), v.steps(), v.decisionStep(), v.heldReason(),
+                v.throttledUntil(),
+                v.asOf());
+    }
+
+    private static java.time.Instant micros(java.time.Instant instant) {
+        return instant == null ? null
+                : instant.plusNanos(500).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
     /** A stored view with the aggregate sequence number of the last event applied to it. */
     record Stored(PublicationView view, long lastSequence) {
     }
 
-    Optional<Stored> findStored(PublicationId id) {
+    @Override
+    public Optional<Stored> findStored(PublicationId id) {
         return jdbc.query("SELECT " + COLUMNS + " FROM publication_view WHERE publication_id = :id",
                         new MapSqlParameterSource("id", id.value()),
                         (rs, n) -> new Stored(view(rs, n), rs.getLong("last_sequence")))
@@ -70,7 +90,8 @@ public class PublicationViewRepository {
     }
 
     /** The stored rows of those publications, by id; a publication without a row is not in the map. */
-    Map<PublicationId, Stored> findStored(Collection<PublicationId> ids) {
+    @Override
+    public Map<PublicationId, Stored> findStored(Collection<PublicationId> ids) {
         Map<PublicationId, Stored> found = new HashMap<>();
         if (ids.isEmpty()) {
             return found;
@@ -83,7 +104,8 @@ public class PublicationViewRepository {
     }
 
     /** Inserts the first row of a publication; a second delivery of its first event changes nothing. */
-    void insert(PublicationView view, long sequence) {
+    @Override
+    public void insert(PublicationView view, long sequence) {
         jdbc.update(INSERT + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence));
     }
 
@@ -91,7 +113,8 @@ public class PublicationViewRepository {
      * Replaces a row's state; the sequence condition keeps an older event from overwriting a newer
      * state even if two deliveries ever raced.
      */
-    void update(PublicationView view, long sequence) {
+    @Override
+    public void update(PublicationView view, long sequence) {
         jdbc.update("""
                 UPDATE publication_view SET status = :status, updated_at = :updatedAt,
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
@@ -106,7 +129,8 @@ public class PublicationViewRepository {
      * Writes the final state of several rows in one JDBC batch: new rows are inserted, existing
      * ones replaced unless they already hold a later event (the same guard as {@link #update}).
      */
-    void saveAll(List<Stored> rows) {
+    @Override
+    public void saveAll(List<Stored> rows) {
         if (rows.isEmpty()) {
             return;
         }
@@ -122,7 +146,8 @@ public class PublicationViewRepository {
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
 
-    void deleteAll() {
+    @Override
+    public void deleteAll() {
         jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
     }
 

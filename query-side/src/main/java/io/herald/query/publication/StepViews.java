@@ -22,8 +22,8 @@ final class StepViews {
     private StepViews() {
     }
 
-    static List<Step> planned(PublicationAction action, Content content) {
-        return new ArrayList<>(Step.planned(action, content));
+    static List<Step> planned(PublicationAction action, Content content, List<PublicationStep> kinds) {
+        return new ArrayList<>(Step.planned(action, content, kinds));
     }
 
     /** The single post step of a view stored without steps, as its status and attempts say. */
@@ -107,7 +107,8 @@ final class StepViews {
     private static int indexOf(PublicationViewDraft d, PublicationStep step, MediaId mediaId) {
         for (int i = 0; i < d.steps.size(); i++) {
             Step s = d.steps.get(i);
-            if (s.step() == step && (step != PublicationStep.UPLOAD_MEDIA || Objects.equals(s.mediaId(), mediaId))) {
+            // a step with an image (an upload) is the one of that image
+            if (s.step() == step && (mediaId == null || Objects.equals(s.mediaId(), mediaId))) {
                 return i;
             }
         }

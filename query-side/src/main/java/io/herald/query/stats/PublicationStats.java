@@ -1,5 +1,6 @@
 package io.herald.query.stats;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.herald.contracts.id.WorkspaceId;
 import java.time.Instant;
 import java.util.List;
@@ -17,6 +18,7 @@ public record PublicationStats(WorkspaceId workspaceId, String window, Instant f
      * What happened in one hour: how many publications reached each outcome, and how many decision
      * cases were open at its end.
      */
+    @Schema(name = "PublicationStatsHour")
     public record Hour(Instant hour, long succeeded, long failed, long outcomeUnknown, long held, long openCases) {
     }
 

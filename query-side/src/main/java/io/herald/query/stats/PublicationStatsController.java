@@ -1,5 +1,6 @@
 package io.herald.query.stats;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.query.web.QueryAnswers;
 import java.time.Clock;
@@ -24,6 +25,8 @@ public class PublicationStatsController {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
+    @Operation(description = "Publication statistics over a window (from, to): outcomes per hour and each channel's "
+            + "median and 95th percentile answer time.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/stats", produces = MediaType.APPLICATION_JSON_VALUE)
     public PublicationStats stats(@PathVariable("ws") String workspace,
                                   @RequestParam(name = "window", required = false) String window) {

@@ -19,7 +19,7 @@ final class DeliveryMessages {
 
     /**
      * The same for every try and every node, and for the same event seen twice: derived from the
-     * webhook, the subject's stream position and the type (API.md: {@code webhook-id: msg_…}).
+     * webhook, the subject's stream position and the type (docs/api.md#webhooks: {@code webhook-id: msg_…}).
      */
     static String id(WorkspaceId workspace, String webhookId, String subject, long sequence, String type) {
         String identity = workspace.value() + "\n" + webhookId + "\n" + subject + "\n" + sequence + "\n" + type;
@@ -31,7 +31,7 @@ final class DeliveryMessages {
         }
     }
 
-    /** {@code {"type", "timestamp", "data"}}, the Standard Webhooks body of API.md. */
+    /** {@code {"type", "timestamp", "data"}}, the Standard Webhooks body of docs/api.md#webhooks. */
     static String body(ObjectMapper json, String type, Instant at, Object data, String subject) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);

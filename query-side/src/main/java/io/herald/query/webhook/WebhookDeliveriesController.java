@@ -1,5 +1,7 @@
 package io.herald.query.webhook;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Operation;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.WorkspaceId;
@@ -17,7 +19,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API.md: a webhook's delivery log, newest first with cursor paging, and redelivery. */
+/** docs/api.md#webhooks: a webhook's delivery log, newest first with cursor paging, and redelivery. */
 @RestController
 public class WebhookDeliveriesController {
 
@@ -39,7 +41,8 @@ public class WebhookDeliveriesController {
     public record DeliveryPage(List<Item> items, String nextCursor) {
     }
 
-    /** A delivery as API.md shows it. */
+    /** A delivery as docs/api.md#webhooks shows it. */
+    @Schema(name = "WebhookDelivery")
     public record Item(String deliveryId, String type, String publicationId, String status, int tries,
                        Integer lastStatusCode, String lastError, Instant nextTryAt, Instant createdAt,
                        Instant deliveredAt) {
@@ -49,6 +52,8 @@ public class WebhookDeliveriesController {
         }
     }
 
+    @Operation(description = "Lists a webhook's deliveries, newest first, with their status, tries and the last answer "
+            + "of the endpoint; filter by status.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/webhooks/{webhookId}/deliveries",
             produces = MediaType.APPLICATION_JSON_VALUE)
     public DeliveryPage deliveries(@PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
@@ -65,6 +70,8 @@ public class WebhookDeliveriesController {
                 more ? Long.toString(shown.get(shown.size() - 1).position()) : null);
     }
 
+    @Operation(description = "Sends a delivery again with the same id and body, whatever its status; a receiver that "
+            + "already handled it can recognise it by its id.")
     @PostMapping("/api/v1/workspaces/{ws}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver")
     public ResponseEntity<Void> redeliver(@PathVariable("ws") String ws, @PathVariable("webhookId") String webhookId,
                                           @PathVariable("deliveryId") String deliveryId) {

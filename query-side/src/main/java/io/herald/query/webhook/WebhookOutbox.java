@@ -1,6 +1,7 @@
 package io.herald.query.webhook;
 
 import io.herald.contracts.id.WorkspaceId;
+import io.herald.platform.tracing.Traces;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,6 +27,8 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class WebhookOutbox {
 
+    /** The column's width; a W3C traceparent of version 00 is 55 characters. */
+    private static final int TRACEPARENT_MAX = 128;
     private static final String BATCH_SUBSCRIPTIONS = WebhookOutbox.class.getName() + ".subscriptions";
 
     public static final String PENDING = "PENDING";
@@ -43,11 +46,12 @@ public class WebhookOutbox {
     }
 
     /** A delivery a sender claimed: {@code tries} counts the try about to be made. */
+    /** {@code traceparent}: the trace of the event that made the delivery, if it carried one. */
     public record Claimed(String deliveryId, WorkspaceId workspaceId, String webhookId, String body, int tries,
-                          String leaseToken) {
+                          String leaseToken, String traceparent) {
     }
 
-    /** One row of the delivery log (API.md). */
+    /** One row of the delivery log (docs/api.md#webhooks). */
     public record Delivery(String deliveryId, String type, String publicationId, String status, int tries,
                            Integer lastStatusCode, String lastError, Instant nextTryAt, Instant createdAt,
                            Instant deliveredAt, long position) {
@@ -102,16 +106,24 @@ public class WebhookOutbox {
                         Arrays.asList((String[]) rs.getArray("events").getArray())), workspace.value());
     }
 
-    /** A redelivered event (same id) adds nothing. */
+    /** A redelivered event (same id) adds nothing. The delivery continues the trace of the event being handled. */
     void insert(String deliveryId, WorkspaceId workspace, String webhookId, String publicationId, long sequence,
                 String type, String body, Instant at) {
         jdbc.update("""
                 INSERT INTO webhook_delivery (delivery_id, workspace_id, webhook_id, publication_id, event_sequence,
-                    event_type, body, status, next_try_at, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)
+                    event_type, body, status, next_try_at, created_at, traceparent)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)
                 ON CONFLICT (delivery_id) DO NOTHING""",
                 deliveryId, workspace.value(), webhookId, publicationId, sequence, type, body, Timestamp.from(at),
-                Timestamp.from(at));
+                Timestamp.from(at), traceOfCurrentMessage());
+    }
+
+    private static String traceOfCurrentMessage() {
+        if (!CurrentUnitOfWork.isStarted() || CurrentUnitOfWork.get().getMessage() == null) {
+            return null;
+        }
+        Object traceparent = CurrentUnitOfWork.get().getMessage().getMetaData().get(Traces.TRACEPARENT);
+        return traceparent == null || traceparent.toString().length() > TRACEPARENT_MAX ? null : traceparent.toString();
     }
 
     // --- the senders' side ------------------------------------------------------------------
@@ -188,7 +200,8 @@ public class WebhookOutbox {
                 )
                 UPDATE webhook_delivery d SET tries = d.tries + 1, next_try_at = ?, lease_token = ?
                 FROM taken WHERE d.delivery_id = taken.delivery_id
-                RETURNING d.delivery_id, d.workspace_id, d.webhook_id, d.body, d.tries, d.lease_token""");
+                RETURNING d.delivery_id, d.workspace_id, d.webhook_id, d.body, d.tries, d.lease_token,
+                    d.traceparent""");
             int i = 0;
             statement.setTimestamp(++i, at);
             statement.setTimestamp(++i, at);
@@ -205,7 +218,8 @@ public class WebhookOutbox {
             statement.setString(++i, leaseToken);
             return statement;
         }, (rs, row) -> new Claimed(rs.getString("delivery_id"), new WorkspaceId(rs.getString("workspace_id")),
-                rs.getString("webhook_id"), rs.getString("body"), rs.getInt("tries"), rs.getString("lease_token")));
+                rs.getString("webhook_id"), rs.getString("body"), rs.getInt("tries"), rs.getString("lease_token"),
+                rs.getString("traceparent")));
     }
 
     public boolean delivered(Claimed claimed, int statusCode, Instant at) {

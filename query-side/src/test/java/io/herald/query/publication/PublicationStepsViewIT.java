@@ -21,7 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The view's {@code steps}, {@code decisionStep} and the step of each reconciliation (API.md "Publications"). */
+/** The view's {@code steps}, {@code decisionStep} and the step of each reconciliation (docs/architecture.md#steps-and-step-kinds). */
 class PublicationStepsViewIT {
 
     private static final String WS = "acme";

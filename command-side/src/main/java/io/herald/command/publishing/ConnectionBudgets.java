@@ -1,0 +1,216 @@
+package io.herald.command.publishing;
+
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ChannelPlugins;
+import io.herald.adapters.port.Quota;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Each connection's budget in PostgreSQL (table {@code connection_budget}), shared by every node:
+ * one row per window of the channel's documented quotas, and a {@code provider} row that holds the
+ * time a rate-limit answer asked Herald to wait. A batch of starts reads a connection's rows once,
+ * locked until it commits (so another node's batch on the same connection waits and then sees
+ * what this one took), counts its starts in memory and writes the rows back before its commit;
+ * a batch that rolls back takes nothing. Workspaces never share a row, so one workspace's budget
+ * never slows another's.
+ */
+public class ConnectionBudgets {
+
+    static final String PROVIDER_ROW = "provider";
+    /** What the channel listing names a budget set by a provider's rate-limit answer. */
+    static final String RATE_LIMIT_SOURCE = "rate-limit-headers";
+
+    private final JdbcTemplate jdbc;
+    private final ChannelPlugins plugins;
+
+    public ConnectionBudgets(JdbcTemplate jdbc, ChannelPlugins plugins) {
+        this.jdbc = jdbc;
+        this.plugins = plugins;
+    }
+
+    /**
+     * Takes one call from every window of the connection's budget.
+     *
+     * @return empty when the attempt may start now (and was counted), else the time the budget allows it
+     */
+    public Optional<Instant> take(WorkspaceId workspace, ChannelId channel, ChannelType type, Instant now) {
+        Account account = account(workspace, channel, type);
+        return account.take(now);
+    }
+
+    /** A provider's rate-limit answer: no attempt on the connection starts before {@code until}, on any node. */
+    public void block(WorkspaceId workspace, ChannelId channel, Instant until) {
+        jdbc.update("""
+                INSERT INTO connection_budget (workspace_id, channel_id, window_name, blocked_until, source)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (workspace_id, channel_id, window_name) DO UPDATE
+                SET blocked_until = GREATEST(connection_budget.blocked_until, EXCLUDED.blocked_until)""",
+                workspace.value(), channel.value(), PROVIDER_ROW, Timestamp.from(until), RATE_LIMIT_SOURCE);
+    }
+
+    private Account account(WorkspaceId workspace, ChannelId channel, ChannelType type) {
+        List<Quota> quotas = plugins.find(type).map(ChannelPlugin::quotas).orElse(List.of());
+        if (!CurrentUnitOfWork.isStarted()) {
+            // alone: read, take and write back at once
+            Account account = load(workspace, channel, quotas);
+            account.flushAfterEachTake = true;
+            return account;
+        }
+        UnitOfWork<?> root = CurrentUnitOfWork.get().root();
+        Map<String, Account> accounts = root.getOrComputeResource(ConnectionBudgets.class.getName(),
+                key -> new HashMap<>());
+        return accounts.computeIfAbsent(workspace.value() + "/" + channel.value(), key -> {
+            Account account = load(workspace, channel, quotas);
+            root.onPrepareCommit(u -> account.flush());
+            return account;
+        });
+    }
+
+    private Account load(WorkspaceId workspace, ChannelId channel, List<Quota> quotas) {
+        if (!quotas.isEmpty()) {
+            // rows exist before they are locked: two nodes' first batches on a connection then queue on them
+            List<Object[]> rows = new ArrayList<>();
+            for (Quota quota : quotas) {
+                rows.add(new Object[] {workspace.value(), channel.value(), quota.name(), quota.window().toSeconds(),
+                        quota.capacity(), quota.source()});
+            }
+            jdbc.batchUpdate("""
+                    INSERT INTO connection_budget (workspace_id, channel_id, window_name, window_seconds, capacity,
+                                                   used, source)
+                    VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (workspace_id, channel_id, window_name) DO NOTHING""",
+                    rows);
+        }
+        Map<String, Window> stored = new LinkedHashMap<>();
+        // only a connection with quotas counts its starts: only its rows are locked
+        jdbc.query("""
+                SELECT window_name, window_start, used, blocked_until FROM connection_budget
+                 WHERE workspace_id = ? AND channel_id = ? ORDER BY window_name""" + (quotas.isEmpty() ? ""
+                        : " FOR UPDATE"),
+                rs -> {
+                    Timestamp start = rs.getTimestamp(2);
+                    Timestamp blocked = rs.getTimestamp(4);
+                    stored.put(rs.getString(1), new Window(rs.getString(1), 0, null, null,
+                            start == null ? null : start.toInstant(), rs.getInt(3),
+                            blocked == null ? null : blocked.toInstant()));
+                }, workspace.value(), channel.value());
+        List<Window> windows = new ArrayList<>();
+        for (Quota quota : quotas) {
+            Window row = stored.get(quota.name());
+            windows.add(new Window(quota.name(), quota.capacity(), quota.window(), quota.source(),
+                    row == null ? null : row.start, row == null ? 0 : row.used, row == null ? null : row.blockedUntil));
+        }
+        Window provider = stored.get(PROVIDER_ROW);
+        return new Account(workspace, channel, windows, provider == null ? null : provider.blockedUntil);
+    }
+
+    /** One window of a connection's budget as this transaction sees it. */
+    private static final class Window {
+        final String name;
+        final int capacity;
+        final Duration length;
+        final String source;
+        Instant start;
+        int used;
+        final Instant blockedUntil;
+
+        Window(String name, int capacity, Duration length, String source, Instant start, int used,
+               Instant blockedUntil) {
+            this.name = name;
+            this.capacity = capacity;
+            this.length = length;
+            this.source = source;
+            this.start = start;
+            this.used = used;
+            this.blockedUntil = blockedUntil;
+        }
+
+        /** The window that contains {@code now}: a new one starts empty. */
+        void roll(Instant now) {
+            long seconds = length.toSeconds();
+            Instant current = Instant.ofEpochSecond(Math.floorDiv(now.getEpochSecond(), seconds) * seconds);
+            if (start == null || start.isBefore(current)) {
+                start = current;
+                used = 0;
+            }
+        }
+
+        Instant end() {
+            return start.plus(length);
+        }
+    }
+
+    /** A connection's budget within one transaction. */
+    private final class Account {
+        private final WorkspaceId workspace;
+        private final ChannelId channel;
+        private final List<Window> windows;
+        private final Instant blockedUntil;
+        private boolean dirty;
+        private boolean flushAfterEachTake;
+
+        Account(WorkspaceId workspace, ChannelId channel, List<Window> windows, Instant blockedUntil) {
+            this.workspace = workspace;
+            this.channel = channel;
+            this.windows = windows;
+            this.blockedUntil = blockedUntil;
+        }
+
+        Optional<Instant> take(Instant now) {
+            Instant allowed = blockedUntil != null && blockedUntil.isAfter(now) ? blockedUntil : null;
+            for (Window window : windows) {
+                window.roll(now);
+                if (window.blockedUntil != null && window.blockedUntil.isAfter(now)) {
+                    allowed = later(allowed, window.blockedUntil);
+                }
+                if (window.used >= window.capacity) {
+                    allowed = later(allowed, window.end());
+                }
+            }
+            if (allowed != null) {
+                return Optional.of(allowed);
+            }
+            if (windows.isEmpty()) {
+                return Optional.empty();
+            }
+            windows.forEach(window -> window.used++);
+            dirty = true;
+            if (flushAfterEachTake) {
+                flush();
+            }
+            return Optional.empty();
+        }
+
+        void flush() {
+            if (!dirty) {
+                return;
+            }
+            List<Object[]> rows = new ArrayList<>();
+            for (Window window : windows) {
+                rows.add(new Object[] {Timestamp.from(window.start), window.used, workspace.value(), channel.value(),
+                        window.name});
+            }
+            jdbc.batchUpdate("""
+                    UPDATE connection_budget SET window_start = ?, used = ?
+                     WHERE workspace_id = ? AND channel_id = ? AND window_name = ?""", rows);
+            dirty = false;
+        }
+
+        private static Instant later(Instant a, Instant b) {
+            return a == null || b.isAfter(a) ? b : a;
+        }
+    }
+}

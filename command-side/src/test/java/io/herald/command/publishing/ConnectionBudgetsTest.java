@@ -1,0 +1,140 @@
+package io.herald.command.publishing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.herald.adapters.ChannelAdaptersConfiguration;
+import io.herald.adapters.PluginProperties;
+import io.herald.adapters.outbound.OutboundGuard;
+import io.herald.adapters.port.ChannelPlugins;
+import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Connection budgets on a real PostgreSQL, taken by two "nodes" (each its own pool of
+ * connections) from many threads at once: a connection starts exactly as many attempts as its
+ * documented quota allows in a window, whichever node starts them; the rest are told when the
+ * window ends; a provider's "wait" reported on one node holds the other; and one workspace's
+ * budget never holds another's.
+ */
+class ConnectionBudgetsTest {
+
+    private static final ChannelType LINKEDIN = ChannelType.of("linkedin");
+    private static final ChannelType FACEBOOK = ChannelType.of("facebook");
+    private static final Instant NOW = Instant.parse("2026-12-05T22:00:00Z");
+    private static final Instant MIDNIGHT = Instant.parse("2026-12-06T00:00:00Z");
+
+    /** The local PostgreSQL every test of this build may use; this test makes its own database there. */
+    private static final String SERVER = System.getenv().getOrDefault("HERALD_TEST_PG",
+            "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
+    private static final String DATABASE = "herald_budgets_" + ProcessHandle.current().pid() + "_"
+            + System.nanoTime() % 1_000_000;
+
+    private static String database;
+    private static ExecutorService threads;
+    private static Node nodeA;
+    private static Node nodeB;
+
+    /** One node's view of the database: its own connections and transactions. */
+    private record Node(ConnectionBudgets budgets, TransactionTemplate transactions) {
+
+        static Node on(String url, ChannelPlugins plugins) {
+            DriverManagerDataSource dataSource = new DriverManagerDataSource(url);
+            return new Node(new ConnectionBudgets(new JdbcTemplate(dataSource), plugins),
+                    new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
+        }
+
+        Optional<Instant> take(String ws, String channel, ChannelType type, Instant now) {
+            return transactions.execute(tx -> budgets.take(new WorkspaceId(ws), new ChannelId(channel), type, now));
+        }
+    }
+
+    @BeforeAll
+    static void migrate() throws IOException {
+        new JdbcTemplate(new DriverManagerDataSource(SERVER)).execute("CREATE DATABASE " + DATABASE);
+        database = SERVER.replace("/postgres?", "/" + DATABASE + "?");
+        String sql;
+        try (InputStream in = ConnectionBudgetsTest.class.getResourceAsStream(
+                "/db/migration/command/V2026_12_05_62__connection_budget.sql")) {
+            sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        new JdbcTemplate(new DriverManagerDataSource(database)).execute(sql);
+        ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
+                OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
+        nodeA = Node.on(database, plugins);
+        nodeB = Node.on(database, plugins);
+        threads = Executors.newFixedThreadPool(8);
+    }
+
+    @AfterAll
+    static void stop() {
+        threads.shutdownNow();
+        new JdbcTemplate(new DriverManagerDataSource(SERVER)).execute("DROP DATABASE IF EXISTS " + DATABASE
+                + " WITH (FORCE)");
+    }
+
+    @Test
+    void twoNodesStartExactlyTheDailyQuotaOfALinkedInMemberAndNoMore() throws Exception {
+        int requests = 200;
+        List<Callable<Optional<Instant>>> takes = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            Node node = i % 2 == 0 ? nodeA : nodeB;
+            takes.add(() -> node.take("acme", "li-main", LINKEDIN, NOW));
+        }
+        int started = 0;
+        List<Instant> waits = new ArrayList<>();
+        for (Future<Optional<Instant>> result : threads.invokeAll(takes)) {
+            Optional<Instant> wait = result.get();
+            if (wait.isEmpty()) {
+                started++;
+            } else {
+                waits.add(wait.get());
+            }
+        }
+        assertThat(started).as("starts within LinkedIn's 150 posts a day").isEqualTo(150);
+        assertThat(waits).hasSize(requests - 150).allMatch(MIDNIGHT::equals);
+        // the next day has a full budget again
+        assertThat(nodeB.take("acme", "li-main", LINKEDIN, MIDNIGHT.plusSeconds(1))).isEmpty();
+    }
+
+    @Test
+    void oneWorkspacesBudgetNeverHoldsAnother() {
+        for (int i = 0; i < 150; i++) {
+            assertThat(nodeA.take("busy", "li", LINKEDIN, NOW)).isEmpty();
+        }
+        assertThat(nodeA.take("busy", "li", LINKEDIN, NOW)).contains(MIDNIGHT);
+        assertThat(nodeB.take("quiet", "li", LINKEDIN, NOW)).as("another workspace's connection").isEmpty();
+        assertThat(nodeB.take("busy", "li-other", LINKEDIN, NOW)).as("another connection").isEmpty();
+    }
+
+    @Test
+    void aProvidersWaitReportedOnOneNodeHoldsEveryNode() {
+        Instant until = NOW.plusSeconds(90);
+        assertThat(nodeB.take("acme", "fb-main", FACEBOOK, NOW)).as("a channel without quotas").isEmpty();
+        nodeA.budgets().block(new WorkspaceId("acme"), new ChannelId("fb-main"), until);
+        assertThat(nodeB.take("acme", "fb-main", FACEBOOK, NOW.plusSeconds(10))).contains(until);
+        // a shorter wait reported later does not shorten it
+        nodeB.budgets().block(new WorkspaceId("acme"), new ChannelId("fb-main"), NOW.plusSeconds(20));
+        assertThat(nodeA.take("acme", "fb-main", FACEBOOK, NOW.plusSeconds(30))).contains(until);
+        assertThat(nodeA.take("acme", "fb-main", FACEBOOK, until)).as("after the wait").isEmpty();
+    }
+}

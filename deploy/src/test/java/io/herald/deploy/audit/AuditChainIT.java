@@ -1,0 +1,209 @@
+package io.herald.deploy.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.contracts.publication.ReconciliationResult;
+import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.deploy.cli.AuditCommandLine;
+import io.herald.query.audit.AuditChainRepository;
+import io.herald.query.audit.AuditKeys;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * The hash-chained export and the point-in-time view on the real application and store: an
+ * export verifies with the published key, and the same file with a line removed, a field changed
+ * or two lines swapped is refused naming the line; a publication read as of each of its events'
+ * times is the view the projection held then.
+ */
+class AuditChainIT extends HeraldIntegrationTest {
+
+    @Autowired
+    CommandGateway commands;
+
+    @Autowired
+    AuditChainRepository chain;
+
+    @Autowired
+    AuditKeys keys;
+
+    @TempDir
+    Path files;
+
+    private String request(String ws, String entry) {
+        Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications",
+                PublicationScenarios.scheduledRequest(entry, 1, "fb-main", "Chain " + entry));
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        return created.json().get("publicationId").asText();
+    }
+
+    /** The workspace's export after its chain reached its last event and a checkpoint was signed. */
+    private List<String> signedExport(String ws) {
+        String path = "/api/v1/workspaces/" + ws + "/audit/events";
+        long events = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE workspace_id = ?", Long.class, ws);
+        awaitJson("/api/v1/admin/audit/chain", progress -> jdbc.queryForObject(
+                "SELECT count(*) FROM audit_chain WHERE workspace_id = ?", Long.class, ws) == events);
+        chain.checkpoint(keys.signer().orElseThrow(), Instant.now());
+        Response export = send("GET", path, null, null);
+        assertThat(export.status()).as(export.toString()).isEqualTo(200);
+        return new ArrayList<>(Arrays.asList(export.body().split("\n")));
+    }
+
+    private record Run(int exitCode, String output) {
+    }
+
+    private Run verify(List<String> lines) throws IOException {
+        Path export = Files.write(files.resolve("export-" + System.nanoTime() + ".ndjson"), lines, StandardCharsets.UTF_8);
+        Response keyDocument = sendAs(null, "GET", "/api/v1/audit/keys", null, null, java.util.Map.of());
+        assertThat(keyDocument.status()).as("the keys are public").isEqualTo(200);
+        Path keyFile = Files.writeString(files.resolve("keys.json"), keyDocument.body());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = AuditCommandLine.run(new String[] {"audit", "verify-export", export.toString(), "--public-key",
+                keyFile.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        return new Run(exit, out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anExportVerifiesAndALineRemovedChangedOrSwappedIsRefusedByNumber() throws IOException {
+        String ws = newWorkspace("chain");
+        facebookChannel(ws, "fb-main", "EAAB-token-chain");
+        String id = request(ws, "entry-1");
+        PublicationScenarios drive = new PublicationScenarios(commands);
+        drive.succeed(id, drive.startAttempt(id));
+        List<String> lines = signedExport(ws);
+
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(5);
+        JsonNode first = json.readTree(lines.get(0));
+        assertThat(first.get("prevHash").asText()).isEqualTo("0".repeat(64));
+        assertThat(first.get("workspaceId").asText()).isEqualTo(ws);
+        for (int i = 1; i < lines.size() - 1; i++) {
+            assertThat(json.readTree(lines.get(i)).get("prevHash").asText())
+                    .isEqualTo(json.readTree(lines.get(i - 1)).get("hash").asText());
+        }
+        JsonNode checkpoint = json.readTree(lines.get(lines.size() - 1)).get("checkpoint");
+        assertThat(checkpoint.get("hash").asText()).isEqualTo(json.readTree(lines.get(lines.size() - 2)).get("hash").asText());
+        assertThat(checkpoint.get("keyId").asText()).isEqualTo(keys.signer().orElseThrow().keyId());
+
+        Run clean = verify(lines);
+        assertThat(clean.exitCode()).as(clean.output()).isZero();
+        // kept in the build folder, to run the check of docs/audit.md (Python and openssl) on a real export
+        Files.write(Path.of("target", "audit-export-example.ndjson"), lines, StandardCharsets.UTF_8);
+        Files.copy(files.resolve("keys.json"), Path.of("target", "audit-keys-example.json"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertThat(clean.output()).contains("verified: " + (lines.size() - 1) + " events");
+
+        List<String> removed = new ArrayList<>(lines);
+        removed.remove(2);
+        Run afterRemoval = verify(removed);
+        assertThat(afterRemoval.exitCode()).isEqualTo(1);
+        assertThat(afterRemoval.output()).startsWith("line 3:").contains("prevHash");
+
+        List<String> changed = new ArrayList<>(lines);
+        ObjectNode edited = (ObjectNode) json.readTree(changed.get(3));
+        ((ObjectNode) edited.get("payload")).put("workspaceId", "someone-else");
+        changed.set(3, json.writeValueAsString(edited));
+        Run afterEdit = verify(changed);
+        assertThat(afterEdit.exitCode()).isEqualTo(1);
+        assertThat(afterEdit.output()).startsWith("line 4:").contains("changed");
+
+        List<String> swapped = new ArrayList<>(lines);
+        swapped.set(1, lines.get(2));
+        swapped.set(2, lines.get(1));
+        Run afterSwap = verify(swapped);
+        assertThat(afterSwap.exitCode()).isEqualTo(1);
+        assertThat(afterSwap.output()).startsWith("line 2:");
+
+        List<String> lastRemoved = new ArrayList<>(lines);
+        lastRemoved.remove(lines.size() - 2);
+        Run afterTruncation = verify(lastRemoved);
+        assertThat(afterTruncation.exitCode()).isEqualTo(1);
+        assertThat(afterTruncation.output()).startsWith("line " + (lines.size() - 1) + ":");
+    }
+
+    @Test
+    void aChainBreakInTheStoreIsReportedByTheVerifier() throws Exception {
+        String ws = newWorkspace("chain-break");
+        facebookChannel(ws, "fb-main", "EAAB-token-break");
+        String id = request(ws, "entry-1");
+        signedExport(ws);
+        // an operator with write access to the tables edits a stored event after it was chained
+        jdbc.update("UPDATE domain_event_entry SET payload = convert_to(replace(convert_from(payload, 'UTF8'),"
+                + " 'Chain entry-1', 'Rewritten'), 'UTF8') WHERE aggregate_identifier = ? AND sequence_number = 0", id);
+
+        Response started = send("POST", "/api/v1/admin/audit/verify", null);
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        awaitJson("/api/v1/admin/audit/verify/" + started.json().get("jobId").asText(),
+                job -> "DONE".equals(job.get("status").asText()));
+
+        JsonNode breaches = send("GET", "/api/v1/workspaces/" + ws + "/audit/verify", null, null).json();
+        assertThat(breaches).anySatisfy(b -> {
+            assertThat(b.get("kind").asText()).isEqualTo("chain");
+            assertThat(b.get("publicationId").asText()).isEqualTo(id);
+            assertThat(b.get("sequence").asLong()).isZero();
+        });
+    }
+
+    @Test
+    void aPublicationReadAsOfEachOfItsEventsTimesIsTheViewTheProjectionHadThen() {
+        String ws = newWorkspace("as-of");
+        facebookChannel(ws, "fb-main", "EAAB-token-asof");
+        PublicationScenarios drive = new PublicationScenarios(commands);
+        String id = request(ws, "entry-1");
+        String path = "/api/v1/workspaces/" + ws + "/publications/" + id;
+        List<JsonNode> views = new ArrayList<>();
+        List<Long> eventsAfterStep = new ArrayList<>();
+        Runnable[] steps = {
+            () -> { },
+            () -> drive.startAttempt(id),
+            () -> drive.unknown(id, 1),
+            () -> drive.readBack(id, 1, ReconciliationResult.UNKNOWN, "the Page could not be read"),
+            () -> drive.readBack(id, 1, ReconciliationResult.FOUND, "one post with the same text in the window"),
+        };
+        for (Runnable step : steps) {
+            step.run();
+            long events = eventCount(id);
+            // the view once the projection has applied every event of the step
+            awaitJson(path, view -> events - 1 == jdbc.queryForObject(
+                    "SELECT last_sequence FROM publication_view WHERE publication_id = ?", Long.class, id));
+            views.add(send("GET", path, null, null).json());
+            eventsAfterStep.add(events);
+        }
+        assertThat(views.get(views.size() - 1).get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(eventsAfterStep).doesNotHaveDuplicates();
+        JsonNode stream = send("GET", path + "/events", null, null).json();
+
+        for (int i = 0; i < views.size(); i++) {
+            String at = stream.get((int) (eventsAfterStep.get(i) - 1)).get("timestamp").asText();
+            Response asOf = send("GET", path + "?asOf=" + at, null, null);
+            assertThat(asOf.status()).as(asOf.toString()).isEqualTo(200);
+            ObjectNode then = (ObjectNode) asOf.json();
+            assertThat(Instant.parse(then.remove("asOf").asText())).isEqualTo(Instant.parse(at));
+            assertThat(then).as("as of step %d (%s)", i, at).isEqualTo(views.get(i));
+        }
+
+        Instant before = Instant.parse(stream.get(0).get("timestamp").asText()).minusMillis(1);
+        Response tooEarly = send("GET", path + "?asOf=" + before, null, null);
+        assertThat(tooEarly.status()).isEqualTo(404);
+        assertThat(tooEarly.json().get("code").asText()).isEqualTo("not_found");
+        Response bad = send("GET", path + "?asOf=yesterday", null, null);
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("code").asText()).isEqualTo("validation_failed");
+        String publisher = createKey(ws, List.of("publisher"), "calendar");
+        assertThat(sendAs(publisher, "GET", path + "?asOf=" + Instant.now(), null, null, java.util.Map.of()).status())
+                .as("a calendar system reads the view as it is, not as it was").isEqualTo(403);
+    }
+}

@@ -1,0 +1,58 @@
+package io.herald.sandbox.facebook;
+
+import io.herald.sandbox.SandboxChannel;
+import io.herald.sandbox.SandboxPost;
+import io.herald.sandbox.SandboxState;
+import io.herald.sandbox.SeededPost;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The simulated Graph API's own admin endpoints under {@code /sandbox/_admin/facebook}: Page and
+ * user tokens, and posts placed directly on a Page.
+ */
+@RestController
+@ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
+public class FacebookAdminController implements SandboxChannel {
+
+    public record TokenRegistration(String token, String pageId, SandboxState.FacebookTokenKind kind) {
+    }
+
+    private final SandboxState state;
+
+    FacebookAdminController(SandboxState state) {
+        this.state = state;
+    }
+
+    @PostMapping("/sandbox/_admin/facebook/tokens")
+    public ResponseEntity<Void> token(@RequestBody TokenRegistration registration) {
+        state.register(new SandboxState.FacebookToken(registration.token(), registration.pageId(),
+                registration.kind() == null ? SandboxState.FacebookTokenKind.PAGE : registration.kind()));
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping("/sandbox/_admin/facebook/{page}/posts")
+    public ResponseEntity<String> seed(@PathVariable String page, @RequestBody SeededPost seeded) {
+        String id = FacebookGraph.postId(page, state.nextId());
+        return SeededPost.place(state, FacebookGraph.PROVIDER, new SandboxPost(id, page, seeded.text(), seeded.text(),
+                seeded.link(), null, seeded.statusOr("published"), seeded.createdAtOrNow(), null,
+                FacebookGraph.postUrl(id)));
+    }
+
+    @Override
+    public String type() {
+        return FacebookGraph.PROVIDER;
+    }
+
+    @Override
+    public List<Post> posts(Map<String, Object> connection) {
+        return state.posts().of(FacebookGraph.PROVIDER, (String) connection.get("pageId")).stream()
+                .map(post -> new Post(post.id(), post.text())).toList();
+    }
+}

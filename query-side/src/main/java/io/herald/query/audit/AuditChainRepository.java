@@ -1,0 +1,231 @@
+package io.herald.query.audit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.jdbc.core.RowCallbackHandler;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The chain's tables ({@code audit_chain}, {@code audit_chain_head}, {@code audit_checkpoint},
+ * {@code audit_signing_key}). Only the audit-chain processor, which has one segment and so one
+ * writer at a time, appends to the chain.
+ */
+@Repository
+public class AuditChainRepository {
+
+    /** A chained event: where it is in the store and in the chain, and its hashes. */
+    public record Link(long position, long chainOrder, String workspaceId, String prevHash, String hash) {
+    }
+
+    /** A signed chain head. {@code at} is kept as the text that was signed. */
+    public record Checkpoint(String workspaceId, long position, long chainOrder, String hash, String at, String keyId,
+                             String signature) {
+    }
+
+    /** A key that signed checkpoints; {@code from} and {@code until} are its first and last signature. */
+    public record SigningKey(String keyId, String publicKey, Instant from, Instant until) {
+    }
+
+    private record Head(String workspaceId, long position, long chainOrder, String hash, long events) {
+    }
+
+    /** Not a workspace id (those are at most 100 characters of another alphabet): the key of the chain's end. */
+    private static final String LAST_ORDER = " last chain order";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final EventStoreReader store;
+    private final ObjectMapper json;
+
+    public AuditChainRepository(NamedParameterJdbcTemplate jdbc, EventStoreReader store, ObjectMapper objectMapper) {
+        this.jdbc = jdbc;
+        this.store = store;
+        this.json = objectMapper;
+    }
+
+    /**
+     * Chains the events at these positions, in this order, after the heads of their workspaces'
+     * chains; one already chained (a batch handled again after a crash) is left as it is. Runs in
+     * the caller's transaction: four statements per batch, whatever its size (read the events, read
+     * the heads, append the links, move the heads).
+     */
+    void chain(List<Long> positions) {
+        if (positions.isEmpty()) {
+            return;
+        }
+        Set<Long> chained = new HashSet<>();
+        Map<Long, StoredEvent> events = new HashMap<>();
+        Map<Long, String> workspaces = new HashMap<>();
+        for (EventStoreReader.Located located : store.at(positions)) {
+            long position = located.event().position();
+            events.put(position, located.event());
+            workspaces.put(position, located.workspaceId() == null ? AuditChain.NO_WORKSPACE : located.workspaceId());
+            if (located.chained()) {
+                chained.add(position);
+            }
+        }
+        if (events.isEmpty()) {
+            return;
+        }
+        Map<String, Head> heads = heads(new HashSet<>(workspaces.values()));
+        long order = heads.remove(LAST_ORDER).chainOrder();
+        List<Link> links = new ArrayList<>();
+        for (Long position : positions) {
+            StoredEvent event = events.get(position);
+            if (event == null || !chained.add(position)) {
+                continue;
+            }
+            String workspace = workspaces.get(position);
+            Head head = heads.get(workspace);
+            String prev = head == null ? AuditChain.ORIGIN : head.hash();
+            ObjectNode line = AuditChain.line(json, event, workspace);
+            String hash = AuditChain.hash(prev, line);
+            order++;
+            links.add(new Link(position, order, workspace, prev, hash));
+            heads.put(workspace, new Head(workspace, position, order, hash, head == null ? 1 : head.events() + 1));
+        }
+        if (links.isEmpty()) {
+            return;
+        }
+        jdbc.update("""
+                INSERT INTO audit_chain (global_index, chain_order, workspace_id, prev_hash, hash)
+                SELECT * FROM unnest(CAST(:positions AS bigint[]), CAST(:orders AS bigint[]),
+                                     CAST(:workspaces AS varchar[]), CAST(:prev AS char(64)[]), CAST(:hashes AS char(64)[]))""",
+                new MapSqlParameterSource("positions", links.stream().map(Link::position).toArray(Long[]::new))
+                        .addValue("orders", links.stream().map(Link::chainOrder).toArray(Long[]::new))
+                        .addValue("workspaces", links.stream().map(Link::workspaceId).toArray(String[]::new))
+                        .addValue("prev", links.stream().map(Link::prevHash).toArray(String[]::new))
+                        .addValue("hashes", links.stream().map(Link::hash).toArray(String[]::new)));
+        Set<String> touched = new HashSet<>();
+        links.forEach(l -> touched.add(l.workspaceId()));
+        List<Head> changed = touched.stream().map(heads::get).toList();
+        jdbc.update("""
+                INSERT INTO audit_chain_head (workspace_id, global_index, chain_order, hash, events)
+                SELECT * FROM unnest(CAST(:workspaces AS varchar[]), CAST(:positions AS bigint[]),
+                                     CAST(:orders AS bigint[]), CAST(:hashes AS char(64)[]), CAST(:events AS bigint[]))
+                ON CONFLICT (workspace_id) DO UPDATE SET global_index = EXCLUDED.global_index,
+                    chain_order = EXCLUDED.chain_order, hash = EXCLUDED.hash, events = EXCLUDED.events""",
+                new MapSqlParameterSource("workspaces", changed.stream().map(Head::workspaceId).toArray(String[]::new))
+                        .addValue("positions", changed.stream().map(Head::position).toArray(Long[]::new))
+                        .addValue("orders", changed.stream().map(Head::chainOrder).toArray(Long[]::new))
+                        .addValue("hashes", changed.stream().map(Head::hash).toArray(String[]::new))
+                        .addValue("events", changed.stream().map(Head::events).toArray(Long[]::new)));
+    }
+
+    /**
+     * The heads of these workspaces' chains, and under {@link #LAST_ORDER} the chain's last
+     * position over all workspaces (in the same statement: a batch costs one read of the heads).
+     */
+    private Map<String, Head> heads(Collection<String> workspaces) {
+        Map<String, Head> heads = new HashMap<>();
+        if (workspaces.isEmpty()) {
+            return heads;
+        }
+        jdbc.query("""
+                SELECT workspace_id, global_index, chain_order, hash, events FROM audit_chain_head
+                WHERE workspace_id = ANY(:ws)
+                UNION ALL SELECT :last, 0, COALESCE(max(chain_order), 0), '', 0 FROM audit_chain""",
+                new MapSqlParameterSource("ws", workspaces.toArray(String[]::new)).addValue("last", LAST_ORDER),
+                (RowCallbackHandler) rs -> heads.put(rs.getString("workspace_id"), new Head(rs.getString("workspace_id"),
+                        rs.getLong("global_index"), rs.getLong("chain_order"), rs.getString("hash"),
+                        rs.getLong("events"))));
+        return heads;
+    }
+
+    /** The chain position of the event at {@code position}, or of the last one chained at or before it. */
+    long chainOrderAfter(long position) {
+        if (position <= 0) {
+            return 0;
+        }
+        Long exact = jdbc.queryForList("SELECT chain_order FROM audit_chain WHERE global_index = :p",
+                new MapSqlParameterSource("p", position), Long.class).stream().findFirst().orElse(null);
+        if (exact != null) {
+            return exact;
+        }
+        Long before = jdbc.queryForObject("SELECT COALESCE(max(chain_order), 0) FROM audit_chain"
+                + " WHERE global_index <= :p", new MapSqlParameterSource("p", position), Long.class);
+        return before == null ? 0 : before;
+    }
+
+    /**
+     * Checkpoints every chain that grew since its last checkpoint: its head, signed now.
+     *
+     * @return how many were stored
+     */
+    public int checkpoint(AuditSigner signer, Instant now) {
+        List<Head> grown = jdbc.query("""
+                SELECT h.* FROM audit_chain_head h
+                WHERE NOT EXISTS (SELECT 1 FROM audit_checkpoint c
+                                  WHERE c.workspace_id = h.workspace_id AND c.chain_order >= h.chain_order)""",
+                (rs, i) -> new Head(rs.getString("workspace_id"), rs.getLong("global_index"), rs.getLong("chain_order"),
+                        rs.getString("hash"), rs.getLong("events")));
+        if (grown.isEmpty()) {
+            return 0;
+        }
+        String at = now.toString();
+        List<MapSqlParameterSource> rows = new ArrayList<>();
+        for (Head head : grown) {
+            String signature = signer.sign(AuditChain.signedText(head.workspaceId(), head.position(), head.hash(), at));
+            rows.add(new MapSqlParameterSource("ws", head.workspaceId()).addValue("position", head.position())
+                    .addValue("order", head.chainOrder()).addValue("hash", head.hash()).addValue("at", at)
+                    .addValue("key", signer.keyId()).addValue("signature", signature));
+        }
+        jdbc.batchUpdate("""
+                INSERT INTO audit_checkpoint (workspace_id, global_index, chain_order, hash, signed_at, key_id, signature)
+                VALUES (:ws, :position, :order, :hash, :at, :key, :signature) ON CONFLICT DO NOTHING""",
+                rows.toArray(MapSqlParameterSource[]::new));
+        jdbc.update("""
+                INSERT INTO audit_signing_key (key_id, public_key, first_used, last_used) VALUES (:key, :pub, :now, :now)
+                ON CONFLICT (key_id) DO UPDATE SET last_used = EXCLUDED.last_used""",
+                new MapSqlParameterSource("key", signer.keyId()).addValue("pub", signer.publicKey())
+                        .addValue("now", Timestamp.from(now)));
+        return grown.size();
+    }
+
+    /**
+     * The newest checkpoint of each of these workspaces (null: every workspace) at or before the
+     * chain position {@code chainOrder}.
+     */
+    List<Checkpoint> checkpointsAtOrBefore(Collection<String> workspaces, long chainOrder) {
+        MapSqlParameterSource p = new MapSqlParameterSource("order", chainOrder);
+        String filter = "";
+        if (workspaces != null) {
+            if (workspaces.isEmpty()) {
+                return List.of();
+            }
+            filter = " AND workspace_id = ANY(:ws)";
+            p.addValue("ws", workspaces.toArray(String[]::new));
+        }
+        return jdbc.query("SELECT DISTINCT ON (workspace_id) * FROM audit_checkpoint WHERE chain_order <= :order"
+                + filter + " ORDER BY workspace_id, chain_order DESC", p, (rs, i) -> new Checkpoint(
+                rs.getString("workspace_id"), rs.getLong("global_index"), rs.getLong("chain_order"),
+                rs.getString("hash"), rs.getString("signed_at"), rs.getString("key_id"), rs.getString("signature")));
+    }
+
+    /** Every key that signed a checkpoint, the oldest first. */
+    public List<SigningKey> keys() {
+        return jdbc.query("SELECT * FROM audit_signing_key ORDER BY first_used", (rs, i) -> new SigningKey(
+                rs.getString("key_id"), rs.getString("public_key"), rs.getTimestamp("first_used").toInstant(),
+                rs.getTimestamp("last_used").toInstant()));
+    }
+
+    /** How far the chain is: the last position chained and the events chained. */
+    public record Progress(long chainedThrough, long eventsChained) {
+    }
+
+    public Progress progress() {
+        return jdbc.getJdbcTemplate().queryForObject("SELECT COALESCE(max(global_index), 0) AS through,"
+                        + " COALESCE(sum(events), 0) AS events FROM audit_chain_head",
+                (rs, i) -> new Progress(rs.getLong("through"), rs.getLong("events")));
+    }
+}
