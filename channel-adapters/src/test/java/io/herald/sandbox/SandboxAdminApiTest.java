@@ -116,5 +116,29 @@ class SandboxAdminApiTest extends SandboxTestSupport {
         assertThat(posts.findValuesAsText("id")).contains(id);
         assertThat(posts.findValuesAsText("text")).contains(text);
         assertThat(call("GET", "/sandbox/_truth/demo/not-a-demo", null).statusCode()).isEqualTo(404);
+
+        String account = Json.parse(call("POST", "/sandbox/_admin/mastodon/accounts", "{\"username\":\""
+                + SandboxDemo.MASTODON_USERNAME + "\",\"token\":\"" + SandboxDemo.MASTODON_TOKEN + "\"}").body())
+                .path("id").asText();
+        String status = unique("demo status ");
+        String statusId = Json.parse(call("POST", "/sandbox/_admin/mastodon/accounts/" + account + "/statuses",
+                "{\"text\":\"" + status + "\"}").body()).path("id").asText();
+        var statuses = Json.parse(call("GET", "/sandbox/_truth/demo/masto-demo", null).body());
+        assertThat(statuses.findValuesAsText("id")).contains(statusId);
+        assertThat(statuses.findValuesAsText("text")).contains(status);
+    }
+
+    @Test
+    void theSharedLatencyHoldsTheMastodonAnswers() throws Exception {
+        assertThat(call("PUT", "/sandbox/_admin/latency", "{\"millis\":1500}").statusCode()).isLessThan(300);
+        try {
+            long start = System.nanoTime();
+            HttpResponse<String> answer = call("GET", "/sandbox/mastodon/api/v2/instance", null);
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(tookMillis).as("milliseconds to the answer").isGreaterThanOrEqualTo(1500);
+        } finally {
+            call("PUT", "/sandbox/_admin/latency", "{\"millis\":0}");
+        }
     }
 }

@@ -23,7 +23,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The provider API version of each connection (docs/channels.md#api-versions), as its channel's
+ * The provider API version of each connection (docs/architecture.md#connection-health), as its channel's
  * plug-in declares it: recorded on the connection when a node starts, at every probe and on a
  * recurring sweep; warned of {@code herald.channels.version-warning} before its sunset; retired when
  * the provider says so. The version is configuration, so it changes when a node restarts with a new

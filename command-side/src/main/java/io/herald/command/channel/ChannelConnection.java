@@ -145,7 +145,7 @@ public class ChannelConnection {
     }
 
     /**
-     * The API version this node sends for the connection (docs/channels.md#api-versions): recorded when it
+     * The API version this node sends for the connection (docs/architecture.md#connection-health): recorded when it
      * changed; a change away from a retired version resumes the held publications; a sunset within the
      * warning window is warned of once per version.
      *

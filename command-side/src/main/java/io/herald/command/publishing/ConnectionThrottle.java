@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * A rate limit belongs to the connection, not to one publication (docs/channels.md#pacing):
+ * A rate limit belongs to the connection, not to one publication (docs/architecture.md#connection-health):
  * an attempt starts only within the connection's budget ({@link ConnectionBudgets}, rows shared by
  * every node), and once a provider says "wait", no attempt on that connection starts before the
  * time it gave, on any node. This node also remembers that time, so its own next starts need no read.

@@ -2,6 +2,9 @@ package io.herald.command.publication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.herald.adapters.port.ChannelConnection;
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
@@ -10,6 +13,7 @@ import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
 import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
@@ -36,6 +40,7 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
@@ -53,8 +58,10 @@ import io.herald.contracts.publication.RequestReadBackCommand;
 import io.herald.contracts.publication.StartAttemptCommand;
 import io.herald.contracts.publication.StartReadBackCommand;
 import io.herald.contracts.publication.UnknownCause;
+import io.herald.query.audit.PublicationStreamCheck;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -92,6 +99,13 @@ import org.junit.jupiter.api.Test;
  * uploads recorded as succeeded, and the provider must hold at most one post and one comment and
  * have seen at most one call that may have created each since its last NOT_FOUND. A failure names the sequence's own seed and its
  * steps, so it can be rerun alone ({@code -Dherald.state-machine.only=N}).
+ *
+ * <p>A life's connection is {@code read_back} (Facebook: every unknown create is read back), or
+ * {@code client_id} or {@code provider_key} with the publication's {@link SameKeyResendPolicy}: an
+ * unknown create is then sent again at once with the same key, which the provider answers with
+ * the post it already holds (a {@code provider_key} provider only while it keeps the key, an
+ * hour); the only second create without a NOT_FOUND between is such a re-send, within its bounds,
+ * and the auditor's verifier accepts every history a life makes.
  *
  * <p>The random driver is a few lines here, not a property-testing library: the moves and the
  * invariants do not depend on it, so a library's driver (and its shrinking) can be put under them.
@@ -134,7 +148,8 @@ class PublicationStateMachineTest {
             "read-first:UNKNOWN", "operator:CONFIRM_PUBLISHED", "operator:CONFIRM_NOT_PUBLISHED",
             "operator:REATTEMPT", "operator:ABANDON", "operator:read-back", "client:execute", "client:request-again",
             "auto-reattempt", "call:upload_media", "call:first_comment", "upload:again", "read:comment-FOUND",
-            "read:comment-NOT_FOUND", "operator:comment");
+            "read:comment-NOT_FOUND", "operator:comment", "resend:due-client_id", "resend:due-provider_key",
+            "resend:start-client_id", "resend:start-provider_key");
 
     @Test
     void randomLivesKeepTheRulesAndNeverCreateTwiceWithoutANotFoundBetween() {
@@ -245,8 +260,18 @@ class PublicationStateMachineTest {
     }
 
     /** One publication's random life, and the world around it. */
+    /** How long a {@code provider_key} provider keeps a key (Mastodon: about an hour), and Herald's window in it. */
+    private static final Duration KEY_KEPT = Duration.ofHours(1);
+    private static final Duration PROVIDER_KEY_WINDOW = Duration.ofMinutes(50);
+    /** The retry policy's tries of a request that never left; a {@code client_id} chain re-sends one fewer at most. */
+    private static final int NOT_SENT_MAX_TRIES = 3;
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
     private static final class Life {
         private final Random random;
+        /** The connection's retry safety: null for {@code read_back}, else {@code client_id} or {@code provider_key}. */
+        private final RetrySafety safety;
         private final FixtureConfiguration<Publication> fixture = new AggregateTestFixture<>(Publication.class);
         private final ConnectionThrottle throttle = new ConnectionThrottle();
         private final List<Object> history = new ArrayList<>();
@@ -274,11 +299,15 @@ class PublicationStateMachineTest {
         private final Set<Integer> mayHaveCreated = new TreeSet<>();
         private int createCalls;
         private int comments;
+        /** When the provider first kept the post under the publication's key ({@code client_id}, {@code provider_key}). */
+        private Instant keyKeptSince;
         private int photos;
         /** Calls that may have created the comment since its last NOT_FOUND. */
         private final Set<Integer> mayHaveCommented = new TreeSet<>();
         /** The step of each attempt, as its Attempted event names it. */
         private final Map<Integer, PublicationStep> stepOf = new TreeMap<>();
+        /** The attempts sent again with the key of the unknown one before them. */
+        private final Set<Integer> sameKeyResends = new TreeSet<>();
 
         private int steps;
         private int starts;
@@ -303,16 +332,26 @@ class PublicationStateMachineTest {
 
         Life(long seed) {
             random = new Random(seed);
+            // drawn apart from the life's moves, so a read_back life is the one it was before re-sends
+            safety = switch (new Random(~seed).nextInt(4)) {
+                case 0 -> RetrySafety.CLIENT_ID;
+                case 1 -> RetrySafety.PROVIDER_KEY;
+                default -> null;
+            };
             autoReattempt = random.nextBoolean();
             fixture.registerInjectableResource(throttle);
             fixture.registerInjectableResource(new ScriptedEntryOrder());
             fixture.registerInjectableResource(ConnectionHealth.allActive());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
+            Duration window = safety == RetrySafety.PROVIDER_KEY ? PROVIDER_KEY_WINDOW
+                    : ChronoUnit.FOREVER.getDuration();
+            fixture.registerInjectableResource(safety == null ? SameKeyResendPolicy.never()
+                    : new SameKeyResendPolicy(type -> Optional.of(new SameKeyResendPolicy.Licence(safety, window))));
             // no jitter: a sequence replays exactly from its seed
-            fixture.registerInjectableResource(SameKeyResendPolicy.never());
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                    new PublishingProperties.Retry(3, 3, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)),
+                    new PublishingProperties.Retry(NOT_SENT_MAX_TRIES, 3, Duration.ofSeconds(2), 2.0, 0.0,
+                            Duration.ofMinutes(1)),
                     null)));
             Instant scheduledAt = random.nextInt(4) == 0 ? T0.plusSeconds(1 + random.nextInt(600)) : null;
             List<ContentMedia> images = List.of(new ContentMedia(RED, "red"), new ContentMedia(BLUE, "blue"))
@@ -320,7 +359,8 @@ class PublicationStateMachineTest {
             String comment = random.nextBoolean() ? "First comment" : null;
             content = images.isEmpty() && comment == null ? TEXT_ONLY
                     : new Content(null, "Hello from Herald", null, images, comment);
-            journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", auto re-attempt "
+            journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", retry safety "
+                    + (safety == null ? "read_back" : safety.wireName()) + ", auto re-attempt "
                     + autoReattempt + ", " + images.size() + " image(s), comment " + (comment != null));
             commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.of("facebook"),
                     PublicationAction.PUBLISH, content, content.hash(), scheduledAt, T0, "calendar")));
@@ -344,6 +384,17 @@ class PublicationStateMachineTest {
                 move.body().run();
                 checkTheRules();
             }
+            theVerifierAcceptsTheHistory();
+        }
+
+        /** The auditor's verifier, fed the stream as the store holds it, finds no breach in it. */
+        private void theVerifierAcceptsTheHistory() {
+            PublicationStreamCheck check = new PublicationStreamCheck(ID.value());
+            for (int sequence = 0; sequence < history.size(); sequence++) {
+                Object event = history.get(sequence);
+                check.accept(sequence, event.getClass().getSimpleName(), JSON.valueToTree(event));
+            }
+            assertThat(check.breachesSoFar()).as("the verifier's breaches of this history").isEmpty();
         }
 
         /** Nothing more can happen: the publication is final and no node holds work for it. */
@@ -416,6 +467,9 @@ class PublicationStateMachineTest {
             switch (decision.verdict()) {
                 case START -> {
                     starts++;
+                    if (trigger == AttemptTrigger.RESEND_SAME_KEY) {
+                        happened("resend:start-" + safety.wireName());
+                    }
                     if (trigger == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND) {
                         happened("auto-reattempt");
                     }
@@ -479,6 +533,15 @@ class PublicationStateMachineTest {
             } else {
                 createCalls++;
             }
+            if (!comment && keepsTheKey()) {
+                // the provider knows the key: the same post again, never a second one
+                journal.add("     the provider holds a post under this key: it answers with it");
+                answers.add(random.nextBoolean()
+                        ? new RecordAttemptSucceededCommand(ID, attemptNo, POST, TRACE, now)
+                        : new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, UnknownCause.SERVER_ERROR,
+                                "a repeated key answered with a 500", TRACE, now));
+                return;
+            }
             int dice = random.nextInt(12);
             if (dice == 0) {
                 happened("crash:during-call");
@@ -514,7 +577,14 @@ class PublicationStateMachineTest {
                 comments++;
             } else if (created) {
                 posts++;
+                keyKeptSince = now;
             }
+        }
+
+        /** Whether a create with the publication's key is answered with the post the provider already holds. */
+        private boolean keepsTheKey() {
+            return posts > 0 && (safety == RetrySafety.CLIENT_ID
+                    || safety == RetrySafety.PROVIDER_KEY && now.isBefore(keyKeptSince.plus(KEY_KEPT)));
         }
 
         /** An upload: repeatable, so the provider may hold photos no post uses; only what is recorded counts. */
@@ -610,6 +680,9 @@ class PublicationStateMachineTest {
                 } else if (event instanceof PublicationAttemptedEvent attempted) {
                     stepOf.put(attempted.attemptNo(), PublicationStep.orPostStep(attempted.step(),
                             PublicationAction.PUBLISH));
+                    if (attempted.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+                        sameKeyResends.add(attempted.attemptNo());
+                    }
                     write(Kind.ATTEMPT_EXPIRY, attempted.attemptNo(), null, 0, attempted.expiresAt());
                 } else if (event instanceof PublicationNextStepDueEvent due) {
                     // TimerRows clears the row; the dispatcher asks for the next step
@@ -651,6 +724,10 @@ class PublicationStateMachineTest {
                     }
                 } else if (event instanceof PublicationExecutionRequestedEvent execution) {
                     undelivered.add(new Trigger(execution.attemptNo(), execution.trigger()));
+                } else if (event instanceof PublicationResendDueEvent resend) {
+                    // the read-back row stays: it settles the unknown create if the re-send never starts
+                    happened("resend:due-" + resend.retrySafety().wireName());
+                    undelivered.add(new Trigger(resend.attemptNo(), AttemptTrigger.RESEND_SAME_KEY));
                 }
             }
         }
@@ -681,7 +758,12 @@ class PublicationStateMachineTest {
                         assertThat(decided.events()).as("rule 2: an interrupted attempt becomes unknown, never a retry")
                                 .first().isInstanceOfSatisfying(PublicationOutcomeUnknownEvent.class,
                                         u -> assertThat(u.cause()).isEqualTo(UnknownCause.INTERRUPTED));
-                        if (stepOf.get(fired.attemptNo()) != PublicationStep.UPLOAD_MEDIA) {
+                        if (stepOf.get(fired.attemptNo()) == PublicationStep.CREATE_POST && safety != null) {
+                            assertThat(decided.events()).as("a create is sent again with its key, or read back")
+                                    .hasSizeLessThanOrEqualTo(2);
+                            assertThat(decided.events().stream().skip(1))
+                                    .allMatch(PublicationResendDueEvent.class::isInstance);
+                        } else if (stepOf.get(fired.attemptNo()) != PublicationStep.UPLOAD_MEDIA) {
                             assertThat(decided.events()).as("only an upload is made due again").hasSize(1);
                         }
                     } else {
@@ -783,7 +865,12 @@ class PublicationStateMachineTest {
                         ReconciliationResult.FOUND, foundRef(read.decision().readFirst()), "found before re-attempting",
                         now)).events());
                 // nothing there: ask again with the read done, in a unit of work of its own
-                case NOT_FOUND -> start(read.decision().attemptNo(), read.trigger(), true, crashAtStart());
+                case NOT_FOUND -> {
+                    // a NOT_FOUND too: the calls before it made nothing
+                    (read.decision().readFirst().stepOrPost() == PublicationStep.FIRST_COMMENT ? mayHaveCommented
+                            : mayHaveCreated).clear();
+                    start(read.decision().attemptNo(), read.trigger(), true, crashAtStart());
+                }
                 // inconclusive: the attempt's row asks again later
                 case UNKNOWN -> { }
             }
@@ -864,7 +951,8 @@ class PublicationStateMachineTest {
         private void checkTheRules() {
             assertThat(posts).as("posts at the provider").isLessThanOrEqualTo(1);
             assertThat(comments).as("comments at the provider").isLessThanOrEqualTo(1);
-            assertThat(mayHaveCreated).as("calls that may have created a post since the last NOT_FOUND")
+            assertThat(mayHaveCreated.stream().filter(no -> !sameKeyResends.contains(no)))
+                    .as("calls that may have created a post since the last NOT_FOUND, but for same-key re-sends")
                     .hasSizeLessThanOrEqualTo(1);
             assertThat(mayHaveCommented).as("calls that may have created the comment since its last NOT_FOUND")
                     .hasSizeLessThanOrEqualTo(1);
@@ -877,6 +965,9 @@ class PublicationStateMachineTest {
             boolean postDone = false;
             boolean commentDone = false;
             boolean abandoned = false;
+            PublicationResendDueEvent resendDue = null;
+            int chainResends = 0;
+            Instant chainStartedAt = null;
             for (Object event : history) {
                 assertThat(abandoned || commentDone).as("nothing after a final state, but %s", event).isFalse();
                 if (postDone) {
@@ -896,9 +987,30 @@ class PublicationStateMachineTest {
                             assertThat(commentUnknown).as("rule 3 for the comment: not again after an unknown"
                                     + " outcome without NOT_FOUND").isFalse();
                         }
-                        default -> assertThat(postUnknown)
-                                .as("rule 3: no attempt after an unknown outcome without NOT_FOUND").isFalse();
+                        default -> {
+                            if (a.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
+                                assertThat(resendDue).as("rule 3's exception: a re-send only when made due").isNotNull();
+                                assertThat(resendDue.attemptNo()).isEqualTo(a.attemptNo());
+                                assertThat(resendDue.idempotencyKey()).as("the same key").isEqualTo(a.idempotencyKey());
+                                assertThat(safety).as("only on client_id or provider_key").isNotNull();
+                                assertThat(resendDue.retrySafety()).isEqualTo(safety);
+                                chainResends++;
+                                assertThat(chainResends).as("re-sends in one chain").isLessThanOrEqualTo(
+                                        safety == RetrySafety.PROVIDER_KEY ? 1 : NOT_SENT_MAX_TRIES - 1);
+                                if (safety == RetrySafety.PROVIDER_KEY) {
+                                    assertThat(a.startedAt()).as("inside the window").isBefore(
+                                            chainStartedAt.plus(PROVIDER_KEY_WINDOW));
+                                }
+                                postUnknown = false;
+                            } else {
+                                assertThat(postUnknown)
+                                        .as("rule 3: no attempt after an unknown outcome without NOT_FOUND").isFalse();
+                                chainResends = 0;
+                                chainStartedAt = a.startedAt();
+                            }
+                        }
                     }
+                    resendDue = null;
                     inFlight = a.attemptNo();
                     lastAttemptNo = a.attemptNo();
                     lastStep = step;
@@ -954,6 +1066,13 @@ class PublicationStateMachineTest {
                         }
                         case UNKNOWN -> { }
                     }
+                } else if (event instanceof PublicationResendDueEvent due) {
+                    assertThat(inFlight).as("a re-send is made due only between attempts").isNull();
+                    assertThat(postUnknown).as("only an unknown create is sent again").isTrue();
+                    assertThat(due.unknownAttemptNo()).isEqualTo(lastAttemptNo);
+                    assertThat(due.attemptNo()).isEqualTo(lastAttemptNo + 1);
+                    assertThat(due.originalStartedAt()).isEqualTo(chainStartedAt);
+                    resendDue = due;
                 } else if (event instanceof PublicationStepSkippedEvent skipped) {
                     assertThat(inFlight).as("a step is skipped only between attempts").isNull();
                     assertThat(skipped.step()).isEqualTo(PublicationStep.FIRST_COMMENT);

@@ -129,6 +129,11 @@ final class ApiExamples {
                                      "sequenceIdentifier":"pub_01JD3Q7R2M8X","cause":"the view row could not be written",
                                      "enqueuedAt":"2026-12-01T09:00:03Z"}],
                      "stuckTimerCount":0,"stuckTimers":[]}"""),
+            Map.entry("AuditKeys", """
+                    {"keys":[{"keyId":"ed25519-7f3a9c21","publicKey":"MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=",
+                              "from":"2026-12-01T09:01:00Z"}]}"""),
+            Map.entry("AuditChainProgress", """
+                    {"storeHead":1042,"chainedThrough":1042,"eventsChained":1043,"caughtUp":true}"""),
             Map.entry("Resealed", """
                     {"keyId":"2026-12","channelConnections":4,"webhookSecrets":2,"signingSecrets":1}"""));
 

@@ -42,8 +42,9 @@ import org.springframework.beans.factory.annotation.Autowired;
  * demo connection). The provider (the sandbox, in this JVM) survives and keeps the ground truth.
  * Afterwards, per channel: every accepted request has a publication, no publication produced two
  * posts and a publication not executed none, every interrupted attempt ended as an unknown outcome
- * reconciled to the ground truth, and no attempt followed an unknown outcome without a NOT_FOUND in
- * between.
+ * reconciled to the ground truth or re-sent with its key where the provider allows, and no attempt
+ * followed an unknown outcome without a NOT_FOUND in between but a same-key re-send on a
+ * {@code client_id} or {@code provider_key} connection.
  */
 class CrashRecoveryIT extends HeraldIntegrationTest {
 
@@ -256,19 +257,23 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
         }
         int duplicates = (int) postsByText.values().stream().filter(c -> c > 1).count();
         System.out.printf("[crash-test] channel=%s kills=%d accepted=%d publications=%d lost=%d succeeded=%d "
-                        + "not_executed=%d interrupted_attempts=%d reconciled_interrupted=%d posts=%d duplicate_posts=%d "
-                        + "attempts_after_unknown_without_not_found=%d timers_fired_twice_with_effect=%d%n",
+                        + "not_executed=%d interrupted_attempts=%d reconciled_interrupted=%d resent_interrupted=%d "
+                        + "posts=%d duplicate_posts=%d "
+                        + "attempts_after_unknown_without_not_found=%d same_key_resends=%d "
+                        + "timers_fired_twice_with_effect=%d%n",
                 type, kills, sent.size(), views.size(), lost, succeeded, notExecuted, replay.interrupted,
-                replay.interruptedReconciled, postsByText.values().stream().mapToInt(Integer::intValue).sum(),
-                duplicates, replay.blindRetries, replay.firedTwiceWithEffect());
+                replay.interruptedReconciled, replay.interruptedResent,
+                postsByText.values().stream().mapToInt(Integer::intValue).sum(),
+                duplicates, replay.blindRetries, replay.sameKeyResends, replay.firedTwiceWithEffect());
         softly.assertThat(views).as("%s: publications", type).hasSize(sent.size());
         softly.assertThat(lost).as("%s: lost publications", type).isZero();
         softly.assertThat(duplicates).as("%s: publications posted twice", type).isZero();
-        softly.assertThat(replay.blindRetries).as("%s: attempts after an unknown outcome without NOT_FOUND", type)
-                .isZero();
+        softly.assertThat(replay.blindRetries).as("%s: attempts after an unknown outcome without NOT_FOUND that are "
+                + "not a same-key re-send", type).isZero();
         softly.assertThat(replay.firedTwiceWithEffect()).as("%s: timers fired twice with effect", type).isZero();
         softly.assertThat(replay.interrupted).as("%s: attempts in flight when Herald was killed", type).isPositive();
-        softly.assertThat(replay.interruptedReconciled).as("%s: interrupted attempts reconciled", type)
+        softly.assertThat(replay.interruptedReconciled + replay.interruptedResent)
+                .as("%s: interrupted attempts reconciled or re-sent with their key", type)
                 .isEqualTo(replay.interrupted);
     }
 

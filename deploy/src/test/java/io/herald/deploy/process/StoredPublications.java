@@ -6,12 +6,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * What the event store says about the publications of a test, replayed stream by stream: how many
  * requests each got, the attempts, the interrupted ones and whether a read-back settled each, blind
- * retries (an attempt after an unknown outcome without a NOT_FOUND between), and what a timer or a
+ * retries (an attempt after an unknown outcome without a NOT_FOUND between), the one exception to
+ * them counted apart (a same-key re-send of the unknown attempt, made due for a {@code client_id} or
+ * {@code provider_key} connection, as DESIGN.md "Retry safety" allows), and what a timer or a
  * redelivered event that took effect twice would leave: a second INITIAL attempt of one
  * publication, two attempts under one number, two INTERRUPTED outcomes of one attempt (its
  * expiry), or two conclusive read-backs of one attempt (a read-back row).
@@ -27,6 +30,10 @@ public final class StoredPublications {
     public int interrupted;
     public int interruptedReconciled;
     public int blindRetries;
+    /** Attempts after an unknown outcome that re-send its key, made due as the retry-safety exception. */
+    public int sameKeyResends;
+    /** Interrupted attempts settled by such a re-send (answered with the post the provider has), not a read-back. */
+    public int interruptedResent;
     public int initialTwice;
     public int attemptNumberTwice;
     public int interruptedTwice;
@@ -52,6 +59,8 @@ public final class StoredPublications {
         Map<String, Boolean> unknownPending = new HashMap<>();
         Map<String, String> stepOfAttempt = new HashMap<>();
         Map<String, Boolean> uploadPending = new HashMap<>();
+        Map<String, String> keyOfStep = new HashMap<>();
+        Map<String, JsonNode> resendDue = new HashMap<>();
         String sql = "SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
                 + (workspace == null ? " WHERE aggregate_identifier LIKE 'pub\\_%'"
                 : " WHERE aggregate_identifier IN (SELECT publication_id FROM publication_view WHERE workspace_id = ?)")
@@ -76,8 +85,18 @@ public final class StoredPublications {
                                 if (Boolean.TRUE.equals(uploadPending.put(step, false))) {
                                     store.interruptedUploadsRepeated++;
                                 }
-                            } else if (Boolean.TRUE.equals(unknownPending.get(step))) {
-                                store.blindRetries++;
+                            } else {
+                                if (Boolean.TRUE.equals(unknownPending.get(step))) {
+                                    if (sameKeyResend(payload, keyOfStep.get(step), resendDue.get(attempt))) {
+                                        store.sameKeyResends++;
+                                        if (Boolean.TRUE.equals(interruptedPending.put(step, false))) {
+                                            store.interruptedResent++;
+                                        }
+                                    } else {
+                                        store.blindRetries++;
+                                    }
+                                }
+                                keyOfStep.put(step, payload.path("idempotencyKey").asText(null));
                             }
                             if ("INITIAL".equals(payload.path("trigger").asText())) {
                                 initial.merge(publication, 1, Integer::sum);
@@ -105,6 +124,7 @@ public final class StoredPublications {
                                 }
                             }
                         }
+                        case "PublicationResendDueEvent" -> resendDue.put(attempt, payload);
                         case "PublicationReconciledEvent" -> {
                             String result = payload.path("result").asText();
                             String step = stepOfAttempt.getOrDefault(attempt, publication + "/post");
@@ -128,6 +148,19 @@ public final class StoredPublications {
         store.interruptedTwice = twice(interruptedPerAttempt);
         store.conclusiveTwice = twice(conclusivePerAttempt);
         return store;
+    }
+
+    /**
+     * Whether an attempt after an unknown outcome is the allowed exception: trigger
+     * {@code RESEND_SAME_KEY}, made due as this attempt for a {@code client_id} or {@code provider_key}
+     * connection, carrying the key of the unknown attempt.
+     */
+    private static boolean sameKeyResend(JsonNode attempted, String unknownKey, JsonNode due) {
+        String key = attempted.path("idempotencyKey").asText(null);
+        String safety = due == null ? "" : due.path("retrySafety").asText().toLowerCase(Locale.ROOT);
+        return "RESEND_SAME_KEY".equals(attempted.path("trigger").asText())
+                && (safety.equals("client_id") || safety.equals("provider_key"))
+                && key != null && key.equals(unknownKey) && key.equals(due.path("idempotencyKey").asText(null));
     }
 
     /** The step an attempt makes: each upload by its image; create, update and delete as the one post step. */

@@ -3,9 +3,11 @@ package io.herald.sandbox.mastodon;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.SandboxChannel;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -20,11 +22,11 @@ import org.springframework.web.bind.annotation.RestController;
  * The simulated instance's own admin endpoints under {@code /sandbox/_admin/mastodon}: accounts and
  * their tokens, what an account's statuses are (deleted ones marked), statuses placed by hand,
  * faults, how uploads are processed, and whether a repeated {@code Idempotency-Key} is answered
- * with a 500.
+ * with a 500; and the create requests it received, with their keys.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
-public class MastodonAdminController {
+public class MastodonAdminController implements SandboxChannel {
 
     private static final String ADMIN = "/sandbox/_admin/mastodon";
 
@@ -66,7 +68,16 @@ public class MastodonAdminController {
         return json(list);
     }
 
-    /** A status placed by hand: {@code {text, inReplyToId?, createdAt?}} → {@code {id}}. */
+    /** {@code [{idempotencyKey, at}]}: every create request the account's token made, oldest first. */
+    @GetMapping(ADMIN + "/accounts/{id}/creates")
+    public ResponseEntity<String> creates(@PathVariable String id) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        instance.createRequests(id).forEach(request -> list.addObject().put("idempotencyKey", request.idempotencyKey())
+                .put("at", request.at().toString()));
+        return json(list);
+    }
+
+        /** A status placed by hand: {@code {text, inReplyToId?, createdAt?}} → {@code {id}}. */
     @PostMapping(ADMIN + "/accounts/{id}/statuses")
     public ResponseEntity<String> seed(@PathVariable String id, @RequestBody JsonNode body) {
         Instant at = Json.text(body, "createdAt") == null ? Instant.now() : Instant.parse(Json.text(body, "createdAt"));
@@ -97,5 +108,19 @@ public class MastodonAdminController {
 
     private static ResponseEntity<String> json(JsonNode body) {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.write(body));
+    }
+
+    @Override
+    public String type() {
+        return "mastodon";
+    }
+
+    /** The statuses, deleted ones left out, of the account the connection's {@code accessToken} was made for. */
+    @Override
+    public List<Post> posts(Map<String, Object> connection) {
+        return instance.madeFor((String) connection.get("accessToken"))
+                .map(account -> instance.statuses(account.id(), false).stream()
+                        .map(status -> new Post(status.id(), status.text())).toList())
+                .orElse(List.of());
     }
 }

@@ -91,6 +91,7 @@ public class MastodonApiController {
         String key = request.getHeader("Idempotency-Key");
         return authorized(request, "write:statuses", MastodonFaults.Operation.CREATE, response, account -> () -> {
             Instant now = Instant.now();
+            instance.received(account.id(), key, now);
             if (key != null) {
                 Optional<Status> repeat = instance.keyed(account.id(), key, now).flatMap(instance::status);
                 if (repeat.isPresent()) {
@@ -273,9 +274,7 @@ public class MastodonApiController {
             }
             case HOLD_AFTER_CREATE -> {
                 ResponseEntity<String> answer = effect.get();
-                DeferredResult<ResponseEntity<String>> result = new DeferredResult<>(f.delayMillis() + 60_000);
-                state.later(f.delayMillis(), () -> result.setResult(answer));
-                yield result;
+                yield Replies.after(state, f.delayMillis(), () -> answer);
             }
         };
     }
@@ -385,10 +384,9 @@ public class MastodonApiController {
         return ResponseEntity.status(answer.getStatusCode()).headers(headers).body(answer.getBody());
     }
 
-    private static DeferredResult<ResponseEntity<String>> now(ResponseEntity<String> answer) {
-        DeferredResult<ResponseEntity<String>> result = new DeferredResult<>();
-        result.setResult(answer);
-        return result;
+    /** Answers after the sandbox's artificial latency, as every simulated provider does. */
+    private DeferredResult<ResponseEntity<String>> now(ResponseEntity<String> answer) {
+        return Replies.now(state, answer);
     }
 
     private static ResponseEntity<String> ok(JsonNode body) {

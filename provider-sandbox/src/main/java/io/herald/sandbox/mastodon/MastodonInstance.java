@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -52,6 +53,10 @@ public class MastodonInstance {
     private record Key(String statusId, Instant at) {
     }
 
+    /** One create request the instance answered: the {@code Idempotency-Key} it carried (null: none). */
+    public record CreateRequest(String accountId, String idempotencyKey, Instant at) {
+    }
+
     private record Window(Instant start, AtomicInteger used) {
     }
 
@@ -62,6 +67,7 @@ public class MastodonInstance {
     private final Map<String, Key> keys = new ConcurrentHashMap<>();
     private final Map<String, Integer> processingChecks = new ConcurrentHashMap<>();
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
+    private final List<CreateRequest> createRequests = new CopyOnWriteArrayList<>();
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong accounts = new AtomicLong(109_000_000_000_000_000L);
     private volatile boolean repeatedKeyError;
@@ -89,6 +95,11 @@ public class MastodonInstance {
 
     Optional<Account> byToken(String token) {
         return Optional.ofNullable(token).map(byToken::get);
+    }
+
+    /** The account a token was made for, revoked or not. */
+    Optional<Account> madeFor(String token) {
+        return byId.values().stream().filter(account -> account.token().equals(token)).findFirst();
     }
 
     Optional<Account> account(String id) {
@@ -124,6 +135,16 @@ public class MastodonInstance {
     void delete(Status status) {
         statuses.put(status.id(), new Status(status.id(), status.accountId(), status.text(), status.inReplyToId(),
                 status.createdAt(), status.mediaIds(), status.editedAt(), true));
+    }
+
+    /** Notes a create request of the account, whatever its answer. */
+    void received(String accountId, String key, Instant at) {
+        createRequests.add(new CreateRequest(accountId, key, at));
+    }
+
+    /** The account's create requests, oldest first. */
+    public List<CreateRequest> createRequests(String accountId) {
+        return createRequests.stream().filter(r -> r.accountId().equals(accountId)).toList();
     }
 
     /** The status an {@code Idempotency-Key} of the account's last hour names. */

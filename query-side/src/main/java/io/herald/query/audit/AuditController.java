@@ -1,6 +1,7 @@
 package io.herald.query.audit;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.herald.platform.problem.Problems;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -99,9 +100,11 @@ public class AuditController {
     }
 
     /** A key that signs checkpoints: the raw 32 bytes of its Ed25519 public key in standard base64. */
+    @Schema(name = "AuditPublicKey")
     public record PublicKeyView(String keyId, String publicKey, java.time.Instant from, java.time.Instant until) {
     }
 
+    @Schema(name = "AuditKeys")
     public record KeysView(List<PublicKeyView> keys) {
     }
 
@@ -130,6 +133,7 @@ public class AuditController {
      * On an existing store, the chain of what was stored before it is computed once in the background;
      * this shows how far that has come.
      */
+    @Schema(name = "AuditChainProgress")
     public record ChainProgress(long storeHead, long chainedThrough, long eventsChained, boolean caughtUp) {
     }
 

@@ -47,6 +47,8 @@ public final class PublicationStreamCheck {
     private boolean succeeded;
     private String action = "publish";
     private String lastStep;
+    /** The latest attempt was an upload whose outcome is unknown: past the retry policy it ends FAILED. */
+    private Integer unknownUploadOf;
     /** The same two facts for the first comment. */
     private Integer commentUnknownOf;
     private boolean commentSucceeded;
@@ -178,6 +180,7 @@ public final class PublicationStreamCheck {
             resendDue = null;
         }
         inFlight = attemptNo;
+        unknownUploadOf = null;
         inFlightSequence = sequence;
         inFlightExpiresAt = instant(payload.path("expiresAt"));
         lastAttemptNo = Math.max(lastAttemptNo, attemptNo);
@@ -270,6 +273,11 @@ public final class PublicationStreamCheck {
 
     private void result(long sequence, JsonNode payload, String what) {
         int attemptNo = payload.path("attemptNo").asInt();
+        if (inFlight == null && "failure".equals(what) && Integer.valueOf(attemptNo).equals(unknownUploadOf)) {
+            // an upload whose outcome stayed unknown as often as the retry policy allows fails, as its end
+            unknownUploadOf = null;
+            return;
+        }
         if (inFlight == null || inFlight != attemptNo) {
             breach(5, sequence, what + " recorded for attempt " + attemptNo + ", but "
                     + (inFlight == null ? "no attempt was in flight" : "attempt " + inFlight + " was in flight"));
@@ -278,6 +286,7 @@ public final class PublicationStreamCheck {
         inFlight = null;
         if (repeatable(lastStep)) {
             // repeatable: an unknown upload is simply uploaded again
+            unknownUploadOf = "unknown outcome".equals(what) ? attemptNo : null;
             return;
         }
         boolean comment = followsPost(lastStep);
@@ -303,6 +312,11 @@ public final class PublicationStreamCheck {
 
     private void reconciled(long sequence, JsonNode payload) {
         int attemptNo = payload.path("attemptNo").asInt();
+        if (inFlight != null && inFlight == attemptNo
+                && "PROVIDER_DUPLICATE_SIGNAL".equals(payload.path("source").asText())) {
+            // the provider refused the attempt as a duplicate: that refusal is the attempt's answer
+            inFlight = null;
+        }
         if (inFlight != null) {
             closedWithoutResult(sequence, "reconciled");
         }

@@ -11,6 +11,7 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
@@ -117,6 +118,24 @@ final class PublicationTransitions {
             d.noDecision();
         }
         d.updatedAt = e.recordedAt();
+        return d.toView();
+    }
+
+    /**
+     * Rule 3's one exception: the unknown create is sent again at once with the same key, which the
+     * provider cannot turn into a second post. Nothing waits for an operator: the publication is
+     * attempting again, its post step pending with why; the unknown attempt keeps its outcome.
+     */
+    static PublicationView resendDue(PublicationView view, PublicationResendDueEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        if (e.unknownAttemptNo() >= d.latestAttemptNo()) {
+            StepViews.settle(d, e.unknownAttemptNo(), StepStatus.PENDING, null, "the answer to attempt "
+                    + e.unknownAttemptNo() + " was lost; sent again as attempt " + e.attemptNo() + " with the same key"
+                    + " (retry safety " + e.retrySafety().wireName() + "), which cannot make a second post");
+            d.status = PublicationStatus.ATTEMPTING;
+            d.noDecision();
+        }
+        d.updatedAt = e.dueAt();
         return d.toView();
     }
 

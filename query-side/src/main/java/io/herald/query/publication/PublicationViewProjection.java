@@ -12,6 +12,7 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationReleasedEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
@@ -108,6 +109,11 @@ public class PublicationViewProjection {
     @EventHandler
     public void on(PublicationOutcomeUnknownEvent event, @SequenceNumber long sequence) {
         apply(event.publicationId(), sequence, view -> PublicationTransitions.outcomeUnknown(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationResendDueEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.resendDue(view, event));
     }
 
     @EventHandler

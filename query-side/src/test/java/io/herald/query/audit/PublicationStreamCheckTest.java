@@ -232,6 +232,29 @@ class PublicationStreamCheckTest {
         assertThat(finish()).isEmpty();
     }
 
+    @Test
+    void anUploadUnknownTooOftenEndsFailedAndThatIsNoBreach() {
+        event(attempted(1, PublicationStep.UPLOAD_MEDIA));
+        event(unknown(1));
+        // the aggregate's end of an upload the retry policy may not send again: the unknown attempt fails
+        event(new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "upload_outcome_unknown", "no clear answer",
+                AttemptTrace.nothingCameBack(null, null), null, T0.plusSeconds(62)));
+        assertThat(finish()).isEmpty();
+
+        event(new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "upload_outcome_unknown", "again",
+                AttemptTrace.nothingCameBack(null, null), null, T0.plusSeconds(63)));
+        assertThat(finish()).singleElement().satisfies(b -> assertThat(b.rule()).isEqualTo(5));
+    }
+
+    @Test
+    void aDuplicateRefusalIsTheAnswerOfTheAttemptInFlight() {
+        event(attempted(1));
+        event(new PublicationReconciledEvent(ID, WS, 1, ReconciliationResult.FOUND,
+                ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL, new ProviderRef("1_2", null), "duplicate", null, null,
+                T0.plusSeconds(5)));
+        assertThat(finish()).isEmpty();
+    }
+
     private static PublicationHeldEvent held(int attemptNo) {
         return new PublicationHeldEvent(ID, WS, ChannelId.of("li-main"), attemptNo,
                 "the connection needs new credentials: expired", attemptNo == 0 ? null : "EXPIRED_ACCESS_TOKEN", null,

@@ -1,6 +1,7 @@
 package io.herald.query.publication;
 
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
@@ -21,6 +22,7 @@ import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
@@ -125,6 +127,13 @@ public final class PublicationEvents {
                 new AttemptTrace("fp-" + attemptNo, "page-1", at, false, null, null, null, 30000), at));
     }
 
+    /** The unknown create {@code unknownAttemptNo} is sent again with the same key, as the next attempt. */
+    public void resendDue(PublicationId id, String workspace, int unknownAttemptNo, Instant at) {
+        send(id, new PublicationResendDueEvent(id, WorkspaceId.of(workspace), unknownAttemptNo, unknownAttemptNo + 1,
+                PublicationStep.CREATE_POST, RetrySafety.PROVIDER_KEY, id.value(), at.minusSeconds(30),
+                at.plus(Duration.ofMinutes(50)).minusSeconds(30), 1, at));
+    }
+
     public void reconciled(PublicationId id, String workspace, int attemptNo, ReconciliationResult result,
                            ReconciliationSource source, ProviderRef ref, String detail, Instant at) {
         send(id, new PublicationReconciledEvent(id, WorkspaceId.of(workspace), attemptNo, result, source, ref, detail,
@@ -169,6 +178,8 @@ public final class PublicationEvents {
         } else if (event instanceof PublicationOutcomeUnknownEvent e) {
             projection.on(e, sequence);
         } else if (event instanceof PublicationReconciledEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationResendDueEvent e) {
             projection.on(e, sequence);
         } else if (event instanceof PublicationExecutionRequestedEvent e) {
             projection.on(e, sequence);

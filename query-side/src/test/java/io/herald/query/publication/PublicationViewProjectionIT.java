@@ -18,6 +18,8 @@ import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.UnknownCause;
 import io.herald.query.ReadStore;
+import io.herald.query.decisionqueue.DecisionQueueQueryHandler;
+import io.herald.query.decisionqueue.FindDecisionQueueQuery;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -454,6 +456,39 @@ class PublicationViewProjectionIT {
         events.abandoned(abandoned, WS, T0.plusSeconds(45));
 
         events.requested(WS, "e-6", "wp-blog", T0.plusSeconds(50));
+    }
+
+    @Test
+    void anUnknownCreateSentAgainWithItsKeyIsAttemptingAndNeverInTheDecisionQueue() {
+        PublicationId id = events.requested(WS, "entry-42", "masto", T0);
+        events.attempted(id, WS, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.outcomeUnknown(id, WS, 1, T0.plusSeconds(31));
+        events.resendDue(id, WS, 1, T0.plusSeconds(31));
+
+        PublicationView due = view(id);
+        assertThat(due.status()).isEqualTo(PublicationStatus.ATTEMPTING);
+        assertThat(due.needsDecision()).isFalse();
+        assertThat(due.attempts()).singleElement()
+                .satisfies(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.OUTCOME_UNKNOWN));
+        assertThat(due.steps()).singleElement().satisfies(step -> {
+            assertThat(step.status()).isEqualTo(PublicationView.StepStatus.PENDING);
+            assertThat(step.detail()).contains("attempt 1").contains("attempt 2").contains("same key")
+                    .contains("provider_key");
+        });
+        assertThat(decisionQueue()).isEmpty();
+
+        events.attempted(id, WS, 2, AttemptTrigger.RESEND_SAME_KEY, T0.plusSeconds(32));
+        events.succeeded(id, WS, 2, POST, T0.plusSeconds(33));
+        PublicationView done = view(id);
+        assertThat(done.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(done.attempts()).extracting(PublicationView.Attempt::trigger)
+                .containsExactly(AttemptTrigger.INITIAL, AttemptTrigger.RESEND_SAME_KEY);
+        assertThat(decisionQueue()).isEmpty();
+    }
+
+    private List<PublicationView> decisionQueue() {
+        return new DecisionQueueQueryHandler(repository).handle(new FindDecisionQueueQuery(WorkspaceId.of(WS), null,
+                null, 50)).items();
     }
 
     private PublicationView view(PublicationId id) {

@@ -100,6 +100,20 @@ class WebhookDeliveryWriterIT {
         assertThat(rows()).isEqualTo(once);
     }
 
+    @Test
+    void anUnknownCreateSentAgainWithItsKeyIsReportedUnknownButNeverAsNeedingADecision() {
+        subscribe("all", "*");
+        PublicationId id = events.requested(ws, "entry-4", "masto", T0);
+        events.attempted(id, ws, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.outcomeUnknown(id, ws, 1, T0.plusSeconds(31));
+        events.resendDue(id, ws, 1, T0.plusSeconds(31));
+        events.attempted(id, ws, 2, AttemptTrigger.RESEND_SAME_KEY, T0.plusSeconds(32));
+        events.succeeded(id, ws, 2, new ProviderRef("1_2", "https://masto.example/@a/1_2"), T0.plusSeconds(33));
+
+        assertThat(rows()).extracting(r -> r.get("webhook_id") + " " + r.get("event_type"))
+                .containsExactly("all publication.outcome_unknown", "all publication.succeeded");
+    }
+
     private void subscribe(String webhookId, String... types) {
         subscriptions.on(new WebhookCreatedEvent(WebhookSubscriptionId.of(WorkspaceId.of(ws), webhookId),
                 WorkspaceId.of(ws), webhookId, "https://calendar.example/" + webhookId, List.of(types), true, 1,
