@@ -47,7 +47,7 @@ public class ChannelConnectController {
     }
 
     @Operation(description = "Starts connecting the channel through its provider's OAuth consent with PKCE (the body"
-            + " names the channel type, and a Mastodon instanceUrl): answers the authorizeUrl to open in the admin's"
+            + " names the channel type, and for a per-instance provider its instance): answers the authorizeUrl to open in the admin's"
             + " browser and until when its single-use state holds. Nothing is stored until the provider's return.")
     @PostMapping("/api/v1/workspaces/{ws}/channels/{channelId}/connect")
     public ResponseEntity<ChannelConnectFlows.Started> connect(

@@ -55,13 +55,6 @@ final class ApiExamples {
                      "capabilities":{"publish":{"available":true},"reconcile":{"available":true}},
                      "retrySafety":"read_back","autoReattemptAfterNotFound":false,"heldPublications":0,
                      "probedAt":"2026-12-01T08:00:00Z","updatedAt":"2026-12-01T08:00:00Z"}"""),
-            Map.entry("KeysView", """
-                    {"keys":[{"keyId":"audit-2026-11","publicKey":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=","from":"2026-11-01T00:00:00Z",
-                              "until":"2026-12-01T00:00:00Z"},
-                             {"keyId":"audit-2026-12","publicKey":"Gb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=",
-                              "from":"2026-12-01T00:00:00Z"}]}"""),
-            Map.entry("ChainProgress", """
-                    {"storeHead":1042,"chainedThrough":1042,"eventsChained":1042,"caughtUp":true}"""),
             Map.entry("ConnectStart", """
                     {"authorizeUrl":"https://www.facebook.com/v25.0/dialog/oauth?client_id=1234&state=c2ln&code_challenge=E9Me",
                      "expiresAt":"2026-12-01T08:10:00Z"}"""),
