@@ -6,6 +6,7 @@ import io.herald.adapters.port.ChannelConnection;
 import io.herald.command.health.ConnectionHealth;
 import io.herald.command.publishing.AutoReattemptPolicy;
 import io.herald.command.publishing.ConnectionThrottle;
+import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
 import io.herald.contracts.channel.ChannelType;
@@ -62,6 +63,7 @@ class PublicationApiVersionHeldTest {
         fixture = new AggregateTestFixture<>(Publication.class);
         retired = null;
         fixture.registerInjectableResource(new ConnectionThrottle());
+        fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new ScriptedEntryOrder());
         fixture.registerInjectableResource(new ConnectionHealth((ws, ch) -> Optional.empty(),
                 (ws, ch, type) -> Optional.ofNullable(retired)));
