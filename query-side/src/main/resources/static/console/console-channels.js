@@ -52,11 +52,98 @@
           + ' held' }), held ? ' · ' : null,
           held ? el('a', { href: H.consoleHref({ status: 'HELD', channelId: c.channelId }),
             text: 'Show the held publications of ' + c.channelId }) : null,
-          el('span', { className: 'muted', text: c.status !== 'NEEDS_REAUTH' && versionNeedsAttention(c)
-            ? ' An operator configures a current API version and restarts Herald.'
-            : ' An admin reconnects it with PUT …/channels/' + c.channelId + '.' })])
+          c.status === 'NEEDS_REAUTH' ? reconnectButton(c)
+            : versionNeedsAttention(c)
+              ? el('span', { className: 'muted', text: ' An operator configures a current API version and restarts Herald.' })
+              : null])
       ]));
     });
+  }
+
+  // ---- connecting through the provider -------------------------------------------------------
+  function say(text, className) {
+    var result = $('connect-result');
+    result.className = 'connect-result ' + (className || '');
+    result.textContent = text;
+  }
+
+  // starts a connect: the browser goes to the provider and comes back to /console#connect=…
+  function startConnect(type, channelId, instanceUrl) {
+    if (!channelId) { say('Type the channel id first.', 'error'); $('connect-channel-id').focus(); return; }
+    var body = { type: type };
+    if (type === 'mastodon') { body.instanceUrl = instanceUrl || $('connect-instance').value.trim(); }
+    say('Starting…');
+    H.api(H.wsPath('/channels/' + encodeURIComponent(channelId) + '/connect'),
+      { method: 'POST', body: JSON.stringify(body) })
+      .then(function (started) { location.assign(started.authorizeUrl); }, function (error) {
+        if (error instanceof H.Unauthorized) { return; }
+        say(typeLabel(type) + ': ' + H.problemText(error), 'error');
+      });
+  }
+
+  function reconnectButton(c) {
+    var button = el('button', { type: 'button', className: 'small', 'data-reconnect': c.channelId,
+      text: 'Reconnect', 'aria-label': 'Reconnect ' + c.channelId });
+    button.addEventListener('click', function () {
+      startConnect(c.type, c.channelId, c.settings && c.settings.instanceUrl);
+    });
+    return button;
+  }
+
+  function renderConnectButtons() {
+    var box = $('connect-buttons');
+    box.textContent = '';
+    Object.keys(CHANNEL_TYPES).forEach(function (type) {
+      var button = el('button', { type: 'button', className: 'secondary', 'data-connect-type': type },
+        [channelType(type)]);
+      button.addEventListener('click', function () { startConnect(type, $('connect-channel-id').value.trim()); });
+      box.appendChild(button);
+    });
+  }
+
+  function choose(result, choice, button) {
+    button.disabled = true;
+    say('Connecting ' + choice.name + '…');
+    H.api(H.wsPath('/channels/' + encodeURIComponent(result.channelId) + '/connect/choice'),
+      { method: 'POST', body: JSON.stringify({ state: result.state, id: choice.id }) })
+      .then(function () {
+        $('connect-choices').hidden = true;
+        say(result.channelId + ' is connected to ' + choice.name + '.', 'ok');
+        H.rendered.channels = null;
+        H.refreshChannels();
+      }, function (error) {
+        if (error instanceof H.Unauthorized) { return; }
+        button.disabled = false;
+        say('Not connected: ' + H.problemText(error), 'error');
+      });
+  }
+
+  // what the provider's return said, passed in the fragment (never sent to a server)
+  function showReturn() {
+    var match = /^#connect=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    if (!match) { return; }
+    history.replaceState(null, '', location.pathname + location.search);
+    var result;
+    try {
+      result = JSON.parse(decodeURIComponent(escape(atob(match[1].replace(/-/g, '+').replace(/_/g, '/')))));
+    } catch (ignored) { return; }
+    if (result.error) {
+      say(typeLabel(result.type) + ' was not connected: ' + result.detail, 'error');
+    } else if (result.connected) {
+      say(result.channelId + ' is connected (' + typeLabel(result.type) + ').', 'ok');
+    } else if (result.choices) {
+      var box = $('connect-choices');
+      box.textContent = '';
+      box.appendChild(el('p', { text: 'Which ' + (result.choices[0] || {}).kind + ' should ' + result.channelId
+        + ' publish to?' }));
+      result.choices.forEach(function (choice) {
+        var button = el('button', { type: 'button', 'data-choice': choice.id, text: choice.name });
+        button.addEventListener('click', function () { choose(result, choice, button); });
+        box.appendChild(button);
+      });
+      box.hidden = false;
+      say('Choose one to finish connecting ' + result.channelId + '.');
+    }
   }
 
   function capability(cap, label) {
@@ -208,4 +295,6 @@
         ? 'Webhook deliveries need a key with the operator or admin role.' : 'Could not load: ' + H.problemText(error);
     });
   };
+  renderConnectButtons();
+  showReturn();
 })();

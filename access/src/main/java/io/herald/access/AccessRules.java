@@ -52,12 +52,14 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
 
     /**
      * Open to anyone, for reading: health probes, the scrape, the API description, the console's
-     * shell and its chart library, the public keys of the audit checkpoints.
+     * shell and its chart library, the public keys of the audit checkpoints, and the providers'
+     * OAuth callbacks (their single-use, signed {@code state} authenticates them).
      */
     private static final List<String> OPEN_READS = List.of(
             "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
             "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
-            "/console", "/console/**", "/webjars/uplot/**", "/favicon.ico", "/api/v1/audit/keys");
+            "/console", "/console/**", "/webjars/uplot/**", "/favicon.ico", "/api/v1/audit/keys",
+            "/oauth/callback/{type}");
 
     private final List<PathPattern> openReads;
     private final PathPattern sandbox;
@@ -83,6 +85,8 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", WS + "/channels", PUBLISHER, OPERATOR, ADMIN),
                 rule(parser, "PUT", WS + "/channels/{channelId}", ADMIN),
                 rule(parser, "POST", WS + "/channels/{channelId}/probe", ADMIN),
+                rule(parser, "POST", WS + "/channels/{channelId}/connect", ADMIN),
+                rule(parser, "POST", WS + "/channels/{channelId}/connect/choice", ADMIN),
                 rule(parser, "PUT", WS + "/webhooks/{webhookId}", ADMIN),
                 rule(parser, "GET", WS + "/webhooks", ADMIN, OPERATOR),
                 rule(parser, "DELETE", WS + "/webhooks/{webhookId}", ADMIN),

@@ -18,6 +18,7 @@ import io.herald.adapters.outbound.HostResolver;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.outbound.OutboundProperties;
 import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.wordpress.WordPressAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
@@ -42,18 +43,32 @@ public class ChannelAdaptersConfiguration {
 
     /** Every channel plug-in Herald has; also builds them without Spring, e.g. in tests. */
     public static ChannelPlugins create(PluginProperties properties, OutboundGuard guard, Clock clock) {
+        FacebookProperties facebook = properties.bind(FacebookProperties.class);
+        LinkedInProperties linkedIn = properties.bind(LinkedInProperties.class);
         MastodonProperties mastodon = properties.bind(MastodonProperties.class);
         return new ChannelPlugins(List.<ChannelPlugin>of(
-                new FacebookPlugin(facebook(properties.bind(FacebookProperties.class), clock)),
-                new LinkedInPlugin(linkedIn(properties.bind(LinkedInProperties.class), clock)),
+                new FacebookPlugin(facebook(facebook, clock), facebookLogin(facebook, clock)),
+                new LinkedInPlugin(linkedIn(linkedIn, clock), linkedInLogin(linkedIn, clock)),
                 new WordPressPlugin(wordPress(properties.bind(WordPressProperties.class), guard, clock)),
                 new BlueskyPlugin(bluesky(properties.bind(BlueskyProperties.class), guard, clock)),
-                new MastodonPlugin(mastodon(mastodon, guard, clock), mastodon.idempotencyWindow())));
+                new MastodonPlugin(mastodon(mastodon, guard, clock), mastodon.idempotencyWindow(),
+                        MastodonPlugin.login(mastodonHttp(mastodon, guard, clock)))));
     }
 
     public static FacebookAdapter facebook(FacebookProperties fb, Clock clock) {
         return new FacebookAdapter(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock),
                 fb.graphBaseUrl());
+    }
+
+    public static ConnectFlow facebookLogin(FacebookProperties fb, Clock clock) {
+        return FacebookPlugin.login(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock),
+                fb.dialogBaseUrl(), fb.graphBaseUrl(), fb.appId(), fb.appSecret());
+    }
+
+    public static ConnectFlow linkedInLogin(LinkedInProperties li, Clock clock) {
+        return LinkedInPlugin.login(new ProviderHttp("linkedin", li.connectTimeout(), li.readTimeout(), clock),
+                li.authorizationBaseUrl(), li.apiBaseUrl(), li.version(), li.clientId(), li.clientSecret(),
+                li.oauthScopes());
     }
 
     public static LinkedInAdapter linkedIn(LinkedInProperties li, Clock clock) {
@@ -75,8 +90,11 @@ public class ChannelAdaptersConfiguration {
 
     /** A Mastodon instance is one a workspace admin names: every call goes through the outbound guard. */
     public static MastodonAdapter mastodon(MastodonProperties md, OutboundGuard guard, Clock clock) {
-        return new MastodonAdapter(ProviderHttp.guarded("mastodon", md.connectTimeout(), md.readTimeout(), clock,
-                guard));
+        return new MastodonAdapter(mastodonHttp(md, guard, clock));
+    }
+
+    private static ProviderHttp mastodonHttp(MastodonProperties md, OutboundGuard guard, Clock clock) {
+        return ProviderHttp.guarded("mastodon", md.connectTimeout(), md.readTimeout(), clock, guard);
     }
 
     /** The system resolver; a test may replace this bean to control what names resolve to. */

@@ -55,12 +55,14 @@ public abstract class SandboxTestSupport {
 
     protected FacebookAdapter facebook(Duration readTimeout) {
         return ChannelAdaptersConfiguration.facebook(
-                new FacebookProperties(sandbox.facebookGraphUrl(), Duration.ofSeconds(2), readTimeout), clock);
+                new FacebookProperties(sandbox.facebookGraphUrl(), "https://www.facebook.com/v25.0", null, null,
+                        Duration.ofSeconds(2), readTimeout), clock);
     }
 
     protected LinkedInAdapter linkedIn(Duration readTimeout) {
         return ChannelAdaptersConfiguration.linkedIn(
-                new LinkedInProperties(sandbox.linkedInApiUrl(), "202611", Duration.ofSeconds(2), readTimeout), clock);
+                new LinkedInProperties(sandbox.linkedInApiUrl(), "202611", "https://www.linkedin.com/oauth/v2", null,
+                        null, "openid,profile,w_member_social", Duration.ofSeconds(2), readTimeout), clock);
     }
 
     protected WordPressAdapter wordPress(Duration readTimeout) {

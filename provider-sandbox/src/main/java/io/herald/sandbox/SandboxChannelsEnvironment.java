@@ -5,9 +5,12 @@ import org.springframework.boot.context.properties.bind.Binder;
 import io.herald.platform.config.SandboxProperties;
 
 import io.herald.platform.data.DataDirectory;
+import io.herald.sandbox.facebook.FacebookLoginController;
+import io.herald.sandbox.linkedin.LinkedInLoginController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.env.EnvironmentPostProcessor;
@@ -45,22 +48,33 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
                     Map.of("server.port", String.valueOf(freePort()))));
         }
         // lowest precedence: any explicit setting wins
-        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels",
-                Map.<String, Object>copyOf(pointedAt("http://localhost:${server.port:8080}"))));
+        String herald = "http://localhost:${server.port:8080}";
+        Map<String, Object> settings = new HashMap<>(pointedAt(herald));
+        // Herald's own public address, where the providers send the browser back after a connect
+        settings.put("herald.public-base-url", herald);
+        environment.getPropertySources().addLast(new MapPropertySource("herald-sandbox-channels", settings));
     }
 
     /**
      * The settings that point Herald at a sandbox served at {@code base} (e.g.
-     * {@code http://localhost:8080}): the providers at configured addresses, and private networks
-     * allowed, as the sandbox's WordPress sites and PDS are on localhost. Also for a Herald started
-     * apart from the sandbox.
+     * {@code http://localhost:8080}): the providers at configured addresses, the sandbox's Facebook
+     * and LinkedIn apps for connecting through them, and private networks allowed, as the sandbox's
+     * WordPress sites and PDS are on localhost. Also for a Herald started apart from the sandbox
+     * (which then sets its own {@code herald.public-base-url}).
      */
     public static Map<String, String> pointedAt(String base) {
         String sandbox = base + "/sandbox";
-        return Map.of(
-                "herald.channels.facebook.graph-base-url", sandbox + "/facebook/v25.0",
-                "herald.channels.linkedin.api-base-url", sandbox + "/linkedin",
-                "herald.outbound.allow-private-networks", "true");
+        return Map.ofEntries(
+                Map.entry("herald.channels.facebook.graph-base-url", sandbox + "/facebook/v25.0"),
+                Map.entry("herald.channels.linkedin.api-base-url", sandbox + "/linkedin"),
+                Map.entry("herald.channels.facebook.dialog-base-url", sandbox + "/facebook/www/v25.0"),
+                Map.entry("herald.channels.facebook.app-id", FacebookLoginController.APP_ID),
+                Map.entry("herald.channels.facebook.app-secret", FacebookLoginController.APP_SECRET),
+                Map.entry("herald.channels.linkedin.authorization-base-url", sandbox + "/linkedin/oauth/v2"),
+                Map.entry("herald.channels.linkedin.client-id", LinkedInLoginController.CLIENT_ID),
+                Map.entry("herald.channels.linkedin.client-secret", LinkedInLoginController.CLIENT_SECRET),
+                Map.entry("herald.channels.linkedin.oauth-scopes", "openid,profile,w_member_social,r_member_social"),
+                Map.entry("herald.outbound.allow-private-networks", "true"));
     }
 
     private static int freePort() {

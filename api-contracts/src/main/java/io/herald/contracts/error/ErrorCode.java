@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum ErrorCode {
     VALIDATION_FAILED("validation_failed", 400),
     ACTION_NOT_SUPPORTED("action_not_supported", 400),
+    OAUTH_STATE_INVALID("oauth_state_invalid", 400),
     UNAUTHENTICATED("unauthenticated", 401),
     SIGNATURE_INVALID("signature_invalid", 401),
     KEY_EXPIRED("key_expired", 401),
@@ -26,6 +27,7 @@ public enum ErrorCode {
     TARGET_UNVERIFIED("target_unverified", 409),
     LIMIT_REACHED("limit_reached", 409),
     MEDIA_IN_USE("media_in_use", 409),
+    OAUTH_NOT_CONFIGURED("oauth_not_configured", 409),
     PAYLOAD_TOO_LARGE("payload_too_large", 413),
     QUOTA_EXCEEDED("quota_exceeded", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415),
@@ -37,6 +39,7 @@ public enum ErrorCode {
     MEDIA_UNREADABLE("media_unreadable", 422),
     UNKNOWN_MEDIA("unknown_media", 422),
     POST_NOT_OWNED("post_not_owned", 422),
+    OAUTH_FAILED("oauth_failed", 422),
     RATE_LIMITED("rate_limited", 429),
     INTERNAL_ERROR("internal_error", 500),
     UNAVAILABLE("unavailable", 503);

@@ -5,6 +5,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.Quota;
@@ -51,6 +52,12 @@ public final class BlueskyPlugin extends PluginParts {
 
     public BlueskyPlugin(BlueskyAdapter adapter) {
         super(TYPE, adapter, BlueskySettings.class, BlueskySecrets.class, Form.class);
+    }
+
+    /** The handle and an app password made in the Bluesky app's settings. */
+    @Override
+    public ConnectFlow connectFlow() {
+        return new ConnectFlow.Form("https://bsky.app/settings/app-passwords");
     }
 
     @Override

@@ -4,7 +4,10 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.oauth.OAuthCalls;
 import io.herald.adapters.port.ApiVersions;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
@@ -28,11 +31,25 @@ public final class FacebookPlugin extends PluginParts {
                 @Size(max = 4096) String readAccessToken) {
     }
 
+    private final ConnectFlow login;
     private final ApiVersions versions;
 
-    public FacebookPlugin(FacebookAdapter adapter) {
+    public FacebookPlugin(FacebookAdapter adapter, ConnectFlow login) {
         super(TYPE, adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
+        this.login = login;
         this.versions = FacebookVersions.configured(adapter.graphBase());
+    }
+
+    /** Facebook Login with a Page chosen among the user's ({@link FacebookLogin}). */
+    public static ConnectFlow login(ProviderHttp http, String dialogBaseUrl, String graphBaseUrl, String appId,
+                                    String appSecret) {
+        return new FacebookLogin(new OAuthCalls(http, FacebookLogin::reason), dialogBaseUrl, graphBaseUrl,
+                appId, appSecret);
+    }
+
+    @Override
+    public ConnectFlow connectFlow() {
+        return login;
     }
 
     @Override

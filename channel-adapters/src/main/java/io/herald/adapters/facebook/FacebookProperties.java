@@ -9,10 +9,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code herald.channels.facebook.*}: where the Graph API is and how long to wait for it. The
  * connect timeout bounds "could not reach the provider" (safe to retry); the read timeout bounds the
- * wait for an answer to a request that left (outcome unknown when it passes).
+ * wait for an answer to a request that left (outcome unknown when it passes). {@code appId} and
+ * {@code appSecret} are Herald's Meta app, for connecting Pages through Facebook Login
+ * ({@code dialogBaseUrl} serves its consent dialog); without them Pages connect with the {@code PUT}
+ * form only.
  */
 @ConfigurationProperties("herald.channels.facebook")
 public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0") @NotBlank String graphBaseUrl,
+                                 @DefaultValue("https://www.facebook.com/v25.0") @NotBlank String dialogBaseUrl,
+                                 String appId,
+                                 String appSecret,
                                  @DefaultValue("5s") @NotNull Duration connectTimeout,
                                  @DefaultValue("30s") @NotNull Duration readTimeout) {
+
+    @Override
+    public String toString() {
+        return "FacebookProperties[" + graphBaseUrl + ", app " + appId + ", secret redacted]";
+    }
 }

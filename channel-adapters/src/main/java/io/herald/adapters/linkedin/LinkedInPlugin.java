@@ -4,7 +4,10 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.oauth.OAuthCalls;
 import io.herald.adapters.port.ApiVersions;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.Quota;
@@ -33,11 +36,25 @@ public final class LinkedInPlugin extends PluginParts {
 
     static final int MEMBER_POSTS_PER_DAY = 150;
 
+    private final ConnectFlow login;
     private final ApiVersions versions;
 
-    public LinkedInPlugin(LinkedInAdapter adapter) {
+    public LinkedInPlugin(LinkedInAdapter adapter, ConnectFlow login) {
         super(TYPE, adapter, LinkedInSettings.class, LinkedInSecrets.class, Form.class);
+        this.login = login;
         this.versions = LinkedInVersions.configured(adapter.version());
+    }
+
+    /** Sign In with LinkedIn, the member or one of the organizations they administer chosen ({@link LinkedInLogin}). */
+    public static ConnectFlow login(ProviderHttp http, String authorizationBaseUrl, String apiBaseUrl, String version,
+                                    String clientId, String clientSecret, String scopes) {
+        return new LinkedInLogin(new OAuthCalls(http, LinkedInLogin::reason), authorizationBaseUrl, apiBaseUrl,
+                version, clientId, clientSecret, scopes, http.clock());
+    }
+
+    @Override
+    public ConnectFlow connectFlow() {
+        return login;
     }
 
     /** LinkedIn lets a member post about 150 times a day; the day ends at midnight UTC. */

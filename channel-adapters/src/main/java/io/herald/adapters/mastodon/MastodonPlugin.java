@@ -5,6 +5,9 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.TextOnlyEdits;
@@ -40,10 +43,22 @@ public final class MastodonPlugin extends PluginParts {
     }
 
     private final Duration resendWindow;
+    private final ConnectFlow login;
 
-    public MastodonPlugin(MastodonAdapter adapter, Duration resendWindow) {
+    public MastodonPlugin(MastodonAdapter adapter, Duration resendWindow, ConnectFlow login) {
         super(TYPE, adapter, MastodonSettings.class, MastodonSecrets.class, Form.class);
         this.resendWindow = resendWindow;
+        this.login = login;
+    }
+
+    /** OAuth on the instance the admin names, Herald registering itself there once ({@link MastodonLogin}). */
+    public static ConnectFlow login(ProviderHttp guardedHttp) {
+        return new MastodonLogin(new OAuthCalls(guardedHttp, MastodonLogin::reason));
+    }
+
+    @Override
+    public ConnectFlow connectFlow() {
+        return login;
     }
 
     @Override

@@ -88,6 +88,15 @@ public interface ChannelPlugin {
     }
 
     /**
+     * How a workspace admin connects a channel of this type: the {@code PUT} form (the default), or
+     * the provider's OAuth consent ({@link OAuthFlow}), whose result is read by {@link #connect} as a
+     * {@code PUT} of the same fields would be.
+     */
+    default ConnectFlow connectFlow() {
+        return new ConnectFlow.Form(null);
+    }
+
+    /**
      * The step kinds this channel carries out for {@code action}: empty when it cannot do the action
      * at all. A plug-in with steps of its own (a container to create, then publish) lists them here,
      * declared with {@link PublicationStep#declare} as constants of its package: one step before

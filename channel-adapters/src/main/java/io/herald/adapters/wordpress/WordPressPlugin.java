@@ -5,6 +5,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.contracts.channel.ChannelSettings;
@@ -32,6 +33,12 @@ public final class WordPressPlugin extends PluginParts {
 
     public WordPressPlugin(WordPressAdapter adapter) {
         super(TYPE, adapter, WordPressSettings.class, WordPressSecrets.class, Form.class);
+    }
+
+    /** The site URL, user and an application password made on the site's own profile page. */
+    @Override
+    public ConnectFlow connectFlow() {
+        return new ConnectFlow.Form("{siteUrl}/wp-admin/profile.php#application-passwords-section");
     }
 
     @Override

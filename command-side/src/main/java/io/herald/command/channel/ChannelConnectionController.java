@@ -58,20 +58,30 @@ public class ChannelConnectionController {
         if (!ws.matches(PublicationRequest.SAFE_ID) || !channelId.matches(PublicationRequest.SAFE_ID)) {
             throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace or channel");
         }
-        WorkspaceId workspace = new WorkspaceId(ws);
-        ChannelId channel = new ChannelId(channelId);
+        Connected connected = connect(new WorkspaceId(ws), new ChannelId(channelId), ChannelConnectionRequest.of(body),
+                actor == null ? "anonymous" : actor);
+        return ResponseEntity.status(connected.created() ? HttpStatus.CREATED : HttpStatus.OK).body(connected.view());
+    }
+
+    /** What storing a connection gave: whether it is new, and the connection as a {@code GET} shows it. */
+    public record Connected(boolean created, ChannelConnectionView view) {
+    }
+
+    /**
+     * Stores a connection as a {@code PUT} describes it and probes it: the one way a connection is
+     * made, whether its fields came from the admin or from a provider's OAuth grant.
+     */
+    Connected connect(WorkspaceId workspace, ChannelId channel, ChannelConnectionRequest request, String actor) {
         ChannelConnectionService.Configured configured;
         ChannelConnectionView.Capabilities capabilities;
         // the slot is taken first, so a refused PUT has changed nothing
         try (CapabilityProbes.Slot slot = probes.reserve(workspace)) {
-            configured = service.configure(workspace, channel, ChannelConnectionRequest.of(body),
-                    actor == null ? "anonymous" : actor);
+            configured = service.configure(workspace, channel, request, actor);
             capabilities = probeNow(workspace, channel);
         }
-        ChannelConnectionView view = new ChannelConnectionView(workspace, channel, configured.type(),
+        return new Connected(configured.created(), new ChannelConnectionView(workspace, channel, configured.type(),
                 configured.settings(), configured.autoReattempt(), capabilities,
-                probes.retrySafety(configured.type(), capabilities.reconcile()), clock.instant(), clock.instant());
-        return ResponseEntity.status(configured.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view);
+                probes.retrySafety(configured.type(), capabilities.reconcile()), clock.instant(), clock.instant()));
     }
 
     /** Re-checks what the connection's credentials allow (docs/api.md#channel-connections, {@code POST …/probe}). */

@@ -55,6 +55,16 @@ final class ApiExamples {
                      "capabilities":{"publish":{"available":true},"reconcile":{"available":true}},
                      "retrySafety":"read_back","autoReattemptAfterNotFound":false,"heldPublications":0,
                      "probedAt":"2026-12-01T08:00:00Z","updatedAt":"2026-12-01T08:00:00Z"}"""),
+            Map.entry("ConnectStart", """
+                    {"authorizeUrl":"https://www.facebook.com/v25.0/dialog/oauth?client_id=1234&state=c2ln&code_challenge=E9Me",
+                     "expiresAt":"2026-12-01T08:10:00Z"}"""),
+            Map.entry("ConnectResult", """
+                    {"workspace":"acme","channelId":"fb-main","state":"…",
+                     "choices":[{"id":"1234567890","name":"Acme Spring Fair","kind":"page"}]}"""),
+            Map.entry("ConnectChoice", """
+                    {"id":"1234567890","name":"Acme Spring Fair","kind":"page"}"""),
+            Map.entry("ConnectChoiceRequest", """
+                    {"state":"…","id":"1234567890"}"""),
             Map.entry("Capabilities", """
                     {"publish":{"available":true},
                      "reconcile":{"available":false,"reason":"the token cannot read the Page's posts"}}"""),

@@ -10,6 +10,9 @@ import static io.herald.contracts.error.ErrorCode.LIMIT_REACHED;
 import static io.herald.contracts.error.ErrorCode.MEDIA_INVALID;
 import static io.herald.contracts.error.ErrorCode.MEDIA_IN_USE;
 import static io.herald.contracts.error.ErrorCode.MEDIA_UNREADABLE;
+import static io.herald.contracts.error.ErrorCode.OAUTH_FAILED;
+import static io.herald.contracts.error.ErrorCode.OAUTH_NOT_CONFIGURED;
+import static io.herald.contracts.error.ErrorCode.OAUTH_STATE_INVALID;
 import static io.herald.contracts.error.ErrorCode.NOTHING_TO_CHANGE;
 import static io.herald.contracts.error.ErrorCode.OUTCOME_UNKNOWN_REQUIRES_DECISION;
 import static io.herald.contracts.error.ErrorCode.PAYLOAD_TOO_LARGE;
@@ -84,6 +87,15 @@ final class ApiOperations {
                     DESTINATION_NOT_ALLOWED),
             op("GET " + WS + "/channels", "listChannels", "channels", "Channel connections, without secrets"),
             op("POST " + WS + "/channels/{channelId}/probe", "probeChannel", "channels", "Re-check the capabilities"),
+            op("POST " + WS + "/channels/{channelId}/connect", "connectChannel", "channels",
+                    "Start connecting the channel through its provider: where to send the admin's browser",
+                    VALIDATION_FAILED, OAUTH_NOT_CONFIGURED, CHANNEL_TYPE_CHANGED, OAUTH_FAILED),
+            op("GET /oauth/callback/{type}", "oauthCallback", "channels",
+                    "The provider's return (no key: the state authenticates it): the stored connection, or the"
+                            + " choices", OAUTH_STATE_INVALID, OAUTH_FAILED, VALIDATION_FAILED, DESTINATION_NOT_ALLOWED),
+            op("POST " + WS + "/channels/{channelId}/connect/choice", "chooseChannelConnection", "channels",
+                    "Finish a connect with one of the choices its callback listed", OAUTH_STATE_INVALID,
+                    VALIDATION_FAILED, CHANNEL_TYPE_CHANGED, DESTINATION_NOT_ALLOWED),
 
             op("PUT " + WS + "/webhooks/{webhookId}", "putWebhook", "webhooks",
                     "Create or change a webhook; the secret is shown on creation only; a PUT resumes a paused one",

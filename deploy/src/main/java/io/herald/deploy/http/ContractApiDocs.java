@@ -66,7 +66,10 @@ public class ContractApiDocs {
     private static final Map<String, Content> OTHER_BODIES = Map.of(
             "GET /api/v1/workspaces/{ws}/media/{mediaId}/content", images(),
             "GET /api/v1/workspaces/{ws}/audit/events", ndjson(),
-            "GET /api/v1/audit/events", ndjson());
+            "GET /api/v1/audit/events", ndjson(),
+            "GET /oauth/callback/{type}", new Content().addMediaType("application/json",
+                    new MediaType().schema(
+                            new Schema<>().$ref("#/components/schemas/ConnectResult"))));
 
     /** The tags in the order the document lists them. */
     private static final List<Tag> TAGS = List.of(

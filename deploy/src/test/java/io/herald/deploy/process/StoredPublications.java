@@ -14,7 +14,7 @@ import java.util.Map;
  * requests each got, the attempts, the interrupted ones and whether a read-back settled each, blind
  * retries (an attempt after an unknown outcome without a NOT_FOUND between), the one exception to
  * them counted apart (a same-key re-send of the unknown attempt, made due for a {@code client_id} or
- * {@code provider_key} connection, as DESIGN.md "Retry safety" allows), and what a timer or a
+ * {@code provider_key} connection, as docs/architecture.md#retry-safety allows), and what a timer or a
  * redelivered event that took effect twice would leave: a second INITIAL attempt of one
  * publication, two attempts under one number, two INTERRUPTED outcomes of one attempt (its
  * expiry), or two conclusive read-backs of one attempt (a read-back row).

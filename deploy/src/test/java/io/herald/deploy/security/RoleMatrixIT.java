@@ -178,6 +178,10 @@ class RoleMatrixIT extends SecurityIntegrationTest {
                 false));
         list.add(new Endpoint("PUT", ws + "/channels/fb-main", channel, Set.of("admin"), Set.of(200, 201), false));
         list.add(new Endpoint("POST", ws + "/channels/fb-main/probe", null, Set.of("admin"), Set.of(200), false));
+        list.add(new Endpoint("POST", ws + "/channels/fb-oauth/connect", "{\"type\":\"facebook\"}", Set.of("admin"),
+                Set.of(200), false));
+        list.add(new Endpoint("POST", ws + "/channels/fb-oauth/connect/choice", "{\"state\":\"x.y\",\"id\":\"1\"}",
+                Set.of("admin"), Set.of(400), false));
         // webhooks: admin manages, operator reads and redelivers (the PUT comes first, so the rest find it)
         String hook = ws + "/webhooks/matrix";
         list.add(new Endpoint("PUT", hook, "{\"url\":\"https://calendar.example/matrix\",\"events\":[\"*\"]}",
@@ -301,6 +305,10 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         JsonNode docs = sendAs(null, "GET", "/v3/api-docs", null).json();
         assertThat(docs.at("/components/securitySchemes/apiKey/scheme").asText()).isEqualTo("bearer");
         assertThat(docs.at("/security/0").has("apiKey")).isTrue();
+        // a provider's callback carries no key: its state authenticates it (or it is refused as invalid)
+        Response callback = sendAs(null, "GET", "/oauth/callback/facebook?code=c&state=x.y", null);
+        assertThat(callback.status()).as(callback.toString()).isEqualTo(400);
+        assertThat(callback.json().get("code").asText()).isEqualTo("oauth_state_invalid");
         Response api = sendAs(null, "GET", "/api/v1/workspaces/acme/publications", null);
         assertThat(api.status()).isEqualTo(401);
         Response garbage = sendAs("not-a-key-but-long-enough", "GET", "/api/v1/workspaces/acme/publications", null);

@@ -115,6 +115,21 @@ public final class CredentialCipher {
                 + id.map(k -> " (they name key " + k + ")").orElse(""));
     }
 
+    /**
+     * A key for another purpose (e.g. signing short-lived values), derived from the encrypting key
+     * with HMAC-SHA256 over {@code purpose}: kept outside the database like the key itself, never
+     * the key. It changes when the encrypting key does.
+     */
+    public byte[] derivedKey(String purpose) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(keys.get(primaryKeyId()).getEncoded(), "HmacSHA256"));
+            return mac.doFinal(("herald derived key: " + purpose).getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is missing", e);
+        }
+    }
+
     /** True when the ciphertext is already under the encrypting key, so {@link #reseal} would change nothing. */
     public boolean underPrimaryKey(byte[] ciphertext) {
         return keyIdOf(ciphertext).filter(primaryKeyId()::equals).isPresent();

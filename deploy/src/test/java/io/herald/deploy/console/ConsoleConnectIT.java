@@ -1,0 +1,68 @@
+package io.herald.deploy.console;
+
+import static io.herald.deploy.console.ConsolePageChecks.overflowing;
+import static io.herald.deploy.console.ConsolePageChecks.unlabelled;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.herald.deploy.HeraldIntegrationTest;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * An admin connects a Facebook Page from the console, at 390 and at 1600 px: the "Connect a
+ * channel" panel's Facebook button goes to the provider's dialog (the sandbox's, approving), the
+ * browser comes back to the console with the Pages to choose among, and the chosen one is a
+ * connection in the channels table. Nothing spills out of its card, every control has a label.
+ */
+class ConsoleConnectIT extends HeraldIntegrationTest {
+
+    @Test
+    void anAdminConnectsAFacebookPageFromTheConsoleAtEveryWidth() throws Exception {
+        try (ConsoleBrowser console = ConsoleBrowser.start()) {
+            ChromeDriver browser = console.driver();
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+            boolean signedIn = false;
+            for (int width : new int[] {390, 1600}) {
+                String ws = newWorkspace("console-connect");
+                String key = keyFor("/api/v1/workspaces/" + ws + "/channels");
+                console.width(width);
+                browser.get(uri("/console?ws=" + ws).toString());
+                if (!signedIn) {
+                    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key"))).sendKeys(key);
+                    browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+                    signedIn = true;
+                } else {
+                    browser.executeScript("sessionStorage.setItem('herald.apiKey', arguments[0]); location.reload();",
+                            key);
+                }
+                wait.until(ExpectedConditions.visibilityOfElementLocated(
+                        By.cssSelector("#connect-buttons [data-connect-type='facebook']")));
+                assertThat(overflowing(browser)).as("elements outside their card at %d px", width).isEmpty();
+                assertThat(unlabelled(browser)).as("controls without a label at %d px", width).isEmpty();
+
+                browser.findElement(By.id("connect-channel-id")).sendKeys("fb-console");
+                browser.findElement(By.cssSelector("#connect-buttons [data-connect-type='facebook']")).click();
+                wait.until(ExpectedConditions.visibilityOfElementLocated(
+                        By.cssSelector("#connect-choices [data-choice='100200300400600']")));
+                assertThat(browser.getCurrentUrl()).contains("/console?ws=" + ws).doesNotContain("#connect");
+                assertThat(browser.findElement(By.id("connect-choices")).getText()).contains("Herald Second Page")
+                        .contains("Herald Demo Page");
+                assertThat(overflowing(browser)).as("choices outside their card at %d px", width).isEmpty();
+                console.screenshot("connect-choice-" + width);
+
+                browser.findElement(By.cssSelector("#connect-choices [data-choice='100200300400600']")).click();
+                wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                        "fb-console is connected"));
+                wait.until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#channels tr[data-channel-id='fb-console']")));
+                console.screenshot("connect-done-" + width);
+                assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?"
+                        + " AND channel_id = 'fb-console'", Long.class, ws)).isEqualTo(1);
+            }
+        }
+    }
+}
