@@ -116,6 +116,11 @@ class WebhooksIT extends HeraldIntegrationTest {
                     byte[].class, ws);
             assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain(key);
         }
+        // the export lists what the audit chain has reached: wait until it holds the workspace's events
+        long events = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE workspace_id = ?",
+                Long.class, ws);
+        awaitJson("/api/v1/admin/audit/chain", progress -> jdbc.queryForObject(
+                "SELECT count(*) FROM audit_chain WHERE workspace_id = ?", Long.class, ws) == events);
         Response audit = send("GET", "/api/v1/workspaces/" + ws + "/audit/events", null);
         assertThat(audit.status()).isEqualTo(200);
         assertThat(audit.body()).contains("WebhookCreatedEvent").contains("WebhookSecretRotatedEvent")
