@@ -31,8 +31,13 @@ public class AuditChainProcessor {
         this.chain = chain;
     }
 
-    @EventHandler
-    void on(Object payload, TrackingToken token) {
+    /**
+     * Every event, by its position only: the chain reads the stored rows themselves, so the payload
+     * is never deserialised here and an event no class can read (a dead letter elsewhere) is chained
+     * like any other instead of stopping the chain.
+     */
+    @EventHandler(payloadType = Object.class)
+    void on(TrackingToken token) {
         long position = token.position().orElseThrow(() ->
                 new IllegalStateException("the audit chain needs the store's positions"));
         if (!CurrentUnitOfWork.isStarted()) {
