@@ -1,4 +1,4 @@
--- API versions (DESIGN.md): a row per connection whose provider answered that it no longer serves
+-- API versions (docs/architecture.md#connection-health): a row per connection whose provider answered that it no longer serves
 -- the API version Herald sent. Read when an attempt is about to start, so every node configured
 -- with that version holds instead of calling; deleted when another version is recorded.
 CREATE TABLE channel_version_retired (

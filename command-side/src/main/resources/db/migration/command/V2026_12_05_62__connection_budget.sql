@@ -1,4 +1,4 @@
--- Pacing (DESIGN.md "Pacing and quotas"): each connection's budget, one row per window of its
+-- Pacing (docs/architecture.md#connection-health): each connection's budget, one row per window of its
 -- channel's documented quotas (e.g. LinkedIn's day), shared by every node: an attempt starts only
 -- when every window has room, and is counted in the same transaction as its write-ahead event.
 -- The row named 'provider' carries the time a provider's rate-limit answer asked Herald to wait.
