@@ -9,10 +9,11 @@ import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
 import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +49,6 @@ class SilentDatabaseIT extends HeraldIntegrationTest {
     private static final String SYSTEM = "hs.silent-db-test-system-key-abcdefghijklmnopqrstuvwxyz0123";
     private static final int SENDERS = 4;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient PROBES = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** One intake request as the calendar system saw it; times in nanoseconds of {@link System#nanoTime()}. */
     private record Sent(int entry, long start, long end, int status, String retryAfter, String code) {
@@ -259,10 +259,8 @@ class SilentDatabaseIT extends HeraldIntegrationTest {
             int status;
             String body;
             try {
-                HttpResponse<String> r = PROBES.send(HttpRequest.newBuilder(URI.create(herald.base()
-                        + "/actuator/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                status = r.statusCode();
+                Readiness r = readiness(herald);
+                status = r.status();
                 body = r.body();
             } catch (IOException unanswered) {
                 status = -1;
@@ -274,15 +272,35 @@ class SilentDatabaseIT extends HeraldIntegrationTest {
         return probes;
     }
 
+    /**
+     * One readiness probe as an orchestrator sends it: a new connection, closed after the answer. A
+     * probe never rides a kept-alive connection that the server may be closing at that moment.
+     */
+    private static Readiness readiness(HeraldProcess herald) throws IOException {
+        HttpURLConnection connection = (HttpURLConnection) URI.create(herald.base() + "/actuator/health/readiness")
+                .toURL().openConnection();
+        connection.setConnectTimeout(2_000);
+        connection.setReadTimeout(5_000);
+        connection.setRequestProperty("Connection", "close");
+        try {
+            int status = connection.getResponseCode();
+            InputStream stream = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+            String body = stream == null ? "" : new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+            return new Readiness(status, body);
+        } finally {
+            connection.disconnect();
+        }
+    }
+
+    private record Readiness(int status, String body) {
+    }
+
     private static Duration awaitReady(HeraldProcess herald) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> r = PROBES.send(HttpRequest.newBuilder(URI.create(herald.base()
-                        + "/actuator/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
+                if (readiness(herald).status() == 200) {
                     return Duration.ofNanos(System.nanoTime() - start);
                 }
             } catch (IOException notYet) {
