@@ -1,4 +1,4 @@
--- Uploaded images (API.md "Media"): one row per workspace and media id (med_ + the SHA-256 of the
+-- Uploaded images (docs/api.md, "Media"): one row per workspace and media id (med_ + the SHA-256 of the
 -- bytes), the bytes in the row. The same bytes in two workspaces are two rows: each its own.
 CREATE TABLE media (
     workspace_id VARCHAR(128) NOT NULL,

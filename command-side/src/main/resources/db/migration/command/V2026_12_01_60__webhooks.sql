@@ -1,4 +1,4 @@
--- Webhook subscriptions (API.md "Webhooks"): the command side's record, with the signing
+-- Webhook subscriptions (docs/api.md, "Webhooks"): the command side's record, with the signing
 -- secrets encrypted (AES-GCM, the credential key). A deleted subscription keeps its row without
 -- secrets, so secret versions only grow. After a rotation the previous secret signs too, until
 -- previous_until. Never read by projections.

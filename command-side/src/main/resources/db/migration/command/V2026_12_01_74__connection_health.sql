@@ -1,4 +1,4 @@
--- Connection health (DESIGN.md): a row per connection whose credentials a provider refused as
+-- Connection health (docs/architecture.md, "Connection health"): a row per connection whose credentials a provider refused as
 -- expired or revoked (NEEDS_REAUTH), deleted when a probe passes again. Read when an attempt is
 -- about to start, so every node holds instead of calling. Written with the events, never by hand.
 CREATE TABLE channel_auth_lost (

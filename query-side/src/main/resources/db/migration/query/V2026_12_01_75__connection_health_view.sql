@@ -1,4 +1,4 @@
--- Connection health in the views (API.md): why a HELD publication waits, and each connection's
+-- Connection health in the views (docs/api.md, "Channel connections"): why a HELD publication waits, and each connection's
 -- status, its reason, its token's known expiry and how many of its publications are HELD.
 ALTER TABLE publication_view ADD COLUMN held_reason TEXT;
 

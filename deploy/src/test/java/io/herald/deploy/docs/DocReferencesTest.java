@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 class DocReferencesTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Set<String> SCANNED = Set.of("java", "md", "yml", "yaml", "js", "mjs", "php", "sh");
+    private static final Set<String> SCANNED = Set.of("java", "md", "yml", "yaml", "js", "mjs", "php", "sh", "sql", "txt",
+            "html", "properties", "xml");
     private static final Set<String> SKIPPED_FOLDERS = Set.of(".git", "target", "node_modules", "herald-data",
             ".idea", ".vscode");
     private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s)\"'>`]+");
