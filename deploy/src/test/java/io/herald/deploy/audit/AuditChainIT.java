@@ -9,6 +9,7 @@ import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.cli.AuditCommandLine;
 import io.herald.query.audit.AuditChainRepository;
 import io.herald.query.audit.AuditKeys;
+import io.herald.query.audit.ChainWatch;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,6 +41,9 @@ class AuditChainIT extends HeraldIntegrationTest {
 
     @Autowired
     AuditKeys keys;
+
+    @Autowired
+    ChainWatch watch;
 
     @TempDir
     Path files;
@@ -155,6 +159,79 @@ class AuditChainIT extends HeraldIntegrationTest {
             assertThat(b.get("publicationId").asText()).isEqualTo(id);
             assertThat(b.get("sequence").asLong()).isZero();
         });
+    }
+
+    private JsonNode chainBreaks(String ws) {
+        JsonNode listed = send("GET", "/api/v1/workspaces/" + ws + "/audit/verify", null, null).json();
+        com.fasterxml.jackson.databind.node.ArrayNode breaks = json.createArrayNode();
+        listed.forEach(b -> {
+            if ("chain".equals(b.get("kind").asText())) {
+                breaks.add(b);
+            }
+        });
+        return breaks;
+    }
+
+    private long position(String id, long sequence) {
+        return jdbc.queryForObject("SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ?"
+                + " AND sequence_number = ?", Long.class, id, sequence);
+    }
+
+    @Test
+    void theLiveVerifierListsAnEventOrAChainRowChangedOrRemovedAfterChainingByWorkspaceAndPosition() {
+        String clean = newWorkspace("watch-clean");
+        String edited = newWorkspace("watch-edit");
+        String removed = newWorkspace("watch-remove");
+        String rewritten = newWorkspace("watch-rewrite");
+        java.util.Map<String, String> publications = new java.util.LinkedHashMap<>();
+        for (String ws : List.of(clean, edited, removed, rewritten)) {
+            facebookChannel(ws, "fb-main", "EAAB-token-" + ws);
+            publications.put(ws, request(ws, "entry-1"));
+        }
+        for (String ws : publications.keySet()) {
+            signedExport(ws);
+        }
+        watch.check();
+        for (String ws : publications.keySet()) {
+            assertThat(chainBreaks(ws)).as("an untouched chain in %s", ws).isEmpty();
+        }
+
+        // someone with write access to the tables, after the events were chained and signed:
+        // an event's payload edited
+        String editedId = publications.get(edited);
+        long editedAt = position(editedId, 0);
+        assertThat(jdbc.update("UPDATE domain_event_entry SET payload = convert_to(replace(convert_from(payload,"
+                + " 'UTF8'), 'Chain entry-1', 'Rewritten'), 'UTF8') WHERE global_index = ?", editedAt)).isOne();
+        // the workspace's newest event deleted
+        long removedAt = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry WHERE workspace_id = ?",
+                Long.class, removed);
+        assertThat(jdbc.update("DELETE FROM domain_event_entry WHERE global_index = ?", removedAt)).isOne();
+        // a chain row given another hash
+        long rewrittenAt = position(publications.get(rewritten), 0);
+        assertThat(jdbc.update("UPDATE audit_chain SET hash = repeat('a', 64) WHERE global_index = ?", rewrittenAt))
+                .isOne();
+
+        watch.check();
+
+        assertThat(chainBreaks(clean)).as("the untouched workspace").isEmpty();
+        assertThat(chainBreaks(edited)).singleElement().satisfies(b -> {
+            assertThat(b.get("publicationId").asText()).isEqualTo(editedId);
+            assertThat(b.get("sequence").asLong()).isZero();
+            assertThat(b.get("detail").asText()).contains("position " + editedAt, "changed");
+        });
+        assertThat(chainBreaks(removed)).isNotEmpty().allSatisfy(b ->
+                        assertThat(b.get("detail").asText()).contains("position " + removedAt, "removed"))
+                .anySatisfy(b -> assertThat(b.get("detail").asText()).contains("no longer in the store"));
+        assertThat(chainBreaks(rewritten)).isNotEmpty()
+                .anySatisfy(b -> assertThat(b.get("detail").asText()).contains("position " + rewrittenAt, "changed"));
+
+        // what the live check found, a full re-verification finds too, and it is listed once
+        Response started = send("POST", "/api/v1/admin/audit/verify", null);
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        awaitJson("/api/v1/admin/audit/verify/" + started.json().get("jobId").asText(),
+                job -> "DONE".equals(job.get("status").asText()));
+        assertThat(chainBreaks(edited)).hasSize(1);
+        assertThat(chainBreaks(clean)).isEmpty();
     }
 
     @Test
