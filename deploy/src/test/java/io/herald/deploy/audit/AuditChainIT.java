@@ -131,6 +131,20 @@ class AuditChainIT extends HeraldIntegrationTest {
         assertThat(afterSwap.exitCode()).isEqualTo(1);
         assertThat(afterSwap.output()).startsWith("line 2:");
 
+        // a line changed and every hash after it computed again: the chain holds, its signed head does not
+        List<String> rechained = new ArrayList<>(changed);
+        String prev = json.readTree(rechained.get(2)).get("hash").asText();
+        for (int i = 3; i < rechained.size() - 1; i++) {
+            ObjectNode line = (ObjectNode) json.readTree(rechained.get(i));
+            line.put("prevHash", prev);
+            prev = io.herald.query.audit.AuditChain.hash(prev, line);
+            line.put("hash", prev);
+            rechained.set(i, json.writeValueAsString(line));
+        }
+        Run afterRechaining = verify(rechained);
+        assertThat(afterRechaining.exitCode()).isEqualTo(1);
+        assertThat(afterRechaining.output()).startsWith("line " + lines.size() + ":");
+
         List<String> lastRemoved = new ArrayList<>(lines);
         lastRemoved.remove(lines.size() - 2);
         Run afterTruncation = verify(lastRemoved);
@@ -270,6 +284,14 @@ class AuditChainIT extends HeraldIntegrationTest {
             ObjectNode then = (ObjectNode) asOf.json();
             assertThat(Instant.parse(then.remove("asOf").asText())).isEqualTo(Instant.parse(at));
             assertThat(then).as("as of step %d (%s)", i, at).isEqualTo(views.get(i));
+            if (i > 0) {
+                // a moment before the step's first event: still the view the step before left
+                Instant justBefore = Instant.parse(stream.get((int) (long) eventsAfterStep.get(i - 1))
+                        .get("timestamp").asText()).minusMillis(1);
+                ObjectNode earlier = (ObjectNode) send("GET", path + "?asOf=" + justBefore, null, null).json();
+                earlier.remove("asOf");
+                assertThat(earlier).as("just before step %d (%s)", i, justBefore).isEqualTo(views.get(i - 1));
+            }
         }
 
         Instant before = Instant.parse(stream.get(0).get("timestamp").asText()).minusMillis(1);
