@@ -28,7 +28,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * The hash-chained export and the point-in-time view on the real application and store: an
  * export verifies with the published key, and the same file with a line removed, a field changed
- * or two lines swapped is refused naming the line; a publication read as of each of its events'
+ * or two lines swapped is refused naming the line, by the command line and by the Python check
+ * printed in docs/audit.md alike; a publication read as of each of its events'
  * times is the view the projection held then.
  */
 class AuditChainIT extends HeraldIntegrationTest {
@@ -81,8 +82,23 @@ class AuditChainIT extends HeraldIntegrationTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8));
     }
 
+    /** The Python check of docs/audit.md, run as the guide says on these lines. */
+    private Run pythonCheck(List<String> lines) throws IOException, InterruptedException {
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```python\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(Files.readString(Path.of("..", "docs", "audit.md")));
+        assertThat(block.find()).as("the audit guide shows its check in Python").isTrue();
+        Path dir = Files.createDirectories(files.resolve("python-" + System.nanoTime()));
+        Files.writeString(dir.resolve("check_export.py"), block.group(1));
+        Files.write(dir.resolve("export.ndjson"), lines, StandardCharsets.UTF_8);
+        Process python = new ProcessBuilder("python3", "check_export.py", "export.ndjson").directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        String output = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(python.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new Run(python.exitValue(), output.strip());
+    }
+
     @Test
-    void anExportVerifiesAndALineRemovedChangedOrSwappedIsRefusedByNumber() throws IOException {
+    void anExportVerifiesAndALineRemovedChangedOrSwappedIsRefusedByNumber() throws Exception {
         String ws = newWorkspace("chain");
         facebookChannel(ws, "fb-main", "EAAB-token-chain");
         String id = request(ws, "entry-1");
@@ -144,6 +160,17 @@ class AuditChainIT extends HeraldIntegrationTest {
         Run afterRechaining = verify(rechained);
         assertThat(afterRechaining.exitCode()).isEqualTo(1);
         assertThat(afterRechaining.output()).startsWith("line " + lines.size() + ":");
+
+        // the guide's Python check of the same files names the same lines
+        Run pythonClean = pythonCheck(lines);
+        assertThat(pythonClean.exitCode()).as(pythonClean.output()).isZero();
+        assertThat(pythonClean.output()).contains("chain and hashes hold");
+        assertThat(pythonCheck(removed).output()).startsWith("line 3:");
+        assertThat(pythonCheck(changed).output()).startsWith("line 4:");
+        assertThat(pythonCheck(swapped).output()).startsWith("line 2:");
+        Run pythonRechained = pythonCheck(rechained);
+        assertThat(pythonRechained.exitCode()).isEqualTo(1);
+        assertThat(pythonRechained.output()).startsWith("line " + lines.size() + ":");
 
         List<String> lastRemoved = new ArrayList<>(lines);
         lastRemoved.remove(lines.size() - 2);
