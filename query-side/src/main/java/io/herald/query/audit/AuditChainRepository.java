@@ -227,14 +227,25 @@ public class AuditChainRepository {
     }
 
     /**
-     * The stored hash of the last row of a workspace's chain at or before the chain position
-     * {@code chainOrder}; {@link AuditChain#ORIGIN} when there is none.
+     * For each workspace with a chain row in ({@code afterOrder}, {@code throughOrder}]: the stored
+     * hash of its last row at or before {@code afterOrder} (absent when the range holds its first
+     * row). One statement, whatever the number of workspaces.
      */
-    String hashAtOrBefore(String workspace, long chainOrder) {
-        return jdbc.queryForList("SELECT hash FROM audit_chain WHERE workspace_id = :ws AND chain_order <= :order"
-                        + " ORDER BY chain_order DESC LIMIT 1",
-                new MapSqlParameterSource("ws", workspace).addValue("order", chainOrder), String.class)
-                .stream().findFirst().orElse(AuditChain.ORIGIN);
+    Map<String, String> hashesBefore(long afterOrder, long throughOrder) {
+        Map<String, String> hashes = new HashMap<>();
+        jdbc.query("""
+                SELECT w.workspace_id, (SELECT c.hash FROM audit_chain c
+                                        WHERE c.workspace_id = w.workspace_id AND c.chain_order <= :after
+                                        ORDER BY c.chain_order DESC LIMIT 1) AS hash
+                FROM (SELECT DISTINCT workspace_id FROM audit_chain
+                      WHERE chain_order > :after AND chain_order <= :through) w""",
+                new MapSqlParameterSource("after", afterOrder).addValue("through", throughOrder),
+                (RowCallbackHandler) rs -> {
+                    if (rs.getString("hash") != null) {
+                        hashes.put(rs.getString("workspace_id"), rs.getString("hash"));
+                    }
+                });
+        return hashes;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.herald.query.audit;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -15,8 +16,9 @@ import org.springframework.stereotype.Component;
  * checkpoint: its chain row must still hold the signed hash, its event must still be stored, and
  * its signature must hold when this node's key made it. What it finds goes to the breach table as
  * chain breaks (rule {@value Breach#CHAIN_BREAK}), where {@code GET …/audit/verify} lists them next
- * to the rule breaches. Each check reads at most two windows and one row per workspace, whatever
- * the store's size; the full re-verification checks every row at once.
+ * to the rule breaches. Each check reads at most two windows (and, in one statement per window,
+ * the hash before it of each workspace in it) and one checkpoint per workspace, whatever the
+ * store's size; the full re-verification checks every row at once.
  */
 @Component
 public class ChainWatch {
@@ -71,7 +73,8 @@ public class ChainWatch {
         if (through <= after) {
             return List.of();
         }
-        ChainCheck check = new ChainCheck(json, workspace -> chain.hashAtOrBefore(workspace, after));
+        Map<String, String> before = chain.hashesBefore(after, through);
+        ChainCheck check = new ChainCheck(json, workspace -> before.getOrDefault(workspace, AuditChain.ORIGIN));
         store.forEachLink(after, through, check::accept);
         return check.breaches();
     }
