@@ -37,6 +37,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "herald.audit.signing-key=" + HeraldIntegrationTest.AUDIT_SIGNING_KEY,
         // tests sign a checkpoint when they need one; none appears in the middle of another test's counts
         "herald.audit.checkpoint-interval=1h",
+        // tests run the live chain check when they need it; it never records a break another test is about to make
+        "herald.audit.chain-check-interval=1h",
         "herald.sandbox.enabled=true",
         "herald.security.system-key=" + HeraldIntegrationTest.SYSTEM_KEY,
         // tests send far more requests per second than a client should; the limit has its own test

@@ -8,6 +8,7 @@ import io.herald.query.audit.AuditChainProcessor;
 import io.herald.query.audit.AuditChainRepository;
 import io.herald.query.audit.AuditKeys;
 import io.herald.query.audit.AuditSigner;
+import io.herald.query.audit.ChainWatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,13 +26,15 @@ import org.springframework.core.env.Environment;
  * {@code herald.audit.checkpoint-interval} on one node at a time, with the key configured outside
  * the database. The embedded run generates a key on first start and keeps it in its data folder,
  * as it does the credential key; a run on an external database without a configured key chains
- * but signs nothing, and says so at start.
+ * but signs nothing, and says so at start. The live verifier's check of the chain against the
+ * store runs every {@code herald.audit.chain-check-interval}, on one node at a time.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AuditSigningProperties.class)
 public class AuditSigningConfiguration {
 
     static final String CHECKPOINT_TASK = "audit-checkpoint";
+    static final String CHAIN_CHECK_TASK = "audit-chain-check";
 
     private static final Logger log = LoggerFactory.getLogger(AuditSigningConfiguration.class);
     private static final String KEY_FILE = "audit-signing.key";
@@ -85,5 +88,11 @@ public class AuditSigningConfiguration {
                         log.debug("signed {} audit checkpoints", signed);
                     }
                 }));
+    }
+
+    @Bean
+    RecurringTask<Void> auditChainCheck(AuditSigningProperties properties, ChainWatch watch) {
+        return Tasks.recurring(CHAIN_CHECK_TASK, FixedDelay.of(properties.chainCheckInterval()))
+                .execute((instance, context) -> watch.check());
     }
 }

@@ -9,6 +9,7 @@ import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.cli.AuditCommandLine;
 import io.herald.query.audit.AuditChainRepository;
 import io.herald.query.audit.AuditKeys;
+import io.herald.query.audit.ChainWatch;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,7 +28,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * The hash-chained export and the point-in-time view on the real application and store: an
  * export verifies with the published key, and the same file with a line removed, a field changed
- * or two lines swapped is refused naming the line; a publication read as of each of its events'
+ * or two lines swapped is refused naming the line, by the command line and by the Python check
+ * printed in docs/audit.md alike; a publication read as of each of its events'
  * times is the view the projection held then.
  */
 class AuditChainIT extends HeraldIntegrationTest {
@@ -40,6 +42,9 @@ class AuditChainIT extends HeraldIntegrationTest {
 
     @Autowired
     AuditKeys keys;
+
+    @Autowired
+    ChainWatch watch;
 
     @TempDir
     Path files;
@@ -77,8 +82,23 @@ class AuditChainIT extends HeraldIntegrationTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8));
     }
 
+    /** The Python check of docs/audit.md, run as the guide says on these lines. */
+    private Run pythonCheck(List<String> lines) throws IOException, InterruptedException {
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```python\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(Files.readString(Path.of("..", "docs", "audit.md")));
+        assertThat(block.find()).as("the audit guide shows its check in Python").isTrue();
+        Path dir = Files.createDirectories(files.resolve("python-" + System.nanoTime()));
+        Files.writeString(dir.resolve("check_export.py"), block.group(1));
+        Files.write(dir.resolve("export.ndjson"), lines, StandardCharsets.UTF_8);
+        Process python = new ProcessBuilder("python3", "check_export.py", "export.ndjson").directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        String output = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(python.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new Run(python.exitValue(), output.strip());
+    }
+
     @Test
-    void anExportVerifiesAndALineRemovedChangedOrSwappedIsRefusedByNumber() throws IOException {
+    void anExportVerifiesAndALineRemovedChangedOrSwappedIsRefusedByNumber() throws Exception {
         String ws = newWorkspace("chain");
         facebookChannel(ws, "fb-main", "EAAB-token-chain");
         String id = request(ws, "entry-1");
@@ -127,6 +147,31 @@ class AuditChainIT extends HeraldIntegrationTest {
         assertThat(afterSwap.exitCode()).isEqualTo(1);
         assertThat(afterSwap.output()).startsWith("line 2:");
 
+        // a line changed and every hash after it computed again: the chain holds, its signed head does not
+        List<String> rechained = new ArrayList<>(changed);
+        String prev = json.readTree(rechained.get(2)).get("hash").asText();
+        for (int i = 3; i < rechained.size() - 1; i++) {
+            ObjectNode line = (ObjectNode) json.readTree(rechained.get(i));
+            line.put("prevHash", prev);
+            prev = io.herald.query.audit.AuditChain.hash(prev, line);
+            line.put("hash", prev);
+            rechained.set(i, json.writeValueAsString(line));
+        }
+        Run afterRechaining = verify(rechained);
+        assertThat(afterRechaining.exitCode()).isEqualTo(1);
+        assertThat(afterRechaining.output()).startsWith("line " + lines.size() + ":");
+
+        // the guide's Python check of the same files names the same lines
+        Run pythonClean = pythonCheck(lines);
+        assertThat(pythonClean.exitCode()).as(pythonClean.output()).isZero();
+        assertThat(pythonClean.output()).contains("chain and hashes hold");
+        assertThat(pythonCheck(removed).output()).startsWith("line 3:");
+        assertThat(pythonCheck(changed).output()).startsWith("line 4:");
+        assertThat(pythonCheck(swapped).output()).startsWith("line 2:");
+        Run pythonRechained = pythonCheck(rechained);
+        assertThat(pythonRechained.exitCode()).isEqualTo(1);
+        assertThat(pythonRechained.output()).startsWith("line " + lines.size() + ":");
+
         List<String> lastRemoved = new ArrayList<>(lines);
         lastRemoved.remove(lines.size() - 2);
         Run afterTruncation = verify(lastRemoved);
@@ -155,6 +200,79 @@ class AuditChainIT extends HeraldIntegrationTest {
             assertThat(b.get("publicationId").asText()).isEqualTo(id);
             assertThat(b.get("sequence").asLong()).isZero();
         });
+    }
+
+    private JsonNode chainBreaks(String ws) {
+        JsonNode listed = send("GET", "/api/v1/workspaces/" + ws + "/audit/verify", null, null).json();
+        com.fasterxml.jackson.databind.node.ArrayNode breaks = json.createArrayNode();
+        listed.forEach(b -> {
+            if ("chain".equals(b.get("kind").asText())) {
+                breaks.add(b);
+            }
+        });
+        return breaks;
+    }
+
+    private long position(String id, long sequence) {
+        return jdbc.queryForObject("SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ?"
+                + " AND sequence_number = ?", Long.class, id, sequence);
+    }
+
+    @Test
+    void theLiveVerifierListsAnEventOrAChainRowChangedOrRemovedAfterChainingByWorkspaceAndPosition() {
+        String clean = newWorkspace("watch-clean");
+        String edited = newWorkspace("watch-edit");
+        String removed = newWorkspace("watch-remove");
+        String rewritten = newWorkspace("watch-rewrite");
+        java.util.Map<String, String> publications = new java.util.LinkedHashMap<>();
+        for (String ws : List.of(clean, edited, removed, rewritten)) {
+            facebookChannel(ws, "fb-main", "EAAB-token-" + ws);
+            publications.put(ws, request(ws, "entry-1"));
+        }
+        for (String ws : publications.keySet()) {
+            signedExport(ws);
+        }
+        watch.check();
+        for (String ws : publications.keySet()) {
+            assertThat(chainBreaks(ws)).as("an untouched chain in %s", ws).isEmpty();
+        }
+
+        // someone with write access to the tables, after the events were chained and signed:
+        // an event's payload edited
+        String editedId = publications.get(edited);
+        long editedAt = position(editedId, 0);
+        assertThat(jdbc.update("UPDATE domain_event_entry SET payload = convert_to(replace(convert_from(payload,"
+                + " 'UTF8'), 'Chain entry-1', 'Rewritten'), 'UTF8') WHERE global_index = ?", editedAt)).isOne();
+        // the workspace's newest event deleted
+        long removedAt = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry WHERE workspace_id = ?",
+                Long.class, removed);
+        assertThat(jdbc.update("DELETE FROM domain_event_entry WHERE global_index = ?", removedAt)).isOne();
+        // a chain row given another hash
+        long rewrittenAt = position(publications.get(rewritten), 0);
+        assertThat(jdbc.update("UPDATE audit_chain SET hash = repeat('a', 64) WHERE global_index = ?", rewrittenAt))
+                .isOne();
+
+        watch.check();
+
+        assertThat(chainBreaks(clean)).as("the untouched workspace").isEmpty();
+        assertThat(chainBreaks(edited)).singleElement().satisfies(b -> {
+            assertThat(b.get("publicationId").asText()).isEqualTo(editedId);
+            assertThat(b.get("sequence").asLong()).isZero();
+            assertThat(b.get("detail").asText()).contains("position " + editedAt, "changed");
+        });
+        assertThat(chainBreaks(removed)).isNotEmpty().allSatisfy(b ->
+                        assertThat(b.get("detail").asText()).contains("position " + removedAt, "removed"))
+                .anySatisfy(b -> assertThat(b.get("detail").asText()).contains("no longer in the store"));
+        assertThat(chainBreaks(rewritten)).isNotEmpty()
+                .anySatisfy(b -> assertThat(b.get("detail").asText()).contains("position " + rewrittenAt, "changed"));
+
+        // what the live check found, a full re-verification finds too, and it is listed once
+        Response started = send("POST", "/api/v1/admin/audit/verify", null);
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        awaitJson("/api/v1/admin/audit/verify/" + started.json().get("jobId").asText(),
+                job -> "DONE".equals(job.get("status").asText()));
+        assertThat(chainBreaks(edited)).hasSize(1);
+        assertThat(chainBreaks(clean)).isEmpty();
     }
 
     @Test
@@ -193,6 +311,14 @@ class AuditChainIT extends HeraldIntegrationTest {
             ObjectNode then = (ObjectNode) asOf.json();
             assertThat(Instant.parse(then.remove("asOf").asText())).isEqualTo(Instant.parse(at));
             assertThat(then).as("as of step %d (%s)", i, at).isEqualTo(views.get(i));
+            if (i > 0) {
+                // a moment before the step's first event: still the view the step before left
+                Instant justBefore = Instant.parse(stream.get((int) (long) eventsAfterStep.get(i - 1))
+                        .get("timestamp").asText()).minusMillis(1);
+                ObjectNode earlier = (ObjectNode) send("GET", path + "?asOf=" + justBefore, null, null).json();
+                earlier.remove("asOf");
+                assertThat(earlier).as("just before step %d (%s)", i, justBefore).isEqualTo(views.get(i - 1));
+            }
         }
 
         Instant before = Instant.parse(stream.get(0).get("timestamp").asText()).minusMillis(1);

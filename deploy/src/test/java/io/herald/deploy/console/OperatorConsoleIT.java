@@ -38,7 +38,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * timer rows, read-backs) and the provider sandbox: a publish gets a 5xx (no post created), the read-back is
  * unavailable (the read token is a user token), so the case waits for an operator. The operator
  * signs in, finds it, reads why, confirms it was not published, re-attempts it, and watches it
- * succeed. And the console stays unscriptable: a post URL that is not http(s) — from a provider,
+ * succeed; one step back on the timeline shows the case as it stood before its last event. And
+ * the console stays unscriptable: a post URL that is not http(s) — from a provider,
  * from an operator's decision, or in any view the page is handed — is shown as text, never as a
  * link, and the page carries its Content-Security-Policy.
  */
@@ -154,6 +155,23 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
         assertThat(browser.findElement(By.id("attempts")).getText()).contains("operator reattempt");
         assertThat(browser.findElement(By.id("reconciliations")).getText())
                 .contains("checked the Page by hand: no such post");
+
+        // one step back on the timeline: the case as it stood before its last event, as the API reads it asOf then
+        String casePath = "/api/v1/workspaces/" + ws + "/publications/" + id;
+        JsonNode events = send("GET", casePath + "/events", null, null).json();
+        JsonNode earlier = events.get(events.size() - 2);
+        JsonNode then = send("GET", casePath + "?asOf=" + earlier.get("timestamp").asText(), null, null).json();
+        assertThat(then.get("status").asText()).isNotEqualTo("SUCCEEDED");
+        wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#timeline > li"), events.size()));
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("step-back"))).click();
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", then.get("status").asText()));
+        assertThat(browser.findElement(By.id("step-label")).getText())
+                .contains("as it stood after #" + earlier.get("sequence").asLong());
+        assertThat(browser.findElement(By.id("case-body")).getAttribute("class")).contains("as-of");
+        assertThat(browser.findElements(By.cssSelector("#timeline > .later"))).hasSize(1);
+        screenshot("4-one-event-back");
+        browser.findElement(By.id("step-now")).click();
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
     }
 
     /**

@@ -219,6 +219,58 @@ public class AuditChainRepository {
                 rs.getTimestamp("last_used").toInstant()));
     }
 
+    /** The last chain position (0 while the chain is empty). */
+    long lastChainOrder() {
+        Long last = jdbc.getJdbcTemplate().queryForObject("SELECT COALESCE(max(chain_order), 0) FROM audit_chain",
+                Long.class);
+        return last == null ? 0 : last;
+    }
+
+    /**
+     * For each workspace with a chain row in ({@code afterOrder}, {@code throughOrder}]: the stored
+     * hash of its last row at or before {@code afterOrder} (absent when the range holds its first
+     * row). One statement, whatever the number of workspaces.
+     */
+    Map<String, String> hashesBefore(long afterOrder, long throughOrder) {
+        Map<String, String> hashes = new HashMap<>();
+        jdbc.query("""
+                SELECT w.workspace_id, (SELECT c.hash FROM audit_chain c
+                                        WHERE c.workspace_id = w.workspace_id AND c.chain_order <= :after
+                                        ORDER BY c.chain_order DESC LIMIT 1) AS hash
+                FROM (SELECT DISTINCT workspace_id FROM audit_chain
+                      WHERE chain_order > :after AND chain_order <= :through) w""",
+                new MapSqlParameterSource("after", afterOrder).addValue("through", throughOrder),
+                (RowCallbackHandler) rs -> {
+                    if (rs.getString("hash") != null) {
+                        hashes.put(rs.getString("workspace_id"), rs.getString("hash"));
+                    }
+                });
+        return hashes;
+    }
+
+    /**
+     * A workspace's newest checkpoint with what the tables hold now where it points: the chain's
+     * hash at its chain position (null: no such row) and the event at its store position (null:
+     * none).
+     */
+    record SignedHead(Checkpoint checkpoint, String chainHash, String aggregateId, Long sequence) {
+    }
+
+    List<SignedHead> newestCheckpoints() {
+        return jdbc.getJdbcTemplate().query("""
+                SELECT DISTINCT ON (k.workspace_id) k.*, c.hash AS chain_hash, e.aggregate_identifier,
+                       e.sequence_number
+                FROM audit_checkpoint k
+                LEFT JOIN audit_chain c ON c.chain_order = k.chain_order AND c.global_index = k.global_index
+                                           AND c.workspace_id = k.workspace_id
+                LEFT JOIN domain_event_entry e ON e.global_index = k.global_index
+                ORDER BY k.workspace_id, k.chain_order DESC""", (rs, i) -> new SignedHead(new Checkpoint(
+                rs.getString("workspace_id"), rs.getLong("global_index"), rs.getLong("chain_order"),
+                rs.getString("hash"), rs.getString("signed_at"), rs.getString("key_id"), rs.getString("signature")),
+                rs.getString("chain_hash"), rs.getString("aggregate_identifier"),
+                rs.getObject("sequence_number") == null ? null : rs.getLong("sequence_number")));
+    }
+
     /** How far the chain is: the last position chained and the events chained. */
     public record Progress(long chainedThrough, long eventsChained) {
     }

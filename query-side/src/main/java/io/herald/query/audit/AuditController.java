@@ -150,13 +150,15 @@ public class AuditController {
     }
 
     /**
-     * The breaches the live verifier has found in the workspace: rows of its table, so the answer
-     * costs the same at any store size. It first waits briefly for the verifier to reach the events
-     * stored when the call came ({@code herald.audit.verify-wait}).
+     * The breaches the live verifier has found in the workspace, the chain breaks its check of the
+     * audit chain found ({@link ChainWatch}) among them: rows of its table, so the answer costs the
+     * same at any store size. It first waits briefly for the verifier to reach the events stored
+     * when the call came ({@code herald.audit.verify-wait}).
      */
     @Operation(description = "Lists the breaches of Herald's rules (never two writes without a read, every attempt "
-            + "answered, ...) that the live verifier found in the workspace's streams; empty when every "
-            + "rule holds.")
+            + "answered, ...) that the live verifier found in the workspace's streams, and the chain breaks (kind "
+            + "chain) its periodic check found where a stored event or the audit chain was changed or removed after "
+            + "chaining; empty when every rule holds.")
     @GetMapping(path = "/api/v1/workspaces/{ws}/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyWorkspace(@PathVariable("ws") String workspace) {
         verification.awaitCaughtUp(verifyWait);
@@ -164,7 +166,8 @@ public class AuditController {
     }
 
     /** The whole store, for the system: every workspace's publications. */
-    @Operation(description = "Lists the rule breaches the live verifier found in the whole store. System key only.")
+    @Operation(description = "Lists the rule breaches and chain breaks the live verifier found in the whole store. "
+            + "System key only.")
     @GetMapping(path = "/api/v1/audit/verify", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<Breach> verifyAll() {
         verification.awaitCaughtUp(verifyWait);

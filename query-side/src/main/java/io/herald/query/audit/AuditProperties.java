@@ -14,11 +14,14 @@ import org.springframework.validation.annotation.Validated;
  * @param maxConcurrentScans such scans per workspace at once on each node
  * @param verifyWait         how long a verify call waits for the live verifier to reach the events
  *                           stored when the call came, before answering with what is verified
+ * @param chainCheckWindow   chain rows the live chain check reads per run from the chain's end,
+ *                           and as many again of the older rows in turn ({@link ChainWatch})
  */
 @ConfigurationProperties("herald.audit")
 @Validated
 public record AuditProperties(
         @DefaultValue("30s") @NotNull Duration statementTimeout,
         @DefaultValue("2") @Positive int maxConcurrentScans,
-        @DefaultValue("2s") @NotNull Duration verifyWait) {
+        @DefaultValue("2s") @NotNull Duration verifyWait,
+        @DefaultValue("5000") @Positive int chainCheckWindow) {
 }

@@ -65,6 +65,12 @@ public class EventStoreReader {
             + " JOIN audit_chain c ON c.global_index = e.global_index"
             + " WHERE c.chain_order > :after" + FILTER + " ORDER BY c.chain_order LIMIT :page";
 
+    /** The chain rows of a range of chain positions, each with the event at its position if there is one. */
+    private static final String SELECT_LINKS = "SELECT " + COLUMNS.replace("global_index", "e.global_index")
+            + ", c.global_index AS chained_at, c.chain_order, c.workspace_id AS chain, c.prev_hash, c.hash"
+            + " FROM audit_chain c LEFT JOIN domain_event_entry e ON e.global_index = c.global_index"
+            + " WHERE c.chain_order > :after AND c.chain_order <= :through ORDER BY c.chain_order LIMIT :page";
+
     private final NamedParameterJdbcTemplate jdbc;
     private final ObjectMapper json;
     private final TransactionTemplate readOnly;
@@ -214,6 +220,34 @@ public class EventStoreReader {
             }
         }
         return handed;
+    }
+
+    /** A chain row with the event stored at its position now; {@code event} is null when none is. */
+    public record Link(AuditChainRepository.Link link, StoredEvent event) {
+    }
+
+    /**
+     * Every chain row with a chain position in ({@code afterOrder}, {@code throughOrder}], in chain
+     * order, each with the event the store holds at its position now (a row whose event was
+     * removed comes with none), page by page as {@link #forEachInStoreOrder}.
+     */
+    public void forEachLink(long afterOrder, long throughOrder, Consumer<Link> sink) {
+        long order = afterOrder;
+        while (order < throughOrder) {
+            MapSqlParameterSource p = new MapSqlParameterSource("after", order).addValue("through", throughOrder)
+                    .addValue("page", PAGE);
+            List<Link> links = pageOf(SELECT_LINKS, p, rs -> new Link(new AuditChainRepository.Link(
+                    rs.getLong("chained_at"), rs.getLong("chain_order"), rs.getString("chain"),
+                    rs.getString("prev_hash"), rs.getString("hash")),
+                    rs.getObject("global_index") == null ? null : event(rs)));
+            for (Link link : links) {
+                sink.accept(link);
+                order = link.link().chainOrder();
+            }
+            if (links.size() < PAGE) {
+                return;
+            }
+        }
     }
 
     /**

@@ -6,9 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -112,35 +110,11 @@ public class VerificationJobs {
         }
     }
 
-    /**
-     * The chain's stored hashes against the store as it is now, in chain order: an event changed
-     * since it was chained no longer has its hash; one removed leaves the next event of its
-     * workspace with a prevHash that is no hash before it. Each break is reported once, at the
-     * event where it shows.
-     */
+    /** The whole chain against the store as it is now ({@link ChainCheck}), from its first row. */
     private List<LocatedBreach> chainBreaks() {
-        List<LocatedBreach> found = new ArrayList<>();
-        Map<String, String> lastHash = new HashMap<>();
-        store.forEachChained(null, 0, 0, chained -> {
-            AuditChainRepository.Link link = chained.link();
-            StoredEvent event = chained.event();
-            String before = lastHash.put(link.workspaceId(), link.hash());
-            String expectedPrev = before == null ? AuditChain.ORIGIN : before;
-            String detail = null;
-            if (!expectedPrev.equals(link.prevHash())) {
-                detail = "chain break at position " + event.position() + ": the event chained before it in workspace '"
-                        + link.workspaceId() + "' is no longer in the store as chained (removed or moved)";
-            } else if (!AuditChain.hash(link.prevHash(), AuditChain.line(json, event, link.workspaceId()))
-                    .equals(link.hash())) {
-                detail = "chain break at position " + event.position()
-                        + ": the event as stored now is not the event that was chained (changed)";
-            }
-            if (detail != null) {
-                found.add(new LocatedBreach(link.workspaceId(),
-                        new Breach(event.aggregateId(), Breach.CHAIN_BREAK, event.sequence(), detail)));
-            }
-        });
-        return found;
+        ChainCheck check = new ChainCheck(json, workspace -> AuditChain.ORIGIN);
+        store.forEachLink(0, Long.MAX_VALUE, check::accept);
+        return check.breaches();
     }
 
     private void write(String jobId, List<StreamVerdict> verdicts, long done, long total) {
