@@ -152,8 +152,6 @@ start_server() {
         exit 1
     fi
     log "starting the $site site on http://127.0.0.1:$port"
-    # The router is copied so that the server does not depend on this checkout staying where it is.
-    install -m 644 "$router_source" "$state_dir/router.php"
     # Several workers, so concurrent requests from a test don't queue behind each other.
     WORDPRESS_CONFIG="herald-$site" PHP_CLI_SERVER_WORKERS=4 setsid nohup \
         php -S "127.0.0.1:$port" -t /usr/share/wordpress "$state_dir/router.php" \
@@ -186,6 +184,9 @@ plugin_password=$(install_site plugin)
 stock_password=$(install_site stock)
 contributor_password=$(install_site plugin "$contributor_login" contributor)
 publisher_password=$(install_site publisher)
+# The router is copied so that the servers do not depend on this checkout staying where it is; they
+# read it on every request, so servers that keep running get this checkout's router too.
+install -m 644 "$router_source" "$state_dir/router.php"
 start_server plugin "$plugin_port"
 start_server stock "$stock_port"
 start_server publisher "$publisher_port"
