@@ -35,14 +35,15 @@ final class Herald_Publisher_Editor
                 'default' => array_values(Herald_Publisher_Settings::get()['channels']),
                 'sanitize_callback' => [self::class, 'sanitize_channels'],
                 'auth_callback' => $may_edit,
-                'show_in_rest' => ['schema' => ['type' => 'array', 'items' => ['type' => 'string']]],
+                // the editor's context only: a public post's REST view does not show the site's channels
+                'show_in_rest' => ['schema' => ['type' => 'array', 'items' => ['type' => 'string'], 'context' => ['edit']]],
             ]);
             register_post_meta($type, Herald_Publisher_Capture::META_SKIP, [
                 'type' => 'boolean',
                 'single' => true,
                 'default' => false,
                 'auth_callback' => $may_edit,
-                'show_in_rest' => true,
+                'show_in_rest' => ['schema' => ['type' => 'boolean', 'context' => ['edit']]],
             ]);
         }
     }

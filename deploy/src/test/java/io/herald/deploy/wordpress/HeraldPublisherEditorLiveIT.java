@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,6 +124,13 @@ class HeraldPublisherEditorLiveIT extends PublisherLiveTestBase {
             assertThat(site.php("echo wp_json_encode(get_post_meta(" + post + ", '_herald_publisher_channels', true));"))
                     .isEqualTo("[\"fb-main\"]");
 
+            // the choice is the editor's business: the public REST view of the post does not show it
+            HttpResponse<String> anonymous = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(site.url() + "/?rest_route=/wp/v2/posts/" + post)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(200);
+            assertThat(json.readTree(anonymous.body()).path("meta").has("_herald_publisher_channels"))
+                    .as("meta in the public view: %s", json.readTree(anonymous.body()).path("meta")).isFalse();
+
             site.dispatch();
             awaitSucceeded(post, "fb-main", "publish", 1);
             WebElement state = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
@@ -140,6 +150,41 @@ class HeraldPublisherEditorLiveIT extends PublisherLiveTestBase {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    /** The classic editor (here: turned on for requests that ask for it) keeps the box; the block editor has the panel only. */
+    @Test
+    void theClassicEditorKeepsTheBoxAndTheBlockEditorHasThePanelInstead() throws Exception {
+        HttpResponse<String> draft = site.restJson("POST", "/wp/v2/posts", json.writeValueAsString(Map.of(
+                "title", "Herald live classic " + page, "content", "<p>In the classic editor.</p>", "status", "draft")));
+        assertThat(draft.statusCode()).as(draft.body()).isEqualTo(201);
+        int post = json.readTree(draft.body()).get("id").asInt();
+        // the login cookies of the editor, as wp-login.php would set them
+        String cookies = site.php("""
+                $user = get_user_by('login', '%s');
+                $until = time() + 600;
+                echo AUTH_COOKIE, '=', wp_generate_auth_cookie($user->ID, $until, 'auth'), '; ',
+                    LOGGED_IN_COOKIE, '=', wp_generate_auth_cookie($user->ID, $until, 'logged_in');
+                """.formatted(site.username()));
+        site.php("file_put_contents(WPMU_PLUGIN_DIR . '/herald-classic-editor-test.php', \"<?php add_filter('use_block_editor_for_post',"
+                + " static function (\\$use) { return isset(\\$_GET['herald-classic']) ? false : \\$use; });\");");
+        try {
+            String classic = editScreen(post, cookies, "&herald-classic=1");
+            assertThat(classic).contains("id=\"herald-publisher\"", "name=\"herald_publisher_channels[]\" value=\"fb-main\"")
+                    .doesNotContain("assets/editor-panel.js");
+            String block = editScreen(post, cookies, "");
+            assertThat(block).contains("assets/editor-panel.js").doesNotContain("id=\"herald-publisher\"");
+        } finally {
+            site.php("@unlink(WPMU_PLUGIN_DIR . '/herald-classic-editor-test.php');");
+        }
+    }
+
+    private String editScreen(int post, String cookies, String query) throws Exception {
+        HttpResponse<String> screen = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        site.url() + "/wp-admin/post.php?post=" + post + "&action=edit" + query)).header("Cookie", cookies).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(screen.statusCode()).as("the edit screen%s", query).isEqualTo(200);
+        return screen.body();
     }
 
     /** "Tested up to" is the WordPress these tests run; the release is named the same in readme, header and code. */
