@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Starts three local WordPress sites (Debian's package, PHP's built-in server, the local MariaDB) for
-# the WordPress live tests: one WITH Herald's mu-plugin, one stock site WITHOUT it, and one with the
-# herald-publisher plugin active (a site that shares its posts through Herald).
+# the WordPress live tests: one for Herald's mu-plugin, one stock site WITHOUT it, and one for the
+# herald-publisher plugin (a site that shares its posts through Herald). The plugins themselves are
+# not copied here: the live tests install them from the zips the build makes (wordpress/target/),
+# as a site owner would, and activate the publisher plugin.
 # Run as root. Safe to run again: what is installed stays, stopped servers are started again, and
 # the editor gets a fresh application password each run.
 #
 # Writes ${HERALD_WORDPRESS_ENV:-/tmp/herald-wordpress.env} (mode 600), read by WordPressLiveIT:
-#   WP_PLUGIN_URL, WP_PLUGIN_USERNAME, WP_PLUGIN_APP_PASSWORD   site with the mu-plugin
+#   WP_PLUGIN_URL, WP_PLUGIN_USERNAME, WP_PLUGIN_APP_PASSWORD, WP_PLUGIN_CONFIG
+#                                    site for the mu-plugin (CONFIG: its Debian config name)
 #   WP_STOCK_URL,  WP_STOCK_USERNAME,  WP_STOCK_APP_PASSWORD    site without it
 #   WP_PLUGIN_CONTRIBUTOR_USERNAME, WP_PLUGIN_CONTRIBUTOR_APP_PASSWORD
 #                                    a contributor (no right to publish) on the plugin site
@@ -17,11 +20,11 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-plugin_source="$repo_root/deploy/wordpress/herald-publication-id.php"
-install_script="$repo_root/deploy/wordpress/install-local-site.php"
-router_source="$repo_root/deploy/wordpress/local-server-router.php"
-publisher_source="$repo_root/deploy/wordpress/herald-publisher"
-activate_script="$repo_root/deploy/wordpress/activate-local-plugin.php"
+# the plugins' sources, only to check that they parse; the tests install them from their zips
+plugin_source="$repo_root/wordpress/herald-publication-id/herald-publication-id.php"
+publisher_source="$repo_root/wordpress/herald-publisher"
+install_script="$repo_root/.ci/wordpress/install-local-site.php"
+router_source="$repo_root/.ci/wordpress/local-server-router.php"
 env_file="${HERALD_WORDPRESS_ENV:-/tmp/herald-wordpress.env}"
 plugin_port="${HERALD_WP_PLUGIN_PORT:-18081}"
 stock_port="${HERALD_WP_STOCK_PORT:-18082}"
@@ -90,16 +93,8 @@ configure_site() {
            GRANT ALL PRIVILEGES ON \`$database\`.* TO '$db_user'@'127.0.0.1';"
 
     install -d "$content/plugins" "$content/themes" "$content/uploads" "$content/mu-plugins"
-    if [[ $site == plugin ]]; then
-        install -m 644 "$plugin_source" "$content/mu-plugins/herald-publication-id.php"
-    else
-        rm -f "$content/mu-plugins/herald-publication-id.php"
-    fi
-    if [[ $site == publisher ]]; then
-        # a fresh copy each run, so the site runs the plugin of this checkout
-        rm -rf "$content/plugins/herald-publisher"
-        cp -r "$publisher_source" "$content/plugins/herald-publisher"
-        rm -rf "$content/plugins/herald-publisher/tests" "$content/plugins/herald-publisher/phpunit.xml.dist"
+    if [[ $site != plugin ]]; then
+        rm -rf "$content/mu-plugins/herald-publication-id.php" "$content/mu-plugins/herald-publication-id"
     fi
     chown -R www-data:www-data "$state_dir/$site"
 
@@ -157,8 +152,6 @@ start_server() {
         exit 1
     fi
     log "starting the $site site on http://127.0.0.1:$port"
-    # The router is copied so that the server does not depend on this checkout staying where it is.
-    install -m 644 "$router_source" "$state_dir/router.php"
     # Several workers, so concurrent requests from a test don't queue behind each other.
     WORDPRESS_CONFIG="herald-$site" PHP_CLI_SERVER_WORKERS=4 setsid nohup \
         php -S "127.0.0.1:$port" -t /usr/share/wordpress "$state_dir/router.php" \
@@ -177,7 +170,7 @@ start_server() {
 rm -f "$env_file"
 install_packages
 # A syntax error would only show as a 500 from the site; say it here instead.
-for php_file in "$plugin_source" "$install_script" "$router_source" "$activate_script" \
+for php_file in "$plugin_source" "$install_script" "$router_source" \
         "$publisher_source"/*.php "$publisher_source"/includes/*.php; do
     php -l "$php_file" >/dev/null || { log "$php_file does not parse"; exit 1; }
 done
@@ -191,7 +184,9 @@ plugin_password=$(install_site plugin)
 stock_password=$(install_site stock)
 contributor_password=$(install_site plugin "$contributor_login" contributor)
 publisher_password=$(install_site publisher)
-php "$activate_script" herald-publisher herald-publisher/herald-publisher.php
+# The router is copied so that the servers do not depend on this checkout staying where it is; they
+# read it on every request, so servers that keep running get this checkout's router too.
+install -m 644 "$router_source" "$state_dir/router.php"
 start_server plugin "$plugin_port"
 start_server stock "$stock_port"
 start_server publisher "$publisher_port"
@@ -200,6 +195,7 @@ start_server publisher "$publisher_port"
 WP_PLUGIN_URL=http://127.0.0.1:$plugin_port
 WP_PLUGIN_USERNAME=$editor_login
 WP_PLUGIN_APP_PASSWORD=$plugin_password
+WP_PLUGIN_CONFIG=herald-plugin
 WP_STOCK_URL=http://127.0.0.1:$stock_port
 WP_STOCK_USERNAME=$editor_login
 WP_STOCK_APP_PASSWORD=$stock_password
@@ -212,6 +208,7 @@ WP_PUBLISHER_CONFIG=herald-publisher
 ENV
 )
 mv "$env_file.tmp" "$env_file"
-log "WordPress with the Herald mu-plugin: http://127.0.0.1:$plugin_port, without: http://127.0.0.1:$stock_port"
-log "WordPress with the herald-publisher plugin: http://127.0.0.1:$publisher_port"
+log "WordPress for the Herald mu-plugin: http://127.0.0.1:$plugin_port, without: http://127.0.0.1:$stock_port"
+log "WordPress for the herald-publisher plugin: http://127.0.0.1:$publisher_port"
+log "the live tests install both plugins from wordpress/target/*.zip (./mvnw package builds them)"
 log "credentials written to $env_file"

@@ -19,7 +19,7 @@ import java.util.Map;
  */
 final class WordPressRest {
 
-    static final String MU_PLUGIN_HINT = "install the Herald mu-plugin (deploy/wordpress/) on the site";
+    static final String MU_PLUGIN_HINT = "install the Herald mu-plugin (wordpress/herald-publication-id/) on the site";
     static final String TOO_LARGE = "the answer was larger than 1 MiB and was not read";
 
     private WordPressRest() {

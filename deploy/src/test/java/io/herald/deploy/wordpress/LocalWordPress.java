@@ -23,10 +23,11 @@ import java.util.Properties;
 
 /**
  * The two local WordPress sites started by {@code .ci/wordpress.sh}, as read from the file it
- * writes: one with Herald's mu-plugin, one stock; and a contributor (who may not publish) on the
- * plugin site, absent from files written by earlier versions of the script.
+ * writes: one for Herald's mu-plugin (installed from its zip by {@link #installMuPlugin()}), one stock;
+ * and a contributor (who may not publish) on the plugin site, absent from files written by earlier
+ * versions of the script.
  */
-record LocalWordPress(Site withPlugin, Site stock, Optional<Site> contributorOnPlugin, Path envFile) {
+record LocalWordPress(Site withPlugin, Site stock, Optional<Site> contributorOnPlugin, String pluginConfig, Path envFile) {
 
     static final String ENV_FILE_VARIABLE = "HERALD_WORDPRESS_ENV";
     static final Path DEFAULT_ENV_FILE = Path.of("/tmp/herald-wordpress.env");
@@ -133,7 +134,9 @@ record LocalWordPress(Site withPlugin, Site stock, Optional<Site> contributorOnP
                 .filter(password -> !password.isBlank())
                 .map(password -> new Site("plugin-contributor", withPlugin.url(),
                         required(values, "WP_PLUGIN_CONTRIBUTOR_USERNAME", file), password.trim()));
-        return Optional.of(new LocalWordPress(withPlugin, site("stock", "WP_STOCK", values, file), contributor, file));
+        String pluginConfig = values.getProperty("WP_PLUGIN_CONFIG", "herald-plugin").trim();
+        return Optional.of(new LocalWordPress(withPlugin, site("stock", "WP_STOCK", values, file), contributor, pluginConfig,
+                file));
     }
 
     private static Site site(String name, String prefix, Properties values, Path file) {
@@ -147,6 +150,11 @@ record LocalWordPress(Site withPlugin, Site stock, Optional<Site> contributorOnP
             throw new IllegalStateException(file + " has no " + key + "; run .ci/wordpress.sh again");
         }
         return value.trim();
+    }
+
+    /** Installs the mu-plugin on the plugin site from the zip the build made (once per test JVM). */
+    void installMuPlugin() throws IOException, InterruptedException {
+        PluginZips.installMuPlugin(pluginConfig);
     }
 
     /**

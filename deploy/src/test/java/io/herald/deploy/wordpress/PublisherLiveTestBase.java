@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * Set-up shared by the herald-publisher live tests: the local WordPress of {@code .ci/wordpress.sh}
- * with the plugin active, sending to this Herald through a fault proxy, two sandbox channels
+ * with the plugin installed from its zip and active, sending to this Herald through a fault proxy, two sandbox channels
  * (fb-main on Facebook, li-main on LinkedIn) and Herald's webhooks going back to the site. Posts
  * are written through WordPress's REST API as the editor; the plugin's cron hook is run with PHP
  * inside the site, as WordPress's cron would. Without the site every test reports itself skipped.
@@ -163,7 +163,7 @@ abstract class PublisherLiveTestBase extends HeraldIntegrationTest {
 
     // --- finding the site, as WordPressLiveIT does
 
-    private static void findSite() throws IOException {
+    private static void findSite() throws IOException, InterruptedException {
         Optional<PublisherSite> found = PublisherSite.fromEnvFile();
         if (found.isEmpty()) {
             skip = LocalWordPress.envFileLocation() + " has no herald-publisher site (WP_PUBLISHER_URL)";
@@ -174,6 +174,9 @@ abstract class PublisherLiveTestBase extends HeraldIntegrationTest {
             }
             skip = silent.orElse(null);
             site = silent.isEmpty() ? found.get() : null;
+            if (site != null) {
+                PluginZips.installPublisher(site.configName());
+            }
         }
         if (skip != null) {
             String stars = "*".repeat(110);

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -97,31 +96,7 @@ record PublisherSite(String url, String username, String applicationPassword, St
 
     /** The same PHP in {@code processes} processes started together: for "running it twice at once". */
     List<String> phpInParallel(String code, int processes) throws IOException, InterruptedException {
-        Path script = Files.createTempFile("herald-publisher-it", ".php");
-        Files.writeString(script, """
-                <?php
-                $_SERVER['WORDPRESS_CONFIG'] = '%1$s';
-                $_SERVER['HTTP_HOST'] = '%1$s';
-                require '/usr/share/wordpress/wp-load.php';
-                %2$s
-                """.formatted(configName, code));
-        try {
-            List<Process> started = new ArrayList<>();
-            for (int i = 0; i < processes; i++) {
-                started.add(new ProcessBuilder("php", script.toString()).redirectErrorStream(true).start());
-            }
-            List<String> outputs = new ArrayList<>();
-            for (Process process : started) {
-                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                    throw new IllegalStateException("PHP in " + this + " failed: " + output);
-                }
-                outputs.add(output.trim());
-            }
-            return outputs;
-        } finally {
-            Files.deleteIfExists(script);
-        }
+        return SitePhp.run(configName, code, processes);
     }
 
     /** Publishes a post as the editor, with these PNG bytes as its featured image unless null; returns its id. */

@@ -79,6 +79,7 @@ class WordPressLiveIT {
             return;
         }
         wordpress = found.get();
+        wordpress.installMuPlugin();
         // Built as the application builds it: real HTTP through the outbound guard, real clock; the
         // local sites listen on 127.0.0.1, so private networks are allowed as in the other tests.
         adapter = new WordPressAdapter(ProviderHttp.guarded("wordpress", Duration.ofSeconds(5), Duration.ofSeconds(30),

@@ -44,7 +44,7 @@ class WordPressStepsLiveIT extends HeraldIntegrationTest {
     private String ws;
 
     @BeforeEach
-    void setUp() throws IOException {
+    void setUp() throws IOException, InterruptedException {
         if (site == null && skip == null) {
             findSite();
         }
@@ -183,7 +183,7 @@ class WordPressStepsLiveIT extends HeraldIntegrationTest {
 
     // --- finding the site, as WordPressLiveIT does
 
-    private static void findSite() throws IOException {
+    private static void findSite() throws IOException, InterruptedException {
         Optional<LocalWordPress> found = LocalWordPress.fromEnvFile();
         if (found.isEmpty()) {
             skip = LocalWordPress.envFileLocation() + " not found, so no local WordPress is installed";
@@ -194,6 +194,9 @@ class WordPressStepsLiveIT extends HeraldIntegrationTest {
             }
             skip = silent.orElse(null);
             site = silent.isEmpty() ? found.get().withPlugin() : null;
+            if (site != null) {
+                found.get().installMuPlugin();
+            }
         }
         if (skip != null) {
             String stars = "*".repeat(110);

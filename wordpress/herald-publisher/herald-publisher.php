@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       Herald Publisher
  * Description:       Shares each new post to your social channels through Herald, exactly once: captured once, sent signed, retried safely, and its state reported back.
- * Version:           1.0.0
+ * Version:           1.1.0
  * Requires at least: 6.0
  * Requires PHP:      7.4
  * Author:            Herald
@@ -14,7 +14,7 @@
 
 defined('ABSPATH') || exit;
 
-const HERALD_PUBLISHER_VERSION = '1.0.0';
+const HERALD_PUBLISHER_VERSION = '1.1.0';
 
 foreach (['ids', 'text', 'signatures', 'outcome', 'request', 'settings', 'store', 'client', 'capture', 'dispatcher',
              'rest', 'editor', 'admin'] as $herald_publisher_part) {
@@ -24,6 +24,7 @@ foreach (['ids', 'text', 'signatures', 'outcome', 'request', 'settings', 'store'
 add_action('init', static function () {
     load_plugin_textdomain('herald-publisher', false, dirname(plugin_basename(__FILE__)) . '/languages');
     Herald_Publisher_Settings::register();
+    Herald_Publisher_Editor::register_meta();
     // a copy that was updated in place gets its table changes without a reactivation
     if (get_option(Herald_Publisher_Store::DB_VERSION_OPTION) !== Herald_Publisher_Store::DB_VERSION) {
         Herald_Publisher_Store::install();

@@ -1,7 +1,13 @@
 <?php
 /**
- * What authors see: a box in the post editor to choose the channels or skip sharing, and a
- * Herald column in the posts list with each channel's state.
+ * What authors see: in the block editor a "Herald" panel in the post's sidebar (each channel's
+ * state, and the choice of channels or no sharing), in the classic editor a box with the same
+ * choice, and a Herald column in the posts list with each channel's state.
+ *
+ * The choice is two post meta keys, registered for REST: the block editor sends them in the very
+ * request that saves the post, and WordPress saves REST meta before wp_after_insert_post, so the
+ * post is captured with the choice in place. (A meta box in the block editor is saved in a second
+ * request after the post, too late if the first try ran in between; so the box is classic-only.)
  */
 
 defined('ABSPATH') || exit;
@@ -11,9 +17,48 @@ final class Herald_Publisher_Editor
     private const NONCE_ACTION = 'herald_publisher_post_box';
     private const NONCE_FIELD = 'herald_publisher_post_box_nonce';
 
+    public const PANEL_HANDLE = 'herald-publisher-editor-panel';
+
+    /** On every request (REST saves are not admin requests): the choice as REST-visible post meta. */
+    public static function register_meta(): void
+    {
+        $may_edit = static function ($allowed, $meta_key, $post_id): bool {
+            return current_user_can('edit_post', (int) $post_id);
+        };
+        foreach (Herald_Publisher_Capture::post_types() as $type) {
+            // the block editor reads and sends meta only for types that support custom fields
+            add_post_type_support($type, 'custom-fields');
+            register_post_meta($type, Herald_Publisher_Capture::META_CHANNELS, [
+                'type' => 'array',
+                'single' => true,
+                // never chosen: the channels of the settings, as Herald_Publisher_Capture::chosen_channels has it
+                'default' => array_values(Herald_Publisher_Settings::get()['channels']),
+                'sanitize_callback' => [self::class, 'sanitize_channels'],
+                'auth_callback' => $may_edit,
+                // the editor's context only: a public post's REST view does not show the site's channels
+                'show_in_rest' => ['schema' => ['type' => 'array', 'items' => ['type' => 'string'], 'context' => ['edit']]],
+            ]);
+            register_post_meta($type, Herald_Publisher_Capture::META_SKIP, [
+                'type' => 'boolean',
+                'single' => true,
+                'default' => false,
+                'auth_callback' => $may_edit,
+                'show_in_rest' => ['schema' => ['type' => 'boolean', 'context' => ['edit']]],
+            ]);
+        }
+    }
+
+    /** Only channels of the settings, in their order, whichever way the choice arrives. */
+    public static function sanitize_channels($value): array
+    {
+        $given = is_array($value) ? array_filter($value, [Herald_Publisher_Ids::class, 'is_channel_id']) : [];
+        return array_values(array_intersect(Herald_Publisher_Settings::get()['channels'], $given));
+    }
+
     public static function register(): void
     {
         add_action('add_meta_boxes', [self::class, 'add_box']);
+        add_action('enqueue_block_editor_assets', [self::class, 'enqueue_panel']);
         // save_post runs before wp_after_insert_post, so the choice is in place when the post is captured
         add_action('save_post', [self::class, 'save_box'], 10, 2);
         foreach (Herald_Publisher_Capture::post_types() as $type) {
@@ -24,8 +69,29 @@ final class Herald_Publisher_Editor
 
     public static function add_box(): void
     {
+        // the classic editor only: the block editor has the panel, saved with the post itself
         add_meta_box('herald-publisher', __('Share with Herald', 'herald-publisher'), [self::class, 'box'],
-            Herald_Publisher_Capture::post_types(), 'side');
+            Herald_Publisher_Capture::post_types(), 'side', 'default', ['__back_compat_meta_box' => true]);
+    }
+
+    /** The block editor's panel: plain JavaScript on WordPress's own script globals, no build step. */
+    public static function enqueue_panel(): void
+    {
+        $screen = function_exists('get_current_screen') ? get_current_screen() : null;
+        if (!$screen || $screen->base !== 'post' || !in_array($screen->post_type, Herald_Publisher_Capture::post_types(), true)) {
+            return;
+        }
+        $plugin_file = dirname(__DIR__) . '/herald-publisher.php';
+        wp_enqueue_script(self::PANEL_HANDLE, plugins_url('assets/editor-panel.js', $plugin_file),
+            ['wp-plugins', 'wp-edit-post', 'wp-editor', 'wp-element', 'wp-components', 'wp-data', 'wp-api-fetch', 'wp-i18n'],
+            HERALD_PUBLISHER_VERSION, true);
+        wp_add_inline_script(self::PANEL_HANDLE, 'window.heraldPublisherEditor = ' . wp_json_encode([
+            'channels' => array_values(Herald_Publisher_Settings::get()['channels']),
+            'channelsMeta' => Herald_Publisher_Capture::META_CHANNELS,
+            'skipMeta' => Herald_Publisher_Capture::META_SKIP,
+            'finalStatuses' => Herald_Publisher_Store::FINAL_STATUSES,
+        ]) . ';', 'before');
+        wp_set_script_translations(self::PANEL_HANDLE, 'herald-publisher', dirname(__DIR__) . '/languages');
     }
 
     public static function box(WP_Post $post): void
@@ -56,10 +122,9 @@ final class Herald_Publisher_Editor
             || wp_is_post_autosave($post_id) || wp_is_post_revision($post_id) || !current_user_can('edit_post', $post_id)) {
             return;
         }
-        $configured = Herald_Publisher_Settings::get()['channels'];
         $given = isset($_POST['herald_publisher_channels']) && is_array($_POST['herald_publisher_channels'])
             ? array_map('sanitize_text_field', wp_unslash($_POST['herald_publisher_channels'])) : [];
-        update_post_meta($post_id, Herald_Publisher_Capture::META_CHANNELS, array_values(array_intersect($configured, $given)));
+        update_post_meta($post_id, Herald_Publisher_Capture::META_CHANNELS, self::sanitize_channels($given));
         update_post_meta($post_id, Herald_Publisher_Capture::META_SKIP, empty($_POST['herald_publisher_skip']) ? '0' : '1');
     }
 

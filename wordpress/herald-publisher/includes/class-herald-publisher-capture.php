@@ -54,8 +54,7 @@ final class Herald_Publisher_Capture
         $version = (int) get_post_meta($post->ID, self::META_VERSION, true);
         $skip = get_post_meta($post->ID, self::META_SKIP, true) === '1';
         if ($version > 0) {
-            // the block editor saves the box in a second request after the post: a channel unticked
-            // there is dropped while its publish has not been tried yet
+            // a channel unticked in a later save is dropped while its publish has not been tried yet
             Herald_Publisher_Store::cancel_untried_publishes($post->ID, $skip ? [] : self::chosen_channels($post->ID));
         }
         $shared = self::shared_channels($post->ID);
@@ -107,7 +106,7 @@ final class Herald_Publisher_Capture
         Herald_Publisher_Dispatcher::schedule_soon();
     }
 
-    /** The author's choice from the editor box, else the channels of the settings. */
+    /** The author's choice from the editor's panel or box, else (the meta's default) the channels of the settings. */
     public static function chosen_channels(int $post_id): array
     {
         $configured = Herald_Publisher_Settings::get()['channels'];
