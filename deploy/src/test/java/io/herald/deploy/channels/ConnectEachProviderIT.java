@@ -69,7 +69,8 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         assertThat(connection.get("capabilities").get("publish").get("available").asBoolean())
                 .as(connection.toString()).isTrue();
         awaitJson(channels(ws), v -> v.path(0).path("status").asText().equals("ACTIVE"));
-        String publication = publish(ws, "ch", "entry-" + provider.type, "Connected through " + provider.type);
+        String publication = publish(ws, "ch", "entry-" + provider.type,
+                "Connected through " + provider.type + " in " + ws);
         awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
         assertThat(stored(ws)).isEqualTo(1);
     }
@@ -83,7 +84,7 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         JsonNode connection = connect(ws, "ch", provider);
         revoke(provider, connection, issued(provider).subList(before, issued(provider).size()));
 
-        String publication = publish(ws, "ch", "entry-held-" + provider.type, "Held until reconnected");
+        String publication = publish(ws, "ch", "entry-held-" + provider.type, "Held until " + ws + " reconnects");
         awaitJson(publication, v -> v.get("status").asText().equals("HELD"));
         awaitJson(channels(ws), v -> v.path(0).path("status").asText().equals("NEEDS_REAUTH")
                 && v.get(0).get("heldPublications").asInt() == 1);
@@ -185,7 +186,7 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
             assertThat(choices.json().get("choices").findValuesAsText("kind"))
                     .containsExactly("member", "organization");
             assertThat(choices.json().get("choices").findValuesAsText("id"))
-                    .containsExactly("urn:li:person:oauth-member", ORGANIZATION);
+                    .containsExactly("urn:li:person:demo-reader", ORGANIZATION);
             assertThat(choices.body()).doesNotContain("AQV");
             assertThat(stored(ws)).isZero();
 
@@ -196,10 +197,10 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
             assertThat(connection.get("settings").get("authorUrn").asText()).isEqualTo(ORGANIZATION);
             assertThat(connection.get("capabilities").get("publish").get("available").asBoolean())
                     .as(chosen.toString()).isTrue();
-            String publication = publish(ws, "li", "entry-organization", "Posted as the organization");
+            String publication = publish(ws, "li", "entry-organization", "Posted as the organization in " + ws);
             awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
             assertThat(sandboxTruth("linkedin", ORGANIZATION).findValuesAsText("text"))
-                    .contains("Posted as the organization");
+                    .contains("Posted as the organization in " + ws);
         } finally {
             sandbox("POST", "/linkedin/login", "{\"organizations\":[]}");
         }

@@ -155,7 +155,7 @@ class ConnectThroughProviderIT extends HeraldIntegrationTest {
         Response connected = browse(authorize(started.json().get("authorizeUrl").asText()));
         assertThat(connected.status()).as(connected.toString()).isEqualTo(200);
         JsonNode connection = connected.json().get("connection");
-        assertThat(connection.get("settings").get("authorUrn").asText()).isEqualTo("urn:li:person:oauth-member");
+        assertThat(connection.get("settings").get("authorUrn").asText()).isEqualTo("urn:li:person:demo-reader");
         assertThat(connection.get("capabilities").get("publish").get("available").asBoolean())
                 .as(connected.toString()).isTrue();
         assertThat(connected.body()).doesNotContain("AQV");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
 import io.herald.sandbox.OAuthIssued;
+import io.herald.sandbox.SandboxDemo;
 import io.herald.sandbox.SandboxState;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -44,7 +45,8 @@ public class LinkedInLoginController {
 
     public static final String CLIENT_ID = "86sandboxli";
     public static final String CLIENT_SECRET = "sandbox-linkedin-client-secret";
-    public static final String MEMBER = "urn:li:person:oauth-member";
+    /** The member signed in at the authorization page: the demo's reader, so the demo connects it this way. */
+    public static final String MEMBER = SandboxDemo.LINKEDIN_MEMBER;
 
     private record Grant(String redirectUri, String scope) {
     }
