@@ -170,6 +170,14 @@ public class ChannelConnectFlows {
                 choices.stream().map(c -> new ChoiceView(c.id(), c.name(), c.kind())).toList());
     }
 
+    /**
+     * The workspace and channel a correctly signed state was started for, used or not: where the
+     * admin's browser goes back to when the provider's return is refused. Empty for a forged state.
+     */
+    public java.util.Optional<ConnectResult> startedFor(String state) {
+        return states.find(state).map(p -> new ConnectResult(p.workspace(), p.channel(), null, null, null));
+    }
+
     /** The admin's pick among the choices a callback listed. */
     public ConnectResult choose(WorkspaceId workspace, ChannelId channel, String state, String choiceId, String actor) {
         if (choiceId == null || choiceId.isBlank()) {

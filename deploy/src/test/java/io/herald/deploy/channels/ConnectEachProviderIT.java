@@ -117,7 +117,9 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
             JsonNode shown = fragment(page.location());
             assertThat(shown.get("error").asText()).isEqualTo("oauth_failed");
             assertThat(shown.get("detail").asText()).contains("declined");
-            assertThat(shown.has("workspace")).isFalse();
+            assertThat(page.location()).startsWith("/console?ws=" + ws + "#connect=");
+            assertThat(shown.get("workspace").asText()).isEqualTo(ws);
+            assertThat(shown.get("channelId").asText()).isEqualTo("ch");
         } finally {
             sandbox("POST", provider.consentSwitch, "{\"declines\":false}");
         }

@@ -19,7 +19,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * An admin connects a Facebook Page from the console, at 390 and at 1600 px: the "Connect a
  * channel" panel's Facebook button goes to the provider's dialog (the sandbox's, approving), the
  * browser comes back to the console with the Pages to choose among, and the chosen one is a
- * connection in the channels table. When the Page's token is then revoked, its channel's banner
+ * connection in the channels table (a declined dialog first: the console says the user declined).
+ * When the Page's token is then revoked, its channel's banner
  * (NEEDS_REAUTH, a publication held) offers "Reconnect", which goes through the same dialog and
  * choice and lets the held publication go out. Nothing spills out of its card, every control has a
  * label.
@@ -50,7 +51,22 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
                 assertThat(overflowing(browser)).as("elements outside their card at %d px", width).isEmpty();
                 assertThat(unlabelled(browser)).as("controls without a label at %d px", width).isEmpty();
 
+                // the user declines at Facebook's dialog: back in the console, which says so; nothing stored
+                browser.findElement(By.id("connect-channel-id")).sendKeys("fb-console");
+                sandbox("POST", "/facebook/login", "{\"declines\":true}");
+                try {
+                    browser.findElement(By.cssSelector("#connect-buttons [data-connect-type='facebook']")).click();
+                    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                            "declined"));
+                } finally {
+                    sandbox("POST", "/facebook/login", "{\"declines\":false}");
+                }
+                assertThat(browser.getCurrentUrl()).contains("/console?ws=" + ws).doesNotContain("#connect");
+                assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?",
+                        Long.class, ws)).isZero();
+
                 int issuedBefore = issuedTokens().size();
+                browser.findElement(By.id("connect-channel-id")).clear();
                 browser.findElement(By.id("connect-channel-id")).sendKeys("fb-console");
                 browser.findElement(By.cssSelector("#connect-buttons [data-connect-type='facebook']")).click();
                 wait.until(ExpectedConditions.visibilityOfElementLocated(
