@@ -73,7 +73,10 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
                 Map.entry("herald.channels.linkedin.authorization-base-url", sandbox + "/linkedin/oauth/v2"),
                 Map.entry("herald.channels.linkedin.client-id", LinkedInLoginController.CLIENT_ID),
                 Map.entry("herald.channels.linkedin.client-secret", LinkedInLoginController.CLIENT_SECRET),
-                Map.entry("herald.channels.linkedin.oauth-scopes", "openid,profile,w_member_social,r_member_social"),
+                // the sandbox's app has the organization scopes too; its member administers no organization
+                // until /sandbox/_admin/linkedin/login names some
+                Map.entry("herald.channels.linkedin.oauth-scopes", "openid,profile,w_member_social,r_member_social,"
+                        + "w_organization_social,r_organization_social,rw_organization_admin"),
                 Map.entry("herald.outbound.allow-private-networks", "true"));
     }
 

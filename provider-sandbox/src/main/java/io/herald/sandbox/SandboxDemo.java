@@ -29,6 +29,14 @@ public class SandboxDemo {
         }
     }
 
+    /**
+     * A demo connection an admin would make with the provider's "Connect" button: its connect
+     * request's body ({@code type} and any fields of its own) and the choice to make when the
+     * provider's grant allows several (the Page), null when there is one.
+     */
+    public record ProviderConnect(String channelId, Map<String, Object> start, String choice) {
+    }
+
     public static final String FACEBOOK_PAGE = "100200300400500";
     public static final String LINKEDIN_MEMBER = "urn:li:person:demo-reader";
     public static final String LINKEDIN_MEMBER_WRITE_ONLY = "urn:li:person:demo-writer";
@@ -66,6 +74,18 @@ public class SandboxDemo {
         bluesky.register(BLUESKY_HANDLE, BLUESKY_APP_PASSWORD);
         mastodon.register(MASTODON_USERNAME, MASTODON_TOKEN, null);
         return definitions(base);
+    }
+
+    /**
+     * The demo connections made through the provider's OAuth consent — which the sandbox approves at
+     * once, for the demo's Page and member — rather than with the {@code PUT} of their
+     * {@link #definitions} (which stay what they would store, for the truth and for tests).
+     * {@code masto-demo} is not among them: the sandbox's instance signs in a new account on every
+     * grant, while the demo's account and its statuses are known by its fixed token.
+     */
+    public static List<ProviderConnect> throughProviders() {
+        return List.of(new ProviderConnect("fb-demo", Map.of("type", "facebook"), FACEBOOK_PAGE),
+                new ProviderConnect("li-demo", Map.of("type", "linkedin"), null));
     }
 
     /** The demo connections for a sandbox at {@code base}, without registering anything. */

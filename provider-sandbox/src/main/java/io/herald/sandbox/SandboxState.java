@@ -55,6 +55,8 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
     private final TokenLapses lapses = new TokenLapses();
     private final Map<String, FacebookToken> facebookTokens = new ConcurrentHashMap<>();
     private final Map<String, LinkedInToken> linkedInTokens = new ConcurrentHashMap<>();
+    /** LinkedIn organizations and the member who administers each (a member's token may post as it). */
+    private final Map<String, String> linkedInAdministrators = new ConcurrentHashMap<>();
     private final Map<String, WordPressSite> wordPressSites = new ConcurrentHashMap<>();
     private final FaultQueue faults = new FaultQueue();
     private final PostStore posts = new PostStore();
@@ -144,6 +146,7 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
         lapses.clear();
         facebookTokens.clear();
         linkedInTokens.clear();
+        linkedInAdministrators.clear();
         wordPressSites.clear();
         faults.clear();
         posts.clear();
@@ -167,6 +170,15 @@ public class SandboxState implements DisposableBean, SmartLifecycle {
 
     public Optional<FacebookToken> facebookToken(String token) {
         return Optional.ofNullable(token).map(facebookTokens::get);
+    }
+
+    /** The member administers the organization from now on: their token may post and read as it. */
+    public void administer(String organization, String member) {
+        linkedInAdministrators.put(organization, member);
+    }
+
+    public boolean administers(String member, String organization) {
+        return member != null && member.equals(linkedInAdministrators.get(organization));
     }
 
     public Optional<LinkedInToken> linkedInToken(String token) {

@@ -66,6 +66,13 @@ final class LinkedInLogin implements OAuthFlow {
         return missing;
     }
 
+    /** LinkedIn sends its own words when the member cancels the sign-in or the authorization. */
+    @Override
+    public boolean declined(String error) {
+        return "user_cancelled_authorize".equals(error) || "user_cancelled_login".equals(error)
+                || OAuthFlow.super.declined(error);
+    }
+
     @Override
     public CompletableFuture<Authorization> authorize(Start start, OAuthApps apps) {
         return CompletableFuture.completedFuture(new Authorization(OAuthCalls.withQuery(

@@ -35,6 +35,15 @@ public non-sealed interface OAuthFlow extends ConnectFlow {
     CompletableFuture<List<Choice>> exchange(Callback callback, OAuthApps apps);
 
     /**
+     * Whether the provider's {@code error} on the browser's return means the user declined (nothing
+     * is stored, and the console says so): OAuth's {@code access_denied}, unless the provider has
+     * words of its own.
+     */
+    default boolean declined(String error) {
+        return "access_denied".equals(error);
+    }
+
+    /**
      * A connect request: {@code fields} are its own fields besides {@code type} (Mastodon's
      * {@code instanceUrl}); {@code codeChallenge} is the S256 PKCE challenge.
      */

@@ -93,6 +93,9 @@ public class ChannelConnectController {
                         .put("name", c.name()).put("kind", c.kind()));
             }
         } catch (HeraldRejection refusal) {
+            // back to the workspace that started it (a correctly signed state names it), to say why
+            flows.startedFor(state).ifPresent(started -> result.put("workspace", started.workspace())
+                    .put("channelId", started.channelId()));
             result.put("type", type).put("error", refusal.code().code()).put("detail", refusal.detail());
         }
         return ResponseEntity.status(HttpStatus.SEE_OTHER).cacheControl(CacheControl.noStore())

@@ -141,9 +141,10 @@ public class ChannelConnectFlows {
      */
     public ConnectResult callback(String type, String code, String state, String error, String errorDescription) {
         OAuthStates.Pending pending = states.takeForExchange(state, type);
+        OAuthFlow oauth = (OAuthFlow) plugins.find(type).orElseThrow(OAuthStates::invalid).connectFlow();
         if (error != null) {
             states.done(pending.id());
-            throw new HeraldRejection(ErrorCode.OAUTH_FAILED, "access_denied".equals(error)
+            throw new HeraldRejection(ErrorCode.OAUTH_FAILED, oauth.declined(error)
                     ? "the user declined to connect the channel"
                     : "the provider refused: " + printable(error)
                     + (errorDescription == null ? "" : " (" + printable(errorDescription) + ")"));
@@ -152,7 +153,6 @@ public class ChannelConnectFlows {
             states.done(pending.id());
             throw new HeraldRejection(ErrorCode.OAUTH_FAILED, "the provider sent no code");
         }
-        OAuthFlow oauth = (OAuthFlow) plugins.find(type).orElseThrow(OAuthStates::invalid).connectFlow();
         List<OAuthFlow.Choice> choices;
         try {
             choices = await(oauth.exchange(new OAuthFlow.Callback(pending.workspace(), code, pending.codeVerifier(),
@@ -168,6 +168,14 @@ public class ChannelConnectFlows {
         states.awaitChoice(pending.id(), choices);
         return new ConnectResult(pending.workspace(), pending.channel(), state, null,
                 choices.stream().map(c -> new ChoiceView(c.id(), c.name(), c.kind())).toList());
+    }
+
+    /**
+     * The workspace and channel a correctly signed state was started for, used or not: where the
+     * admin's browser goes back to when the provider's return is refused. Empty for a forged state.
+     */
+    public java.util.Optional<ConnectResult> startedFor(String state) {
+        return states.find(state).map(p -> new ConnectResult(p.workspace(), p.channel(), null, null, null));
     }
 
     /** The admin's pick among the choices a callback listed. */

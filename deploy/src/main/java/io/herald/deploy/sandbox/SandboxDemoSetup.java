@@ -1,7 +1,10 @@
 package io.herald.deploy.sandbox;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.sandbox.SandboxDemo;
+import io.herald.command.channel.ChannelConnectFlows;
 import io.herald.command.channel.ChannelConnectionRequest;
 import io.herald.command.channel.ChannelConnectionService;
 import io.herald.command.channel.CapabilityProbes;
@@ -11,9 +14,17 @@ import io.herald.platform.data.DataDirectory;
 import io.herald.access.ApiKeyStore;
 import io.herald.access.Role;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -27,7 +38,12 @@ import org.springframework.stereotype.Component;
  * The demo run: registers the sandbox's demo credentials and a {@code demo} workspace whose
  * channel connections point at them, one per case an operator should see (read-back available,
  * a User token that cannot read, LinkedIn without the read scope, WordPress with and without the
- * mu-plugin).
+ * mu-plugin). The connections a user would make with the provider's "Connect" button
+ * ({@link SandboxDemo#throughProviders()}: {@code fb-demo}, {@code li-demo}) are made through that
+ * very flow — the connect started, the sandbox's consent page (approving at once) and Herald's own
+ * callback called over HTTP as the admin's browser would, the Page chosen — and the others with the
+ * {@code PUT} of their fields. The sandbox keeps its tokens in memory only, so every start connects
+ * them anew.
  */
 @Component
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -36,16 +52,20 @@ class SandboxDemoSetup {
     static final WorkspaceId DEMO = new WorkspaceId("demo");
     private static final Logger log = LoggerFactory.getLogger(SandboxDemoSetup.class);
 
+    private static final String ACTOR = "herald-demo";
+
     private final SandboxDemo demo;
+    private final ChannelConnectFlows flows;
     private final ChannelConnectionService connections;
     private final CapabilityProbes probes;
     private final ApiKeyStore keys;
     private final Environment environment;
     private final ObjectMapper json;
 
-    SandboxDemoSetup(SandboxDemo demo, ChannelConnectionService connections, CapabilityProbes probes,
-                     ApiKeyStore keys, Environment environment, ObjectMapper json) {
+    SandboxDemoSetup(SandboxDemo demo, ChannelConnectFlows flows, ChannelConnectionService connections,
+                     CapabilityProbes probes, ApiKeyStore keys, Environment environment, ObjectMapper json) {
         this.demo = demo;
+        this.flows = flows;
         this.connections = connections;
         this.probes = probes;
         this.keys = keys;
@@ -60,14 +80,74 @@ class SandboxDemoSetup {
         }
         String base = "http://localhost:" + web.getWebServer().getPort();
         issueDemoKeyOnce();
+        Map<String, SandboxDemo.ProviderConnect> throughProviders = SandboxDemo.throughProviders().stream()
+                .collect(Collectors.toMap(SandboxDemo.ProviderConnect::channelId, Function.identity()));
         for (SandboxDemo.DemoConnection c : demo.register(base)) {
             ChannelId channel = new ChannelId(c.channelId());
-            connections.configure(DEMO, channel, ChannelConnectionRequest.of(json.valueToTree(c.fields())),
-                    "herald-demo");
+            SandboxDemo.ProviderConnect oauth = throughProviders.get(c.channelId());
+            if (oauth != null) {
+                try {
+                    connectThroughProvider(base, channel, oauth);
+                    continue;
+                } catch (RuntimeException e) {
+                    log.warn("demo channel {} could not be connected through {}'s consent ({}); storing its fields"
+                            + " instead", channel, c.type(), e.getMessage());
+                }
+            }
+            connections.configure(DEMO, channel, ChannelConnectionRequest.of(json.valueToTree(c.fields())), ACTOR);
             probes.probe(DEMO, channel);
         }
         log.info("demo workspace '{}' has sandbox channels; try POST {}/api/v1/workspaces/demo/publications", DEMO,
                 base);
+    }
+
+    /**
+     * Connects a demo channel as an admin would with the console's "Connect" button: the connect
+     * started, the provider's consent page followed (the sandbox approves at once) and Herald's
+     * callback reached over HTTP as the browser would, then the choice made where the grant allows
+     * several. The connection is stored, probed, as for any admin.
+     */
+    private void connectThroughProvider(String base, ChannelId channel, SandboxDemo.ProviderConnect oauth) {
+        ObjectNode start = json.valueToTree(oauth.start());
+        URI authorize = flows.start(DEMO, channel, start, ACTOR).authorizeUrl();
+        HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> consent = get(browser, authorize, "text/html");
+        String back = consent.headers().firstValue("Location").filter(l -> consent.statusCode() / 100 == 3)
+                .orElseThrow(() -> new IllegalStateException("the consent page answered " + consent.statusCode()));
+        URI callback = URI.create(back.contains("#") ? back.substring(0, back.indexOf('#')) : back);
+        if (!callback.toString().startsWith(base + "/oauth/callback/")) {
+            throw new IllegalStateException("the consent page sent the browser elsewhere");
+        }
+        HttpResponse<String> returned = get(browser, callback, "application/json");
+        JsonNode result = readTree(returned.body());
+        if (returned.statusCode() != 200) {
+            throw new IllegalStateException("the callback answered " + returned.statusCode() + ": "
+                    + result.path("detail").asText());
+        }
+        if (result.has("choices")) {
+            flows.choose(DEMO, channel, result.path("state").asText(), oauth.choice(), ACTOR);
+        }
+    }
+
+    private static HttpResponse<String> get(HttpClient browser, URI uri, String accept) {
+        try {
+            return browser.send(HttpRequest.newBuilder(uri).header("Accept", accept).timeout(Duration.ofSeconds(30))
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("no answer from " + uri.getHost() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private JsonNode readTree(String body) {
+        try {
+            return json.readTree(body);
+        } catch (IOException e) {
+            throw new IllegalStateException("the callback's answer is not JSON", e);
+        }
     }
 
     /**

@@ -4,8 +4,11 @@ import static io.herald.deploy.console.ConsolePageChecks.overflowing;
 import static io.herald.deploy.console.ConsolePageChecks.unlabelled;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -16,7 +19,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * An admin connects a Facebook Page from the console, at 390 and at 1600 px: the "Connect a
  * channel" panel's Facebook button goes to the provider's dialog (the sandbox's, approving), the
  * browser comes back to the console with the Pages to choose among, and the chosen one is a
- * connection in the channels table. Nothing spills out of its card, every control has a label.
+ * connection in the channels table (a declined dialog first: the console says the user declined).
+ * When the Page's token is then revoked, its channel's banner
+ * (NEEDS_REAUTH, a publication held) offers "Reconnect", which goes through the same dialog and
+ * choice and lets the held publication go out. Nothing spills out of its card, every control has a
+ * label.
  */
 class ConsoleConnectIT extends HeraldIntegrationTest {
 
@@ -44,6 +51,22 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
                 assertThat(overflowing(browser)).as("elements outside their card at %d px", width).isEmpty();
                 assertThat(unlabelled(browser)).as("controls without a label at %d px", width).isEmpty();
 
+                // the user declines at Facebook's dialog: back in the console, which says so; nothing stored
+                browser.findElement(By.id("connect-channel-id")).sendKeys("fb-console");
+                sandbox("POST", "/facebook/login", "{\"declines\":true}");
+                try {
+                    browser.findElement(By.cssSelector("#connect-buttons [data-connect-type='facebook']")).click();
+                    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                            "declined"));
+                } finally {
+                    sandbox("POST", "/facebook/login", "{\"declines\":false}");
+                }
+                assertThat(browser.getCurrentUrl()).contains("/console?ws=" + ws).doesNotContain("#connect");
+                assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?",
+                        Long.class, ws)).isZero();
+
+                int issuedBefore = issuedTokens().size();
+                browser.findElement(By.id("connect-channel-id")).clear();
                 browser.findElement(By.id("connect-channel-id")).sendKeys("fb-console");
                 browser.findElement(By.cssSelector("#connect-buttons [data-connect-type='facebook']")).click();
                 wait.until(ExpectedConditions.visibilityOfElementLocated(
@@ -62,7 +85,50 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
                 console.screenshot("connect-done-" + width);
                 assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?"
                         + " AND channel_id = 'fb-console'", Long.class, ws)).isEqualTo(1);
+
+                // the user revokes Herald's access: the next publication is held, the channel needs reconnecting
+                List<String> tokens = issuedTokens();
+                tokens.subList(issuedBefore, tokens.size()).forEach(token -> sandbox("POST", "/lapses",
+                        "{\"provider\":\"facebook\",\"credential\":\"" + token
+                                + "\",\"afterPosts\":0,\"kind\":\"REVOKED\"}"));
+                // a text of its own: the Page refuses the same text twice in a row
+                Response published = send("POST", "/api/v1/workspaces/" + ws + "/publications",
+                        "{\"calendarEntryId\":\"entry-reconnect\",\"contentVersion\":1,\"channelId\":\"fb-console\","
+                                + "\"action\":\"publish\",\"content\":{\"body\":\"Held until " + ws
+                                + " is reconnected\"}}");
+                assertThat(published.status()).as(published.toString()).isEqualTo(202);
+                String publication = "/api/v1/workspaces/" + ws + "/publications/"
+                        + published.json().get("publicationId").asText();
+                awaitJson(publication, v -> v.get("status").asText().equals("HELD"));
+                awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                        v -> v.path(0).path("status").asText().equals("NEEDS_REAUTH"));
+
+                browser.navigate().refresh();
+                wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-reconnect='fb-console']")));
+                assertThat(overflowing(browser)).as("banner outside its card at %d px", width).isEmpty();
+                assertThat(unlabelled(browser)).as("controls without a label at %d px", width).isEmpty();
+                console.screenshot("connect-reconnect-" + width);
+                browser.findElement(By.cssSelector("[data-reconnect='fb-console']")).click();
+                wait.until(ExpectedConditions.elementToBeClickable(
+                        By.cssSelector("#connect-choices [data-choice='100200300400600']"))).click();
+                wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                        "fb-console is connected"));
+                awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
+                awaitJson("/api/v1/workspaces/" + ws + "/channels", v -> v.path(0).path("status").asText()
+                        .equals("ACTIVE") && v.path(0).path("heldPublications").asInt() == 0);
             }
         }
+    }
+
+    /** The tokens the sandbox's Facebook Login handed out so far, oldest first. */
+    private List<String> issuedTokens() {
+        List<String> tokens = new ArrayList<>();
+        for (JsonNode issued : send("GET", "/sandbox/_admin/oauth/issued?provider=facebook", null, null).json()
+                .get("issued")) {
+            if (issued.get("kind").asText().equals("token")) {
+                tokens.add(issued.get("value").asText());
+            }
+        }
+        return tokens;
     }
 }

@@ -3,6 +3,7 @@ package io.herald.sandbox.facebook;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.OAuthIssued;
 import io.herald.sandbox.SandboxDemo;
 import io.herald.sandbox.SandboxState;
 import java.net.URI;
@@ -49,14 +50,17 @@ public class FacebookLoginController {
     }
 
     private final SandboxState state;
+    private final OAuthIssued issued;
     private final Map<String, Grant> codes = new ConcurrentHashMap<>();
     private final Map<String, Boolean> shortLivedTokens = new ConcurrentHashMap<>();
     private final Map<String, Boolean> userTokens = new ConcurrentHashMap<>();
     private final AtomicBoolean declines = new AtomicBoolean();
     private final SecureRandom random = new SecureRandom();
 
-    public FacebookLoginController(SandboxState state) {
+    public FacebookLoginController(SandboxState state, OAuthIssued issued) {
         this.state = state;
+        this.issued = issued;
+        issued.note("facebook", "client_secret", APP_SECRET);
     }
 
     /** {@code {"declines": true}}: the user declines the next dialogs until set back. */
@@ -80,6 +84,7 @@ public class FacebookLoginController {
                     + "&error_reason=user_denied";
         } else {
             String code = token("AQ");
+            issued.note("facebook", "code", code);
             codes.put(code, new Grant(redirect, params.get("code_challenge")));
             query = "code=" + encode(code);
         }
@@ -104,6 +109,7 @@ public class FacebookLoginController {
                 return error(400, 190, "Invalid OAuth access token - Cannot parse access token");
             }
             String userToken = token("EAAL");
+            issued.note("facebook", "token", userToken);
             userTokens.put(userToken, true);
             state.register(new SandboxState.FacebookToken(userToken, SandboxDemo.FACEBOOK_PAGE,
                     SandboxState.FacebookTokenKind.USER));
@@ -121,6 +127,7 @@ public class FacebookLoginController {
             return error(400, 100, "Invalid code verifier.");
         }
         String shortLived = token("EAAS");
+        issued.note("facebook", "token", shortLived);
         shortLivedTokens.put(shortLived, true);
         return token(shortLived, 5_183);
     }
@@ -141,6 +148,7 @@ public class FacebookLoginController {
         ArrayNode data = body.putArray("data");
         for (String pageId : List.copyOf(new java.util.TreeSet<>(PAGES.keySet()))) {
             String pageToken = token("EAAP");
+            issued.note("facebook", "token", pageToken);
             state.register(new SandboxState.FacebookToken(pageToken, pageId, SandboxState.FacebookTokenKind.PAGE));
             data.addObject().put("access_token", pageToken).put("category", "Software").put("name", PAGES.get(pageId))
                     .put("id", pageId).putArray("tasks").add("ANALYZE").add("ADVERTISE").add("MODERATE")

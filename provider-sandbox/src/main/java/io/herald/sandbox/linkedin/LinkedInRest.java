@@ -90,7 +90,7 @@ class LinkedInRest {
         if (token.isEmpty()) {
             return tokenRefusal(bearer(request));
         }
-        if (author == null || !author.equals(token.get().author())
+        if (author == null || !actsAs(token.get(), author)
                 || !token.get().scopes().contains(writeScope(author))) {
             return LinkedInErrors.accessDenied(permission);
         }
@@ -108,10 +108,15 @@ class LinkedInRest {
             return tokenRefusal(bearer(request));
         }
         String who = author != null ? author : known.get().author();
-        if (!who.equals(known.get().author()) || !known.get().scopes().contains(readScope(who))) {
+        if (!actsAs(known.get(), who) || !known.get().scopes().contains(readScope(who))) {
             return LinkedInErrors.accessDenied(permission);
         }
         return null;
+    }
+
+    /** The token's own author, or an organization its member administers. */
+    private boolean actsAs(LinkedInToken token, String author) {
+        return author.equals(token.author()) || state.administers(token.author(), author);
     }
 
     /** A registered token that has not lapsed; a post uses up one of those left before a lapse. */

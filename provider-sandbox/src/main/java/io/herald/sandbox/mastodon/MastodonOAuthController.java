@@ -2,6 +2,7 @@ package io.herald.sandbox.mastodon;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.OAuthIssued;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpStatus;
@@ -22,6 +24,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -29,7 +32,9 @@ import org.springframework.web.bind.annotation.RestController;
  * The instance's OAuth, as Mastodon 4.3 serves it: apps registered with {@code POST /api/v1/apps}
  * (counted, so a test sees Herald register once per instance), {@code /oauth/authorize} approving at
  * once for a new account of the instance, and {@code /oauth/token} exchanging a code once, checking
- * the app, its secret, the redirect URI and the PKCE verifier.
+ * the app, its secret, the redirect URI and the PKCE verifier. While
+ * {@code /sandbox/_admin/mastodon/login} says {@code declines}, the user denies at the authorize page
+ * ({@code error=access_denied}, as Doorkeeper sends it).
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -44,13 +49,23 @@ public class MastodonOAuthController {
     }
 
     private final MastodonInstance instance;
+    private final OAuthIssued issued;
+    private final AtomicBoolean declines = new AtomicBoolean();
     private final Map<String, App> apps = new ConcurrentHashMap<>();
     private final Map<String, Grant> codes = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final SecureRandom random = new SecureRandom();
 
-    MastodonOAuthController(MastodonInstance instance) {
+    MastodonOAuthController(MastodonInstance instance, OAuthIssued issued) {
         this.instance = instance;
+        this.issued = issued;
+    }
+
+    /** {@code {"declines": true}}: the user denies the next authorizations until set back. */
+    @PostMapping("/sandbox/_admin/mastodon/login")
+    public ResponseEntity<Void> configure(@RequestBody Map<String, Object> settings) {
+        declines.set(Boolean.TRUE.equals(settings.get("declines")));
+        return ResponseEntity.noContent().build();
     }
 
     @PostMapping(BASE + "/api/v1/apps")
@@ -63,6 +78,7 @@ public class MastodonOAuthController {
         String scopes = Optional.ofNullable(params.get("scopes")).orElse("read");
         App app = new App(Long.toString(ids.incrementAndGet()), token(), token(), redirect, scopes);
         apps.put(app.clientId(), app);
+        issued.note("mastodon", "client_secret", app.clientSecret());
         ObjectNode body = Json.object().put("id", app.id()).put("name", name).put("website", params.get("website"))
                 .put("scopes", scopes).put("redirect_uri", redirect).put("client_id", app.clientId())
                 .put("client_secret", app.clientSecret()).put("vapid_key", "BCk-QqERU0q-CfYZjcuB6lnyyOYfJ2AifKqfeGIm7Z-HiTU5T9eTG5GxVA0_OH5mMlI4UkkDTpaZwozy0TzdZ2M=");
@@ -84,10 +100,18 @@ public class MastodonOAuthController {
             return ResponseEntity.badRequest().contentType(MediaType.TEXT_HTML).body(
                     "<html><body>The redirect uri included is not valid.</body></html>");
         }
-        String code = token();
-        codes.put(code, new Grant(app, redirect, params.get("code_challenge"),
-                Optional.ofNullable(params.get("scope")).orElse("read")));
-        String query = "code=" + encode(code) + (params.get("state") == null ? "" : "&state=" + encode(params.get("state")));
+        String query;
+        if (declines.get()) {
+            query = "error=access_denied&error_description=" + encode("The resource owner or authorization server"
+                    + " denied the request.");
+        } else {
+            String code = token();
+            issued.note("mastodon", "code", code);
+            codes.put(code, new Grant(app, redirect, params.get("code_challenge"),
+                    Optional.ofNullable(params.get("scope")).orElse("read")));
+            query = "code=" + encode(code);
+        }
+        query += params.get("state") == null ? "" : "&state=" + encode(params.get("state"));
         return ResponseEntity.status(HttpStatus.FOUND).location(URI.create(redirect + "?" + query)).build();
     }
 
@@ -104,6 +128,7 @@ public class MastodonOAuthController {
                             + " authorization request, or was issued to another client.").toString());
         }
         String token = token();
+        issued.note("mastodon", "token", token);
         instance.register("oauth" + ids.incrementAndGet(), token,
                 new HashSet<>(Arrays.asList(grant.scopes().split(" "))));
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Json.object()
