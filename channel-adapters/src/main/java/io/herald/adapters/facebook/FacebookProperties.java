@@ -12,7 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * wait for an answer to a request that left (outcome unknown when it passes). {@code appId} and
  * {@code appSecret} are Herald's Meta app, for connecting Pages through Facebook Login
  * ({@code dialogBaseUrl} serves its consent dialog); without them Pages connect with the {@code PUT}
- * form only.
+ * form only. {@code budgetCalls} calls in each {@code budgetWindow} is the budget a connection
+ * starts attempts within (the Graph API's 200 calls an hour per user); the answers' usage headers
+ * shrink it when other apps share the Page's budget.
  */
 @ConfigurationProperties("herald.channels.facebook")
 public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0") @NotBlank String graphBaseUrl,
@@ -20,7 +22,14 @@ public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0
                                  String appId,
                                  String appSecret,
                                  @DefaultValue("5s") @NotNull Duration connectTimeout,
-                                 @DefaultValue("30s") @NotNull Duration readTimeout) {
+                                 @DefaultValue("30s") @NotNull Duration readTimeout,
+                                 @DefaultValue("200") @jakarta.validation.constraints.Min(1) int budgetCalls,
+                                 @DefaultValue("1h") @NotNull Duration budgetWindow) {
+
+    /** The connection's budget: its calls per window, kept from the usage headers. */
+    public io.herald.adapters.port.Quota budget() {
+        return new io.herald.adapters.port.Quota("usage", budgetCalls, budgetWindow, "usage-headers");
+    }
 
     @Override
     public String toString() {
