@@ -13,8 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code appSecret} are Herald's Meta app, for connecting Pages through Facebook Login
  * ({@code dialogBaseUrl} serves its consent dialog); without them Pages connect with the {@code PUT}
  * form only. {@code budgetCalls} calls in each {@code budgetWindow} is the budget a connection
- * starts attempts within (the Graph API's 200 calls an hour per user); the answers' usage headers
- * shrink it when other apps share the Page's budget.
+ * starts attempts within (0: none counted; the Graph API allows an app about 200 calls an hour per
+ * user); the answers' usage headers shrink it when other apps share it, and hold the connection
+ * when the Page's budget is spent either way.
  */
 @ConfigurationProperties("herald.channels.facebook")
 public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0") @NotBlank String graphBaseUrl,
@@ -23,12 +24,13 @@ public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0
                                  String appSecret,
                                  @DefaultValue("5s") @NotNull Duration connectTimeout,
                                  @DefaultValue("30s") @NotNull Duration readTimeout,
-                                 @DefaultValue("200") @jakarta.validation.constraints.Min(1) int budgetCalls,
+                                 @DefaultValue("0") @jakarta.validation.constraints.Min(0) int budgetCalls,
                                  @DefaultValue("1h") @NotNull Duration budgetWindow) {
 
-    /** The connection's budget: its calls per window, kept from the usage headers. */
+    /** The connection's budget: its calls per window, kept from the usage headers; null when none is set. */
     public io.herald.adapters.port.Quota budget() {
-        return new io.herald.adapters.port.Quota("usage", budgetCalls, budgetWindow, "usage-headers");
+        return budgetCalls < 1 ? null
+                : new io.herald.adapters.port.Quota("usage", budgetCalls, budgetWindow, "usage-headers");
     }
 
     @Override

@@ -34,6 +34,8 @@ public class ConnectionBudgets {
     static final String PROVIDER_ROW = "provider";
     /** What the channel listing names a budget set by a provider's rate-limit answer. */
     static final String RATE_LIMIT_SOURCE = "rate-limit-headers";
+    /** The longest window a rate-limit answer spends. */
+    static final Duration SPENT_BY_A_REFUSAL = Duration.ofHours(1);
 
     private final JdbcTemplate jdbc;
     private final ChannelPlugins plugins;
@@ -65,22 +67,23 @@ public class ConnectionBudgets {
 
     /**
      * A provider's rate-limit answer to a call made at {@code answeredAt}: no attempt on the
-     * connection starts before {@code until}, on any node, and the budget shrinks: every window
-     * that holds {@code answeredAt} is spent, so what waits starts in a later window, not at once.
+     * connection starts before {@code until}, on any node, and the budget shrinks: every window of
+     * up to {@link #SPENT_BY_A_REFUSAL} that holds {@code answeredAt} is spent, so what waits starts
+     * in a later window, not at once. A day's quota is not: one refusal does not say it is used up.
      */
     public void refused(WorkspaceId workspace, ChannelId channel, Instant until, Instant answeredAt) {
         block(workspace, channel, until);
         spend(workspace, channel, answeredAt);
     }
 
-    /** Every window of the connection's budget that holds {@code at} is spent. */
+    /** Every window of the connection's budget up to an hour long that holds {@code at} is spent. */
     void spend(WorkspaceId workspace, ChannelId channel, Instant at) {
         Timestamp when = Timestamp.from(at);
         jdbc.update("""
                 UPDATE connection_budget SET used = capacity
                  WHERE workspace_id = ? AND channel_id = ? AND capacity IS NOT NULL AND window_start <= ?
-                   AND window_start + make_interval(secs => window_seconds) > ?""",
-                workspace.value(), channel.value(), when, when);
+                   AND window_start + make_interval(secs => window_seconds) > ? AND window_seconds <= ?""",
+                workspace.value(), channel.value(), when, when, SPENT_BY_A_REFUSAL.toSeconds());
     }
 
     /**

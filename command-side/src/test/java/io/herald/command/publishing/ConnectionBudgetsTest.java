@@ -53,6 +53,8 @@ class ConnectionBudgetsTest {
     private static ExecutorService threads;
     private static Node nodeA;
     private static Node nodeB;
+    private static Node budgetedA;
+    private static Node budgetedB;
 
     /** One node's view of the database: its own connections and transactions. */
     private record Node(ConnectionBudgets budgets, TransactionTemplate transactions) {
@@ -80,8 +82,14 @@ class ConnectionBudgetsTest {
         new JdbcTemplate(new DriverManagerDataSource(database)).execute(sql);
         ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
                 OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
+        // Facebook with the Graph API's app budget of 200 calls an hour
+        ChannelPlugins withFacebookBudget = ChannelAdaptersConfiguration.create(PluginProperties.of(
+                java.util.Map.of("herald.channels.facebook.budget-calls", "200")),
+                OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
         nodeA = Node.on(database, plugins);
         nodeB = Node.on(database, plugins);
+        budgetedA = Node.on(database, withFacebookBudget);
+        budgetedB = Node.on(database, withFacebookBudget);
         threads = Executors.newFixedThreadPool(8);
     }
 
@@ -140,32 +148,32 @@ class ConnectionBudgetsTest {
 
     @Test
     void theProvidersUsageShrinksTheBudgetAndARateLimitSpendsIt() {
-        // Facebook's budget by default: 200 calls an hour
+        // a Facebook budget of 200 calls an hour
         Instant hour = Instant.parse("2026-12-05T22:00:00Z");
         Instant next = hour.plusSeconds(3600);
         for (int i = 0; i < 10; i++) {
-            assertThat(nodeA.take("usage", "fb", FACEBOOK, hour.plusSeconds(i))).isEmpty();
+            assertThat(budgetedA.take("usage", "fb", FACEBOOK, hour.plusSeconds(i))).isEmpty();
         }
         // other apps on the Page: the answer says 90 % used, so 20 calls are left, not 190
-        nodeB.budgets().observe(new WorkspaceId("usage"), new ChannelId("fb"), FACEBOOK,
+        budgetedB.budgets().observe(new WorkspaceId("usage"), new ChannelId("fb"), FACEBOOK,
                 io.herald.adapters.port.ProviderUsage.percent(90, null, hour.plusSeconds(10)), hour.plusSeconds(11));
         int started = 0;
-        while (nodeA.take("usage", "fb", FACEBOOK, hour.plusSeconds(20)).isEmpty()) {
+        while (budgetedA.take("usage", "fb", FACEBOOK, hour.plusSeconds(20)).isEmpty()) {
             started++;
         }
         assertThat(started).isEqualTo(20);
-        assertThat(nodeB.take("usage", "fb", FACEBOOK, hour.plusSeconds(21))).contains(next);
+        assertThat(budgetedB.take("usage", "fb", FACEBOOK, hour.plusSeconds(21))).contains(next);
 
         // a rate-limit answer in the next window spends it at once, and holds the connection until its wait
-        assertThat(nodeA.take("usage", "fb", FACEBOOK, next.plusSeconds(1))).isEmpty();
-        nodeB.budgets().refused(new WorkspaceId("usage"), new ChannelId("fb"), next.plusSeconds(30),
+        assertThat(budgetedA.take("usage", "fb", FACEBOOK, next.plusSeconds(1))).isEmpty();
+        budgetedB.budgets().refused(new WorkspaceId("usage"), new ChannelId("fb"), next.plusSeconds(30),
                 next.plusSeconds(2));
-        assertThat(nodeA.take("usage", "fb", FACEBOOK, next.plusSeconds(40))).contains(next.plusSeconds(3600));
+        assertThat(budgetedA.take("usage", "fb", FACEBOOK, next.plusSeconds(40))).contains(next.plusSeconds(3600));
 
         // a spent budget with the provider's reset time holds until that time
-        nodeA.budgets().observe(new WorkspaceId("usage"), new ChannelId("md"), ChannelType.of("mastodon"),
+        budgetedA.budgets().observe(new WorkspaceId("usage"), new ChannelId("md"), ChannelType.of("mastodon"),
                 io.herald.adapters.port.ProviderUsage.remaining(0, NOW.plusSeconds(300), NOW), NOW);
-        assertThat(nodeB.take("usage", "md", ChannelType.of("mastodon"), NOW.plusSeconds(1)))
+        assertThat(budgetedB.take("usage", "md", ChannelType.of("mastodon"), NOW.plusSeconds(1)))
                 .contains(NOW.plusSeconds(300));
     }
 }
