@@ -20,6 +20,7 @@ import io.herald.adapters.outbound.OutboundProperties;
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ChannelPlugins;
+import io.herald.adapters.port.UsageReports;
 import io.herald.adapters.wordpress.WordPressAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.wordpress.WordPressProperties;
@@ -46,18 +47,29 @@ public class ChannelAdaptersConfiguration {
         FacebookProperties facebook = properties.bind(FacebookProperties.class);
         LinkedInProperties linkedIn = properties.bind(LinkedInProperties.class);
         MastodonProperties mastodon = properties.bind(MastodonProperties.class);
+        // the adapters that read usage headers report them here; the command side keeps them in the budget
+        UsageReports usage = new UsageReports();
         return new ChannelPlugins(List.<ChannelPlugin>of(
-                new FacebookPlugin(facebook(facebook, clock), facebookLogin(facebook, clock)),
+                new FacebookPlugin(facebook(facebook, clock, usage), facebookLogin(facebook, clock),
+                        facebook.budget()),
                 new LinkedInPlugin(linkedIn(linkedIn, clock), linkedInLogin(linkedIn, clock)),
                 new WordPressPlugin(wordPress(properties.bind(WordPressProperties.class), guard, clock)),
-                new BlueskyPlugin(bluesky(properties.bind(BlueskyProperties.class), guard, clock)),
-                new MastodonPlugin(mastodon(mastodon, guard, clock), mastodon.idempotencyWindow(),
-                        MastodonPlugin.login(mastodonHttp(mastodon, guard, clock)))));
+                new BlueskyPlugin(new BlueskyAdapter(ProviderHttp.guarded("bluesky",
+                        properties.bind(BlueskyProperties.class).connectTimeout(),
+                        properties.bind(BlueskyProperties.class).readTimeout(), clock, guard)
+                        .reportingUsageTo(usage))),
+                new MastodonPlugin(new MastodonAdapter(mastodonHttp(mastodon, guard, clock).reportingUsageTo(usage)),
+                        mastodon.idempotencyWindow(), MastodonPlugin.login(mastodonHttp(mastodon, guard, clock)))),
+                usage);
     }
 
     public static FacebookAdapter facebook(FacebookProperties fb, Clock clock) {
-        return new FacebookAdapter(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock),
-                fb.graphBaseUrl());
+        return facebook(fb, clock, new UsageReports());
+    }
+
+    private static FacebookAdapter facebook(FacebookProperties fb, Clock clock, UsageReports usage) {
+        return new FacebookAdapter(new ProviderHttp("facebook", fb.connectTimeout(), fb.readTimeout(), clock)
+                .reportingUsageTo(usage), fb.graphBaseUrl());
     }
 
     public static ConnectFlow facebookLogin(FacebookProperties fb, Clock clock) {

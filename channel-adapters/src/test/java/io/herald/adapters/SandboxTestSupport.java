@@ -56,7 +56,7 @@ public abstract class SandboxTestSupport {
     protected FacebookAdapter facebook(Duration readTimeout) {
         return ChannelAdaptersConfiguration.facebook(
                 new FacebookProperties(sandbox.facebookGraphUrl(), "https://www.facebook.com/v25.0", null, null,
-                        Duration.ofSeconds(2), readTimeout), clock);
+                        Duration.ofSeconds(2), readTimeout, 200, Duration.ofHours(1)), clock);
     }
 
     protected LinkedInAdapter linkedIn(Duration readTimeout) {

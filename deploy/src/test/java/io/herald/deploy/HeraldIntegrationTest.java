@@ -45,6 +45,10 @@ import org.springframework.test.context.DynamicPropertySource;
         "herald.security.rate-limit.limit-for-period=1000000",
         // pages smaller than a publication's stream, so a rebuild continues streams across pages
         "herald.rebuild.page-size=3",
+        // a Facebook connection's budget, a minute of production scaled to 6 s (PacingBurstIT); no other test
+        // comes near 200 posts on one Page in 6 s
+        "herald.channels.facebook.budget-calls=200",
+        "herald.channels.facebook.budget-window=6s",
         // the shared application closes when the test JVM exits, with provider calls of fault tests still
         // held by the sandbox; waiting 20 s a phase for them outlasted the test runner's 30 s for the exit
         // (the graceful stop itself is tested on processes of their own, HeraldProcess)

@@ -70,6 +70,9 @@ final class BlueskySessions {
             }
             Session session = made.session();
             return http.send(request.apply(session)).thenCompose(exchange -> {
+                // the PDS's rate-limit headers, for the connection's budget
+                http.reportUsage(connection, exchange, answered -> io.herald.adapters.http.RateLimitHeaders.usage(
+                        answered, "ratelimit-remaining", "ratelimit-reset"));
                 if (!tokenRefused(exchange)) {
                     return CompletableFuture.completedFuture((Call) new Sent(exchange, session));
                 }

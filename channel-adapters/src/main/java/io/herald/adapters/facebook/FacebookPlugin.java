@@ -10,6 +10,7 @@ import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
+import io.herald.adapters.port.Quota;
 import io.herald.adapters.port.TextOnlyEdits;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.error.FieldViolation;
@@ -33,11 +34,27 @@ public final class FacebookPlugin extends PluginParts {
 
     private final ConnectFlow login;
     private final ApiVersions versions;
+    private final List<Quota> quotas;
 
     public FacebookPlugin(FacebookAdapter adapter, ConnectFlow login) {
+        this(adapter, login, null);
+    }
+
+    /** @param budget the calls a connection may make per window ({@link FacebookProperties#budget()}); null: none */
+    public FacebookPlugin(FacebookAdapter adapter, ConnectFlow login, Quota budget) {
         super(TYPE, adapter, FacebookSettings.class, FacebookSecrets.class, Form.class);
         this.login = login;
         this.versions = FacebookVersions.configured(adapter.graphBase());
+        this.quotas = budget == null ? List.of() : List.of(budget);
+    }
+
+    /**
+     * The Graph API's calls per window; the answers' {@code X-App-Usage} and
+     * {@code X-Business-Use-Case-Usage} ({@link FacebookUsage}) say how much of it is used.
+     */
+    @Override
+    public List<Quota> quotas() {
+        return quotas;
     }
 
     /** Facebook Login with a Page chosen among the user's ({@link FacebookLogin}). */

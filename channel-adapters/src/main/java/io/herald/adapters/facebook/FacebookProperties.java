@@ -12,7 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * wait for an answer to a request that left (outcome unknown when it passes). {@code appId} and
  * {@code appSecret} are Herald's Meta app, for connecting Pages through Facebook Login
  * ({@code dialogBaseUrl} serves its consent dialog); without them Pages connect with the {@code PUT}
- * form only.
+ * form only. {@code budgetCalls} calls in each {@code budgetWindow} is the budget a connection
+ * starts attempts within (0: none counted; the Graph API allows an app about 200 calls an hour per
+ * user); the answers' usage headers shrink it when other apps share it, and hold the connection
+ * when the Page's budget is spent either way.
  */
 @ConfigurationProperties("herald.channels.facebook")
 public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0") @NotBlank String graphBaseUrl,
@@ -20,7 +23,15 @@ public record FacebookProperties(@DefaultValue("https://graph.facebook.com/v25.0
                                  String appId,
                                  String appSecret,
                                  @DefaultValue("5s") @NotNull Duration connectTimeout,
-                                 @DefaultValue("30s") @NotNull Duration readTimeout) {
+                                 @DefaultValue("30s") @NotNull Duration readTimeout,
+                                 @DefaultValue("0") @jakarta.validation.constraints.Min(0) int budgetCalls,
+                                 @DefaultValue("1h") @NotNull Duration budgetWindow) {
+
+    /** The connection's budget: its calls per window, kept from the usage headers; null when none is set. */
+    public io.herald.adapters.port.Quota budget() {
+        return budgetCalls < 1 ? null
+                : new io.herald.adapters.port.Quota("usage", budgetCalls, budgetWindow, "usage-headers");
+    }
 
     @Override
     public String toString() {

@@ -77,7 +77,10 @@ final class FacebookPublisher {
                 FacebookGraph.secretsOf(connection));
         Instant startedAt = http.clock().instant();
         return UnclassifiedFailure.asPublishOutcome(http.send(outgoing)
-                                .thenApply(exchange -> FacebookOutcome.of(exchange, http.clock())),
+                                .thenApply(exchange -> {
+                                    http.reportUsage(connection, exchange, FacebookUsage::of);
+                                    return FacebookOutcome.of(exchange, http.clock());
+                                }),
                         fingerprint, pageId, startedAt, outgoing.secrets())
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("facebook", request, outcome));
     }

@@ -78,6 +78,8 @@ public final class ProviderHttp {
      */
     private final Duration answerDeadline;
     private final Clock clock;
+    /** Where answers' usage headers go ({@link #reportUsage}); none until the plug-ins are wired. */
+    private volatile io.herald.adapters.port.UsageReports usage = new io.herald.adapters.port.UsageReports();
 
     /** For providers at operator-configured addresses (Facebook, LinkedIn): the JDK client. */
     public ProviderHttp(String provider, Duration connectTimeout, Duration readTimeout, Clock clock) {
@@ -149,6 +151,28 @@ public final class ProviderHttp {
 
     public Clock clock() {
         return clock;
+    }
+
+    /** Answers' usage headers go to {@code reports} (the plug-ins' relay). */
+    public ProviderHttp reportingUsageTo(io.herald.adapters.port.UsageReports reports) {
+        this.usage = reports;
+        return this;
+    }
+
+    /**
+     * Reports what an answer on {@code connection} said about its budget, read by the provider's own
+     * {@code reader} (its header names); an exchange without an answer says nothing.
+     */
+    public void reportUsage(io.herald.adapters.port.ChannelConnection connection, Exchange exchange,
+                            java.util.function.Function<Exchange.Answered,
+                                    java.util.Optional<io.herald.adapters.port.ProviderUsage>> reader) {
+        if (exchange instanceof Exchange.Answered answered) {
+            try {
+                reader.apply(answered).ifPresent(report -> usage.report(connection, report));
+            } catch (RuntimeException e) {
+                log.debug("{}: usage headers not understood: {}", provider, e.toString());
+            }
+        }
     }
 
     public CompletableFuture<Exchange> send(OutgoingRequest request) {

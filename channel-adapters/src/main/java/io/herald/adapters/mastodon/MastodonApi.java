@@ -104,6 +104,12 @@ final class MastodonApi {
         return http.send(request);
     }
 
+    /** The instance's rate-limit headers on an answer, for the connection's budget. */
+    void reportUsage(ChannelConnection connection, Exchange exchange) {
+        http.reportUsage(connection, exchange, answered -> io.herald.adapters.http.RateLimitHeaders.usage(answered,
+                "X-RateLimit-Remaining", "X-RateLimit-Reset"));
+    }
+
     /** The account the token belongs to: the settings' where named, else {@code verify_credentials} (kept). */
     CompletableFuture<Account> account(ChannelConnection connection) {
         String stored = connection.settings(MastodonSettings.class).accountId();

@@ -84,7 +84,10 @@ final class MastodonPublisher {
         OutgoingRequest post = MastodonApi.request(connection, "POST", "/api/v1/statuses", Json.write(body),
                 "application/json", fingerprint, target, Map.of("Idempotency-Key", key), null);
         return UnclassifiedFailure.asPublishOutcome(api.send(post)
-                .thenApply(exchange -> MastodonOutcome.of(exchange, api.clock(), MastodonApi::status)),
+                .thenApply(exchange -> {
+                    api.reportUsage(connection, exchange);
+                    return MastodonOutcome.of(exchange, api.clock(), MastodonApi::status);
+                }),
                 fingerprint, target, startedAt, List.of());
     }
 

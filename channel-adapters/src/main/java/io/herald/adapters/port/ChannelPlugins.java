@@ -14,13 +14,25 @@ import java.util.TreeMap;
 public final class ChannelPlugins {
 
     private final Map<ChannelType, ChannelPlugin> byType = new TreeMap<>();
+    private final UsageReports usage;
 
     public ChannelPlugins(List<? extends ChannelPlugin> plugins) {
+        this(plugins, new UsageReports());
+    }
+
+    /** @param usage where these plug-ins' adapters report the providers' usage headers */
+    public ChannelPlugins(List<? extends ChannelPlugin> plugins, UsageReports usage) {
+        this.usage = usage;
         for (ChannelPlugin plugin : plugins) {
             if (byType.put(plugin.type(), plugin) != null) {
                 throw new IllegalStateException("two channel plug-ins for " + plugin.type());
             }
         }
+    }
+
+    /** What these plug-ins' adapters report about connections' budgets: listen to keep it. */
+    public UsageReports usage() {
+        return usage;
     }
 
     public Optional<ChannelPlugin> find(ChannelType type) {

@@ -254,7 +254,8 @@ public class AttemptCaller {
                 // the limit is the connection's: no attempt on it starts before the publication's retry time
                 results.record(command, origin, retryAt -> throttle.holdUntil(attempt.workspaceId(),
                         attempt.channelId(), retryAt instanceof Instant at ? at
-                                : now.plus(failed.retryAfter() != null ? failed.retryAfter() : Duration.ZERO)));
+                                : now.plus(failed.retryAfter() != null ? failed.retryAfter() : Duration.ZERO),
+                        now));
             } else {
                 results.record(command, origin);
             }

@@ -2,6 +2,7 @@ package io.herald.command.publishing;
 
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ChannelPlugins;
+import io.herald.adapters.port.ProviderUsage;
 import io.herald.adapters.port.Quota;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.id.ChannelId;
@@ -33,6 +34,8 @@ public class ConnectionBudgets {
     static final String PROVIDER_ROW = "provider";
     /** What the channel listing names a budget set by a provider's rate-limit answer. */
     static final String RATE_LIMIT_SOURCE = "rate-limit-headers";
+    /** The longest window a rate-limit answer spends. */
+    static final Duration SPENT_BY_A_REFUSAL = Duration.ofHours(1);
 
     private final JdbcTemplate jdbc;
     private final ChannelPlugins plugins;
@@ -52,7 +55,7 @@ public class ConnectionBudgets {
         return account.take(now);
     }
 
-    /** A provider's rate-limit answer: no attempt on the connection starts before {@code until}, on any node. */
+    /** A provider's "wait": no attempt on the connection starts before {@code until}, on any node. */
     public void block(WorkspaceId workspace, ChannelId channel, Instant until) {
         jdbc.update("""
                 INSERT INTO connection_budget (workspace_id, channel_id, window_name, blocked_until, source)
@@ -60,6 +63,51 @@ public class ConnectionBudgets {
                 ON CONFLICT (workspace_id, channel_id, window_name) DO UPDATE
                 SET blocked_until = GREATEST(connection_budget.blocked_until, EXCLUDED.blocked_until)""",
                 workspace.value(), channel.value(), PROVIDER_ROW, Timestamp.from(until), RATE_LIMIT_SOURCE);
+    }
+
+    /**
+     * A provider's rate-limit answer to a call made at {@code answeredAt}: no attempt on the
+     * connection starts before {@code until}, on any node, and the budget shrinks: every window of
+     * up to {@link #SPENT_BY_A_REFUSAL} that holds {@code answeredAt} is spent, so what waits starts
+     * in a later window, not at once. A day's quota is not: one refusal does not say it is used up.
+     */
+    public void refused(WorkspaceId workspace, ChannelId channel, Instant until, Instant answeredAt) {
+        block(workspace, channel, until);
+        spend(workspace, channel, answeredAt);
+    }
+
+    /** Every window of the connection's budget up to an hour long that holds {@code at} is spent. */
+    void spend(WorkspaceId workspace, ChannelId channel, Instant at) {
+        Timestamp when = Timestamp.from(at);
+        jdbc.update("""
+                UPDATE connection_budget SET used = capacity
+                 WHERE workspace_id = ? AND channel_id = ? AND capacity IS NOT NULL AND window_start <= ?
+                   AND window_start + make_interval(secs => window_seconds) > ? AND window_seconds <= ?""",
+                workspace.value(), channel.value(), when, when, SPENT_BY_A_REFUSAL.toSeconds());
+    }
+
+    /**
+     * What a provider answer said about the connection's budget ({@link ProviderUsage}): each window
+     * of its quotas that holds the call counts at least as used as the provider says (other apps may
+     * share the budget), and a spent budget with a reset time holds the connection until then.
+     */
+    public void observe(WorkspaceId workspace, ChannelId channel, ChannelType type, ProviderUsage usage,
+                        Instant now) {
+        Instant until = usage.waitUntil(now);
+        if (until != null) {
+            block(workspace, channel, until);
+        }
+        Instant at = usage.observedAt() != null ? usage.observedAt() : now;
+        for (Quota quota : plugins.find(type).map(ChannelPlugin::quotas).orElse(List.of())) {
+            long seconds = quota.window().toSeconds();
+            Instant start = Instant.ofEpochSecond(Math.floorDiv(at.getEpochSecond(), seconds) * seconds);
+            int used = usage.usedOf(quota.capacity());
+            // only the window the call was counted in, and only upwards: Herald's own count includes calls under way
+            jdbc.update("""
+                    UPDATE connection_budget SET used = GREATEST(used, ?)
+                     WHERE workspace_id = ? AND channel_id = ? AND window_name = ? AND window_start = ?""",
+                    used, workspace.value(), channel.value(), quota.name(), Timestamp.from(start));
+        }
     }
 
     private Account account(WorkspaceId workspace, ChannelId channel, ChannelType type) {

@@ -34,8 +34,11 @@ public class ConnectionThrottle {
     }
 
     @Autowired
-    public ConnectionThrottle(JdbcTemplate jdbc, ChannelPlugins plugins) {
+    public ConnectionThrottle(JdbcTemplate jdbc, ChannelPlugins plugins, java.time.Clock clock) {
         this.budgets = new ConnectionBudgets(jdbc, plugins);
+        // what the adapters read from the providers' usage headers goes into the shared budget rows
+        plugins.usage().listen((connection, usage) -> budgets.observe(connection.workspaceId(),
+                connection.channelId(), connection.type(), usage, clock.instant()));
     }
 
     public Instant notBefore(WorkspaceId workspace, ChannelId channel) {
@@ -53,10 +56,22 @@ public class ConnectionThrottle {
     }
 
     public void holdUntil(WorkspaceId workspace, ChannelId channel, Instant until) {
+        holdUntil(workspace, channel, until, null);
+    }
+
+    /**
+     * A rate-limit answer to a call answered at {@code answeredAt} (null: only the wait): besides
+     * the wait, the budget's windows under way then are spent.
+     */
+    public void holdUntil(WorkspaceId workspace, ChannelId channel, Instant until, Instant answeredAt) {
         notBefore.merge(key(workspace, channel), until, (a, b) -> a.isAfter(b) ? a : b);
         if (budgets != null) {
             try {
-                budgets.block(workspace, channel, until);
+                if (answeredAt != null) {
+                    budgets.refused(workspace, channel, until, answeredAt);
+                } else {
+                    budgets.block(workspace, channel, until);
+                }
             } catch (RuntimeException e) {
                 // this node still waits; the next refusal tells the others again
                 log.warn("channel {} of {}: could not share the provider's wait until {}: {}", channel, workspace,

@@ -30,7 +30,7 @@ public record PublishingProperties(Duration attemptTimeout, Duration sweepInterv
 
     /**
      * @param notSentMaxTries     tries in all (first included) while the request provably never left
-     * @param rateLimitedMaxTries tries in all while the provider answers with a rate limit
+     * @param rateLimitedMaxTries rate-limit answers after which the wait stops growing; a rate limit is always retried
      * @param initialBackoff      first wait; doubles per try ({@code multiplier}), with jitter
      * @param randomization       jitter, as a fraction of the wait (0.2 = ±20%)
      */

@@ -11,7 +11,9 @@ import org.springframework.stereotype.Component;
 /**
  * When to try again after a failure, if at all. Only failures that provably did not execute are
  * retried: a request that never left, or one the provider refused for a rate limit. A rejection is
- * never retried, and an unknown outcome never reaches here. The publication asks it, with the
+ * never retried, and an unknown outcome never reaches here. A rate limit is the connection's, not
+ * the publication's: it is always retried, never counts against the other kinds' tries, and its
+ * wait stops growing after {@code rate-limited-max-tries} answers. The publication asks it, with the
  * failure counts from its own history, as a parameter of its command handler.
  */
 @Component
@@ -49,15 +51,17 @@ public class RetryPolicy {
                            PublishingProperties.Retry policy, Instant now) {
         int maxTries = switch (kind) {
             case NOT_SENT -> policy.notSentMaxTries();
-            case RATE_LIMITED -> policy.rateLimitedMaxTries();
+            case RATE_LIMITED -> Integer.MAX_VALUE;
             case REJECTED -> 0;
         };
         if (failuresOfKind >= maxTries) {
             return null;
         }
+        int growth = kind == FailureKind.RATE_LIMITED
+                ? Math.min(failuresOfKind, Math.max(1, policy.rateLimitedMaxTries())) : failuresOfKind;
         Duration backoff = Duration.ofMillis(IntervalFunction.ofExponentialRandomBackoff(
                 policy.initialBackoff(), policy.multiplier(), policy.randomization(), policy.maxBackoff())
-                .apply(failuresOfKind));
+                .apply(growth));
         // a provider's own delay is a floor: never call before it said we may
         Duration wait = providerDelay != null && providerDelay.compareTo(backoff) > 0 ? providerDelay : backoff;
         return now.plus(wait);

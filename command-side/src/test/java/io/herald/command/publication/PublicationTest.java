@@ -324,6 +324,42 @@ class PublicationTest {
         }
 
         @Test
+        void aRateLimitNeverFailsThePublicationNorSpendsItsOtherTries() {
+            java.util.List<Object> history = new java.util.ArrayList<>();
+            history.add(requested());
+            int attempt = 1;
+            // two requests that never left: one try of that kind is left
+            for (; attempt <= 2; attempt++) {
+                history.add(attempted(attempt, attempt == 1 ? AttemptTrigger.INITIAL : AttemptTrigger.RETRY,
+                        attempt * 10));
+                history.add(notSent(attempt, T0.plusSeconds(attempt * 10 + 5)));
+            }
+            // then twenty rate-limit answers, far more than any retry budget
+            for (; attempt <= 22; attempt++) {
+                history.add(attempted(attempt, AttemptTrigger.RETRY, attempt * 10));
+                history.add(new PublicationFailedEvent(ID, WS, attempt, FailureKind.RATE_LIMITED, "32",
+                        "(#32) Page request limit reached", TRACE, T0.plusSeconds(attempt * 10 + 5),
+                        T0.plusSeconds(attempt * 10 + 1)));
+            }
+            history.add(attempted(attempt, AttemptTrigger.RETRY, attempt * 10));
+            Instant at = T0.plusSeconds(attempt * 10 + 1);
+            fixture.given(history)
+                    .when(new RecordAttemptFailedCommand(ID, attempt, FailureKind.RATE_LIMITED, "32",
+                            "(#32) Page request limit reached", TRACE, Duration.ofMinutes(3), at))
+                    .expectResultMessagePayload(at.plus(Duration.ofMinutes(3)));
+            int next = attempt + 1;
+            history.add(new PublicationFailedEvent(ID, WS, attempt, FailureKind.RATE_LIMITED, "32",
+                    "(#32) Page request limit reached", TRACE, at.plus(Duration.ofMinutes(3)), at));
+            history.add(attempted(next, AttemptTrigger.RETRY, next * 10 + 200));
+            Instant later = T0.plusSeconds(next * 10 + 201);
+            // the request that never left is the third of its kind: final, as if no rate limit had come between
+            fixture.given(history)
+                    .when(new RecordAttemptFailedCommand(ID, next, FailureKind.NOT_SENT, "connect_refused",
+                            "connection refused", NO_ANSWER, null, later))
+                    .expectResultMessagePayload(null);
+        }
+
+        @Test
         void aFinalFailureCannotBeRetriedWithoutADecision() {
             fixture.given(requested(), attempted(1, AttemptTrigger.INITIAL),
                             new PublicationFailedEvent(ID, WS, 1, FailureKind.REJECTED, "190", "bad token", TRACE,

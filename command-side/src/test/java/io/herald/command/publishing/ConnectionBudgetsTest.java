@@ -53,6 +53,8 @@ class ConnectionBudgetsTest {
     private static ExecutorService threads;
     private static Node nodeA;
     private static Node nodeB;
+    private static Node budgetedA;
+    private static Node budgetedB;
 
     /** One node's view of the database: its own connections and transactions. */
     private record Node(ConnectionBudgets budgets, TransactionTemplate transactions) {
@@ -80,8 +82,14 @@ class ConnectionBudgetsTest {
         new JdbcTemplate(new DriverManagerDataSource(database)).execute(sql);
         ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
                 OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
+        // Facebook with the Graph API's app budget of 200 calls an hour
+        ChannelPlugins withFacebookBudget = ChannelAdaptersConfiguration.create(PluginProperties.of(
+                java.util.Map.of("herald.channels.facebook.budget-calls", "200")),
+                OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
         nodeA = Node.on(database, plugins);
         nodeB = Node.on(database, plugins);
+        budgetedA = Node.on(database, withFacebookBudget);
+        budgetedB = Node.on(database, withFacebookBudget);
         threads = Executors.newFixedThreadPool(8);
     }
 
@@ -136,5 +144,36 @@ class ConnectionBudgetsTest {
         nodeB.budgets().block(new WorkspaceId("acme"), new ChannelId("fb-main"), NOW.plusSeconds(20));
         assertThat(nodeA.take("acme", "fb-main", FACEBOOK, NOW.plusSeconds(30))).contains(until);
         assertThat(nodeA.take("acme", "fb-main", FACEBOOK, until)).as("after the wait").isEmpty();
+    }
+
+    @Test
+    void theProvidersUsageShrinksTheBudgetAndARateLimitSpendsIt() {
+        // a Facebook budget of 200 calls an hour
+        Instant hour = Instant.parse("2026-12-05T22:00:00Z");
+        Instant next = hour.plusSeconds(3600);
+        for (int i = 0; i < 10; i++) {
+            assertThat(budgetedA.take("usage", "fb", FACEBOOK, hour.plusSeconds(i))).isEmpty();
+        }
+        // other apps on the Page: the answer says 90 % used, so 20 calls are left, not 190
+        budgetedB.budgets().observe(new WorkspaceId("usage"), new ChannelId("fb"), FACEBOOK,
+                io.herald.adapters.port.ProviderUsage.percent(90, null, hour.plusSeconds(10)), hour.plusSeconds(11));
+        int started = 0;
+        while (budgetedA.take("usage", "fb", FACEBOOK, hour.plusSeconds(20)).isEmpty()) {
+            started++;
+        }
+        assertThat(started).isEqualTo(20);
+        assertThat(budgetedB.take("usage", "fb", FACEBOOK, hour.plusSeconds(21))).contains(next);
+
+        // a rate-limit answer in the next window spends it at once, and holds the connection until its wait
+        assertThat(budgetedA.take("usage", "fb", FACEBOOK, next.plusSeconds(1))).isEmpty();
+        budgetedB.budgets().refused(new WorkspaceId("usage"), new ChannelId("fb"), next.plusSeconds(30),
+                next.plusSeconds(2));
+        assertThat(budgetedA.take("usage", "fb", FACEBOOK, next.plusSeconds(40))).contains(next.plusSeconds(3600));
+
+        // a spent budget with the provider's reset time holds until that time
+        budgetedA.budgets().observe(new WorkspaceId("usage"), new ChannelId("md"), ChannelType.of("mastodon"),
+                io.herald.adapters.port.ProviderUsage.remaining(0, NOW.plusSeconds(300), NOW), NOW);
+        assertThat(budgetedB.take("usage", "md", ChannelType.of("mastodon"), NOW.plusSeconds(1)))
+                .contains(NOW.plusSeconds(300));
     }
 }

@@ -34,6 +34,15 @@ class RetryPolicyTest {
     }
 
     @Test
+    void aRateLimitIsAlwaysRetriedAndItsWaitStopsGrowing() {
+        Instant eighth = RetryPolicy.retryAt(FailureKind.RATE_LIMITED, 8, null, policy, NOW);
+        Instant hundredth = RetryPolicy.retryAt(FailureKind.RATE_LIMITED, 100, null, policy, NOW);
+        assertThat(hundredth).isNotNull();
+        assertThat(Duration.between(NOW, hundredth)).isLessThanOrEqualTo(policy.maxBackoff());
+        assertThat(Duration.between(NOW, eighth)).isLessThanOrEqualTo(policy.maxBackoff());
+    }
+
+    @Test
     void neverRetriesARejection() {
         assertThat(RetryPolicy.retryAt(FailureKind.REJECTED, 1, null, policy, NOW)).isNull();
     }

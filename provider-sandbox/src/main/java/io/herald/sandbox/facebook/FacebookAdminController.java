@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -25,9 +26,22 @@ public class FacebookAdminController implements SandboxChannel {
     }
 
     private final SandboxState state;
+    private final FacebookGraph graph;
 
-    FacebookAdminController(SandboxState state) {
+    FacebookAdminController(SandboxState state, FacebookGraph graph) {
         this.state = state;
+        this.graph = graph;
+    }
+
+    /**
+     * The Page's call budget: {@code calls} posts per window of {@code windowSeconds}, of which other
+     * apps use {@code otherAppsPercent}; answers report the share used in {@code x-app-usage}, and a
+     * post past it is refused (code 4, {@code Retry-After}). {@code calls} 0 removes the budget.
+     */
+    @PutMapping("/sandbox/_admin/facebook/{page}/budget")
+    public ResponseEntity<Void> budget(@PathVariable String page, @RequestBody FacebookBudgets.Budget budget) {
+        graph.budgets().set(page, budget);
+        return ResponseEntity.noContent().build();
     }
 
     @PostMapping("/sandbox/_admin/facebook/tokens")

@@ -144,6 +144,23 @@ final class FacebookErrors {
 
     /** A 200 with the usage headers of the Page. */
     static ResponseEntity<String> ok(ObjectNode body, String pageId) {
-        return Replies.json(200, body, usageHeaders(pageId, 0));
+        return ok(body, pageId, 1);
+    }
+
+    /** A 200 whose {@code x-app-usage} says the app has used {@code percent} of its budget. */
+    static ResponseEntity<String> ok(ObjectNode body, String pageId, int percent) {
+        HttpHeaders headers = usageHeaders(pageId, 0);
+        headers.set("x-app-usage", "{\"call_count\":" + percent + ",\"total_time\":1,\"total_cputime\":1}");
+        return Replies.json(200, body, headers);
+    }
+
+    /** A post past the Page's budget: the application limit (code 4), and the seconds until its window ends. */
+    static ResponseEntity<String> budgetSpent(String pageId, FacebookBudgets.Use use) {
+        HttpHeaders headers = usageHeaders(pageId, 0);
+        headers.set("x-app-usage", "{\"call_count\":100,\"total_time\":40,\"total_cputime\":38}");
+        long seconds = Math.max(1, java.time.Duration.between(java.time.Instant.now(), use.windowEnd()).toSeconds()
+                + 1);
+        headers.set("Retry-After", Long.toString(seconds));
+        return error(403, 4, null, "(#4) Application request limit reached", headers);
     }
 }

@@ -44,6 +44,7 @@ class FacebookGraph {
 
     private final SandboxState state;
     private final ProviderFaults faults;
+    private final FacebookBudgets budgets = new FacebookBudgets();
 
     FacebookGraph(SandboxState state) {
         this.state = state;
@@ -65,6 +66,10 @@ class FacebookGraph {
 
     ProviderFaults faults() {
         return faults;
+    }
+
+    FacebookBudgets budgets() {
+        return budgets;
     }
 
     /**

@@ -52,12 +52,16 @@ public class FacebookSandboxController {
                                                         @RequestParam Map<String, String> params,
                                                         HttpServletRequest request, HttpServletResponse response) {
         state.countRequest();
+        FacebookBudgets.Use use = graph.budgets().use(pageId, Instant.now());
+        if (use != null && use.refused()) {
+            return Replies.now(state, FacebookErrors.budgetSpent(pageId, use));
+        }
         return graph.write(pageId, SandboxFault.Operation.PUBLISH, params, request, response,
-                fault -> create(pageId, params, fault));
+                fault -> create(pageId, params, fault, use));
     }
 
     private DeferredResult<ResponseEntity<String>> create(String pageId, Map<String, String> params,
-                                                         Optional<SandboxFault> fault) {
+                                                         Optional<SandboxFault> fault, FacebookBudgets.Use use) {
         String message = params.get("message");
         String link = params.get("link");
         List<String> mediaIds = attachedMedia(params);
@@ -95,7 +99,7 @@ public class FacebookSandboxController {
                 published ? "published" : "scheduled", now, null, FacebookGraph.postUrl(id));
         ObjectNode body = Json.object().put("id", id);
         return graph.faults().withLateEffect(fault, lateBy -> graph.store(post.createdLater(lateBy), images),
-                () -> FacebookErrors.ok(body, pageId));
+                () -> FacebookErrors.ok(body, pageId, use == null ? 1 : use.percent()));
     }
 
     /** {@code attached_media[0]={"media_fbid":…}, attached_media[1]=…}, or one JSON array in {@code attached_media}. */
