@@ -8,6 +8,9 @@ import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.facebook.FacebookPlugin;
 import io.herald.adapters.facebook.FacebookProperties;
 import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.instagram.InstagramAdapter;
+import io.herald.adapters.instagram.InstagramPlugin;
+import io.herald.adapters.instagram.InstagramProperties;
 import io.herald.adapters.linkedin.LinkedInAdapter;
 import io.herald.adapters.linkedin.LinkedInPlugin;
 import io.herald.adapters.linkedin.LinkedInProperties;
@@ -20,11 +23,13 @@ import io.herald.adapters.outbound.OutboundProperties;
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ChannelPlugins;
+import io.herald.adapters.port.PublicMediaLinks;
 import io.herald.adapters.wordpress.WordPressAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.wordpress.WordPressProperties;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -41,8 +46,17 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(OutboundProperties.class)
 public class ChannelAdaptersConfiguration {
 
-    /** Every channel plug-in Herald has; also builds them without Spring, e.g. in tests. */
+    /** Every channel plug-in Herald has, without a public address for media; e.g. in tests. */
     public static ChannelPlugins create(PluginProperties properties, OutboundGuard guard, Clock clock) {
+        return create(properties, guard, clock, () -> null);
+    }
+
+    /**
+     * Every channel plug-in Herald has; {@code links} gives Herald's public media addresses (null:
+     * none), which channels whose provider fetches the images need.
+     */
+    public static ChannelPlugins create(PluginProperties properties, OutboundGuard guard, Clock clock,
+                                        Supplier<PublicMediaLinks> links) {
         FacebookProperties facebook = properties.bind(FacebookProperties.class);
         LinkedInProperties linkedIn = properties.bind(LinkedInProperties.class);
         MastodonProperties mastodon = properties.bind(MastodonProperties.class);
@@ -52,7 +66,13 @@ public class ChannelAdaptersConfiguration {
                 new WordPressPlugin(wordPress(properties.bind(WordPressProperties.class), guard, clock)),
                 new BlueskyPlugin(bluesky(properties.bind(BlueskyProperties.class), guard, clock)),
                 new MastodonPlugin(mastodon(mastodon, guard, clock), mastodon.idempotencyWindow(),
-                        MastodonPlugin.login(mastodonHttp(mastodon, guard, clock)))));
+                        MastodonPlugin.login(mastodonHttp(mastodon, guard, clock))),
+                new InstagramPlugin(instagram(properties.bind(InstagramProperties.class), clock), links)));
+    }
+
+    public static InstagramAdapter instagram(InstagramProperties ig, Clock clock) {
+        return new InstagramAdapter(new ProviderHttp("instagram", ig.connectTimeout(), ig.readTimeout(), clock),
+                ig.graphBaseUrl(), ig.containerPollInterval());
     }
 
     public static FacebookAdapter facebook(FacebookProperties fb, Clock clock) {
@@ -109,8 +129,10 @@ public class ChannelAdaptersConfiguration {
     }
 
     @Bean
-    ChannelPlugins channelPlugins(Environment environment, OutboundGuard guard, ObjectProvider<Clock> clock) {
-        return create(PluginProperties.of(environment), guard, clock.getIfUnique(Clock::systemUTC));
+    ChannelPlugins channelPlugins(Environment environment, OutboundGuard guard, ObjectProvider<Clock> clock,
+                                  ObjectProvider<PublicMediaLinks> links) {
+        return create(PluginProperties.of(environment), guard, clock.getIfUnique(Clock::systemUTC),
+                links::getIfAvailable);
     }
 
     /** Tells every mapper Spring builds which settings record a channel type's tag names. */

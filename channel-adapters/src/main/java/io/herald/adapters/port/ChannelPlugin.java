@@ -148,6 +148,22 @@ public interface ChannelPlugin {
         return List.of();
     }
 
+    /**
+     * How this channel renews its connections' tokens before they expire; empty for a channel whose
+     * tokens do not expire or are not renewed by Herald.
+     */
+    default Optional<TokenRefresh> tokenRefresh() {
+        return Optional.empty();
+    }
+
+    /**
+     * The image types this channel's provider takes ({@code image/jpeg}); empty: any type Herald
+     * stores. Intake refuses another with {@code validation_failed} naming the image.
+     */
+    default java.util.Set<String> imageTypes() {
+        return java.util.Set.of();
+    }
+
     /** Settings and secrets of one connection. */
     record Connection(ChannelSettings settings, ChannelSecrets secrets) {
 

@@ -50,10 +50,15 @@ public class RetryPolicy {
         int maxTries = switch (kind) {
             case NOT_SENT -> policy.notSentMaxTries();
             case RATE_LIMITED -> policy.rateLimitedMaxTries();
+            case NOT_READY -> policy.notReadyMaxTries();
             case REJECTED -> 0;
         };
         if (failuresOfKind >= maxTries) {
             return null;
+        }
+        if (kind == FailureKind.NOT_READY) {
+            // a steady poll of something the provider is still preparing: no growth, the provider's pace
+            return now.plus(providerDelay != null ? providerDelay : policy.initialBackoff());
         }
         Duration backoff = Duration.ofMillis(IntervalFunction.ofExponentialRandomBackoff(
                 policy.initialBackoff(), policy.multiplier(), policy.randomization(), policy.maxBackoff())
