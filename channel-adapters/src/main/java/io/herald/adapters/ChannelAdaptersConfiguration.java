@@ -24,6 +24,9 @@ import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.PublicMediaLinks;
+import io.herald.adapters.threads.ThreadsAdapter;
+import io.herald.adapters.threads.ThreadsPlugin;
+import io.herald.adapters.threads.ThreadsProperties;
 import io.herald.adapters.wordpress.WordPressAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.wordpress.WordPressProperties;
@@ -60,6 +63,7 @@ public class ChannelAdaptersConfiguration {
         FacebookProperties facebook = properties.bind(FacebookProperties.class);
         LinkedInProperties linkedIn = properties.bind(LinkedInProperties.class);
         MastodonProperties mastodon = properties.bind(MastodonProperties.class);
+        ThreadsProperties threads = properties.bind(ThreadsProperties.class);
         return new ChannelPlugins(List.<ChannelPlugin>of(
                 new FacebookPlugin(facebook(facebook, clock), facebookLogin(facebook, clock)),
                 new LinkedInPlugin(linkedIn(linkedIn, clock), linkedInLogin(linkedIn, clock)),
@@ -67,7 +71,13 @@ public class ChannelAdaptersConfiguration {
                 new BlueskyPlugin(bluesky(properties.bind(BlueskyProperties.class), guard, clock)),
                 new MastodonPlugin(mastodon(mastodon, guard, clock), mastodon.idempotencyWindow(),
                         MastodonPlugin.login(mastodonHttp(mastodon, guard, clock))),
-                new InstagramPlugin(instagram(properties.bind(InstagramProperties.class), clock), links)));
+                new InstagramPlugin(instagram(properties.bind(InstagramProperties.class), clock), links),
+                new ThreadsPlugin(threads(threads, clock), links, threads.quotaCalls(), threads.quotaWindow())));
+    }
+
+    public static ThreadsAdapter threads(ThreadsProperties th, Clock clock) {
+        return new ThreadsAdapter(new ProviderHttp("threads", th.connectTimeout(), th.readTimeout(), clock),
+                th.baseUrl(), th.containerWait());
     }
 
     public static InstagramAdapter instagram(InstagramProperties ig, Clock clock) {

@@ -2,6 +2,7 @@ package io.herald.sandbox;
 
 import io.herald.sandbox.bluesky.BlueskyRepos;
 import io.herald.sandbox.mastodon.MastodonInstance;
+import io.herald.sandbox.threads.ThreadsAccounts;
 import io.herald.sandbox.instagram.InstagramAccounts;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ import org.springframework.stereotype.Component;
  * Facebook and LinkedIn reach the sandbox through {@code herald.channels.facebook.graph-base-url}
  * = {@code {base}/sandbox/facebook/v25.0} and {@code herald.channels.linkedin.api-base-url} =
  * {@code {base}/sandbox/linkedin}; WordPress, Bluesky and Mastodon through each connection's site, PDS or instance URL;
- * Instagram through {@code herald.channels.instagram.graph-base-url} = {@code {base}/sandbox/instagram/v23.0}
+ * Instagram through {@code herald.channels.instagram.graph-base-url} = {@code {base}/sandbox/instagram/v23.0};
+ * Threads through {@code herald.channels.threads.base-url} = {@code {base}/sandbox/threads/v1.0}.
  */
 @Component
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -45,17 +47,23 @@ public class SandboxDemo {
     public static final String INSTAGRAM_USERNAME = "demo.gram";
     public static final String INSTAGRAM_TOKEN = "demo-ig-access-token";
 
+    public static final String THREADS_USER_ID = "25000000000000001";
+    public static final String THREADS_USERNAME = "demo.threads";
+    public static final String THREADS_TOKEN = "demo-threads-access-token";
+
     private final SandboxState state;
     private final BlueskyRepos bluesky;
     private final MastodonInstance mastodon;
     private final InstagramAccounts instagram;
+    private final ThreadsAccounts threads;
 
     public SandboxDemo(SandboxState state, BlueskyRepos bluesky, MastodonInstance mastodon,
-                       InstagramAccounts instagram) {
+                       InstagramAccounts instagram, ThreadsAccounts threads) {
         this.state = state;
         this.bluesky = bluesky;
         this.mastodon = mastodon;
         this.instagram = instagram;
+        this.threads = threads;
     }
 
     /** Registers the demo credentials in the sandbox and returns the connections that use them. */
@@ -75,6 +83,7 @@ public class SandboxDemo {
         bluesky.register(BLUESKY_HANDLE, BLUESKY_APP_PASSWORD);
         mastodon.register(MASTODON_USERNAME, MASTODON_TOKEN, null);
         instagram.register(INSTAGRAM_USER_ID, INSTAGRAM_USERNAME, INSTAGRAM_TOKEN, null, null);
+        threads.register(THREADS_USERNAME, THREADS_TOKEN, THREADS_USER_ID);
         return definitions(base);
     }
 
@@ -105,6 +114,8 @@ public class SandboxDemo {
                         Map.of("type", "mastodon", "instanceUrl", base + "/sandbox/mastodon",
                                 "accessToken", MASTODON_TOKEN)),
                 new DemoConnection("ig-demo",
-                        Map.of("type", "instagram", "igUserId", INSTAGRAM_USER_ID, "accessToken", INSTAGRAM_TOKEN)));
+                        Map.of("type", "instagram", "igUserId", INSTAGRAM_USER_ID, "accessToken", INSTAGRAM_TOKEN)),
+                new DemoConnection("threads-demo",
+                        Map.of("type", "threads", "threadsUserId", THREADS_USER_ID, "accessToken", THREADS_TOKEN)));
     }
 }

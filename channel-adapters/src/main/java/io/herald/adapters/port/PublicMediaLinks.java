@@ -36,7 +36,10 @@ public interface PublicMediaLinks {
      * check of an upload ({@code herald.media.max-side}, the node's decode slots); when no slot is
      * free the address answers 503 with {@code Retry-After}, and the provider fetches again.
      *
-     * @throws IllegalStateException when Herald has no public address ({@link #available()} is false)
+     * @throws IllegalStateException         when Herald has no public address ({@link #available()} is false)
+     * @throws UnsupportedOperationException from an implementation that serves no renditions (Herald's does)
      */
-    URI jpegLinkFor(WorkspaceId workspace, MediaId media, PublicationId publication);
+    default URI jpegLinkFor(WorkspaceId workspace, MediaId media, PublicationId publication) {
+        throw new UnsupportedOperationException("these links serve images as uploaded only");
+    }
 }

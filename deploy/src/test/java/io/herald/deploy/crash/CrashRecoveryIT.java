@@ -94,6 +94,9 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                 "--herald.reconciliation.settle-delay=2s",
                 "--herald.reconciliation.retry-schedule=2s,4s,8s"));
         SandboxChannelsEnvironment.pointedAt(sandbox).forEach((key, value) -> arguments.add("--" + key + "=" + value));
+        // Herald's own address, where providers that fetch images (Instagram, Threads) would read them:
+        // without one those channels refuse to connect
+        arguments.add("--herald.public-base-url=http://localhost:${server.port}");
         for (DemoConnection connection : connections) {
             arguments.add("--herald.channels." + connection.type() + ".read-timeout=6s");
         }
