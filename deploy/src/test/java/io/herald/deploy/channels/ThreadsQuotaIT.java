@@ -8,6 +8,7 @@ import io.herald.sandbox.threads.ThreadsSandboxClient;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -16,9 +17,12 @@ import org.springframework.test.context.TestPropertySource;
  * each once. Its own application, for the small budget.
  */
 @TestPropertySource(properties = {
+        // an application of its own beside the shared one: its own port, and its sandbox on it
+        "herald.test.sandbox-loopback=false",
         "herald.channels.threads.quota-calls=2",
         "herald.channels.threads.quota-window=60s"
 })
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class ThreadsQuotaIT extends HeraldIntegrationTest {
 
     @Test
