@@ -42,6 +42,11 @@ class InstagramPluginTest {
         public URI linkFor(WorkspaceId workspace, MediaId media, PublicationId publication) {
             return URI.create("https://herald.example/media/public/t");
         }
+
+        @Override
+        public URI jpegLinkFor(WorkspaceId workspace, MediaId media, PublicationId publication) {
+            return URI.create("https://herald.example/media/public/j");
+        }
     };
 
     private final ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.defaults(),
