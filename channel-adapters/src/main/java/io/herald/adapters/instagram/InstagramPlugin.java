@@ -20,7 +20,6 @@ import io.herald.contracts.publication.StepRole;
 import io.herald.contracts.publication.StepScope;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,8 +45,7 @@ public final class InstagramPlugin extends PluginParts {
     /** The fields of an Instagram connection request. */
     record Form(@Pattern(regexp = "[0-9]{1,32}", message = "must be the account's numeric Instagram user id")
                 String igUserId,
-                @Size(min = 1, max = 1000) String accessToken,
-                Instant accessTokenExpiresAt) {
+                @Size(min = 1, max = 1000) String accessToken) {
     }
 
     private final Supplier<PublicMediaLinks> links;
@@ -73,10 +71,9 @@ public final class InstagramPlugin extends PluginParts {
         String igUserId = firstNonNull(form.igUserId(), was != null ? was.igUserId() : null);
         boolean repointed = was != null && changed(was.igUserId(), igUserId);
         ConnectionForms.requireSecretAgain(repointed, form.accessToken(), "accessToken", "igUserId");
-        InstagramSecrets secrets = form.accessToken() != null
-                ? new InstagramSecrets(form.accessToken(), form.accessTokenExpiresAt())
-                : new InstagramSecrets(kept.accessToken(), firstNonNull(form.accessTokenExpiresAt(),
-                        kept.accessTokenExpiresAt()));
+        // a new token's expiry is the request's accessTokenExpiresAt (the connection's); a refresh keeps it here too
+        InstagramSecrets secrets = form.accessToken() != null ? new InstagramSecrets(form.accessToken(), null)
+                : new InstagramSecrets(kept.accessToken(), kept.accessTokenExpiresAt());
         ConnectionForms.required().field(igUserId, "igUserId").field(secrets.accessToken(), "accessToken").check();
         return new Connection(new InstagramSettings(igUserId), secrets);
     }

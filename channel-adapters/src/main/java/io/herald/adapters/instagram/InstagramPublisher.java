@@ -36,6 +36,8 @@ import java.util.concurrent.CompletableFuture;
  */
 final class InstagramPublisher {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(InstagramPublisher.class);
+
     /** The wait when the publish itself is refused for the limit: a sixth of Instagram's 24 hours. */
     private static final Duration DAY_LIMIT_WAIT = limitWait(Duration.ofDays(1));
 
@@ -64,6 +66,10 @@ final class InstagramPublisher {
         String caption = InstagramCaption.of(request.content());
         List<PrepareRequest.Image> images = request.images();
         for (PrepareRequest.Image image : images) {
+            if (image.converted()) {
+                log.info("image {} ({}) is fetched by Instagram as a JPEG made of it", image.mediaId(),
+                        image.storedType());
+            }
             if (!"image/jpeg".equals(image.contentType())) {
                 return done(new PublishOutcome.Failed(FailureKind.REJECTED, "image_not_jpeg", "Instagram takes JPEG"
                         + " images only; image " + image.mediaId() + " is " + image.contentType()

@@ -1,11 +1,9 @@
 package io.herald.adapters.instagram;
 
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.ChannelSecrets;
 import io.herald.adapters.port.TokenRefresh;
 import io.herald.platform.wire.Json;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -19,11 +17,6 @@ final class InstagramTokens implements TokenRefresh {
 
     InstagramTokens(InstagramCalls calls) {
         this.calls = calls;
-    }
-
-    @Override
-    public Optional<Instant> expiresAt(ChannelSecrets secrets) {
-        return Optional.ofNullable(((InstagramSecrets) secrets).accessTokenExpiresAt());
     }
 
     @Override

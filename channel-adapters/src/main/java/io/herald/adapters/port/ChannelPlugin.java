@@ -157,8 +157,9 @@ public interface ChannelPlugin {
     }
 
     /**
-     * The image types this channel's provider takes ({@code image/jpeg}); empty: any type Herald
-     * stores. Intake refuses another with {@code validation_failed} naming the image.
+     * The image types this channel's provider fetches as uploaded ({@code image/jpeg}); any other
+     * image is offered at an address that serves a JPEG made of it
+     * ({@link PublicMediaLinks#jpegLinkFor}). Empty: every type as uploaded.
      */
     default java.util.Set<String> imageTypes() {
         return java.util.Set.of();

@@ -33,9 +33,20 @@ public record PrepareRequest(
      * One image of the post, as the provider reads it.
      *
      * @param publicUrl   where the provider fetches it (signed, expiring)
-     * @param contentType its stored type, e.g. {@code image/jpeg}
+     * @param contentType the type the address serves, e.g. {@code image/jpeg}
      * @param altText     its description, or null
+     * @param storedType  its type as uploaded: another than {@code contentType} where the address
+     *                    serves a JPEG made of it for a provider that takes JPEG only
      */
-    public record Image(MediaId mediaId, URI publicUrl, String contentType, String altText) {
+    public record Image(MediaId mediaId, URI publicUrl, String contentType, String altText, String storedType) {
+
+        public Image(MediaId mediaId, URI publicUrl, String contentType, String altText) {
+            this(mediaId, publicUrl, contentType, altText, contentType);
+        }
+
+        /** The address serves a JPEG made of another type of image. */
+        public boolean converted() {
+            return !contentType.equals(storedType);
+        }
     }
 }

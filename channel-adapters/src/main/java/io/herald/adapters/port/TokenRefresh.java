@@ -1,18 +1,15 @@
 package io.herald.adapters.port;
 
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * How a channel renews a long-lived token before it expires (Instagram's, Threads'): Herald asks
- * every connection of the type whose token expires within {@code herald.channels.token-refresh-before}
- * and stores the renewed secrets, encrypted, as a reconnect would.
+ * for every connection of the type whose known expiry ({@code accessTokenExpiresAt}) is within
+ * {@code herald.channels.token-refresh-before}, and stores the renewed secrets, encrypted, with
+ * their new expiry, as a reconnect would.
  */
 public interface TokenRefresh {
-
-    /** When the stored token expires; empty when it is not known (such a token is not refreshed). */
-    Optional<Instant> expiresAt(ChannelSecrets secrets);
 
     /** Asks the provider for a new token. Never completes exceptionally: every answer is a {@link Result}. */
     CompletableFuture<Result> refresh(ChannelConnection connection);

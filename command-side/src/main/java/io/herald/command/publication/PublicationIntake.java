@@ -70,27 +70,13 @@ public class PublicationIntake {
         return new Content(request.title(), request.body(), request.link(), images, request.firstComment());
     }
 
-    /**
-     * Every image must be this workspace's own: another's, or none, is "unknown" (never "forbidden");
-     * and of a type the channel takes ({@code types}; empty: any).
-     */
-    private void checkMedia(WorkspaceId workspace, Content content, java.util.Set<String> types) {
-        List<FieldViolation> wrongType = new ArrayList<>();
-        for (int i = 0; i < content.media().size(); i++) {
-            ContentMedia image = content.media().get(i);
-            var stored = media.find(workspace, image.mediaId());
-            if (stored.isEmpty()) {
+    /** Every image must be this workspace's own: another's, or none, is "unknown" (never "forbidden"). */
+    private void checkMedia(WorkspaceId workspace, Content content) {
+        for (ContentMedia image : content.media()) {
+            if (media.find(workspace, image.mediaId()).isEmpty()) {
                 throw new HeraldRejection(ErrorCode.UNKNOWN_MEDIA,
                         "workspace " + workspace + " has no media " + image.mediaId() + "; upload it first");
             }
-            if (!types.isEmpty() && !types.contains(stored.get().contentType())) {
-                wrongType.add(new FieldViolation("content.media[" + i + "]", "this channel takes "
-                        + String.join(", ", new java.util.TreeSet<>(types)) + " images only; " + image.mediaId()
-                        + " is " + stored.get().contentType()));
-            }
-        }
-        if (!wrongType.isEmpty()) {
-            throw HeraldRejection.invalid(wrongType);
         }
     }
 
@@ -114,7 +100,7 @@ public class PublicationIntake {
         });
         if (action != PublicationAction.DELETE) {
             checkAgainstChannel(type, action, content);
-            checkMedia(workspace, content, plugin.imageTypes());
+            checkMedia(workspace, content);
         }
         if (action == PublicationAction.UPDATE) {
             updateMedia.check(workspace, request.calendarEntryId(), channel, type, content.media(),

@@ -2,6 +2,8 @@ package io.herald.command.publishing;
 
 import io.herald.adapters.port.ChannelAdapter;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.CommentRequest;
 import io.herald.adapters.port.PostChangeRequest;
 import io.herald.adapters.port.PrepareRequest;
@@ -18,6 +20,7 @@ import io.herald.contracts.media.MediaView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
@@ -34,10 +37,12 @@ public class StepCaller {
 
     private final MediaStore media;
     private final ObjectProvider<PublicMediaLinks> links;
+    private final ChannelPlugins plugins;
 
-    public StepCaller(MediaStore media, ObjectProvider<PublicMediaLinks> links) {
+    public StepCaller(MediaStore media, ObjectProvider<PublicMediaLinks> links, ChannelPlugins plugins) {
         this.media = media;
         this.links = links;
+        this.plugins = plugins;
     }
 
     CompletableFuture<PublishOutcome> send(ChannelAdapter adapter, AttemptDecision attempt,
@@ -93,6 +98,7 @@ public class StepCaller {
             return notSent("public_media_unavailable", "the provider fetches the images itself, and Herald has no"
                     + " public address to serve them at (herald.public-base-url); nothing was sent");
         }
+        Set<String> asUploaded = plugins.find(attempt.channelType()).map(ChannelPlugin::imageTypes).orElse(Set.of());
         List<PrepareRequest.Image> prepared = new ArrayList<>(images.size());
         for (ContentMedia image : images) {
             Optional<MediaView> stored = media.find(attempt.workspaceId(), image.mediaId());
@@ -100,9 +106,13 @@ public class StepCaller {
                 return notSent("unknown_media", "image " + image.mediaId()
                         + " is not in the workspace's media; nothing was sent");
             }
-            prepared.add(new PrepareRequest.Image(image.mediaId(),
-                    publicLinks.linkFor(attempt.workspaceId(), image.mediaId(), attempt.publicationId()),
-                    stored.get().contentType(), image.altText()));
+            String type = stored.get().contentType();
+            boolean converted = !asUploaded.isEmpty() && !asUploaded.contains(type);
+            // a provider that takes JPEG only fetches a JPEG made of another image
+            prepared.add(new PrepareRequest.Image(image.mediaId(), converted
+                    ? publicLinks.jpegLinkFor(attempt.workspaceId(), image.mediaId(), attempt.publicationId())
+                    : publicLinks.linkFor(attempt.workspaceId(), image.mediaId(), attempt.publicationId()),
+                    converted ? "image/jpeg" : type, image.altText(), type));
         }
         return adapter.prepare(new PrepareRequest(attempt.publicationId(), attempt.attemptNo(), attempt.action(),
                 attempt.content(), prepared, connection, attempt.requestedAt()));

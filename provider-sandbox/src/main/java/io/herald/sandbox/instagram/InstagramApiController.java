@@ -3,6 +3,7 @@ package io.herald.sandbox.instagram;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.platform.wire.Json;
+import io.herald.sandbox.SandboxState;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,11 +45,26 @@ public class InstagramApiController {
     public static final String BASE = "/sandbox/instagram/v23.0";
 
     private final InstagramAccounts accounts;
+    private final SandboxState state;
     private final HttpClient fetcher = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NORMAL).build();
 
-    InstagramApiController(InstagramAccounts accounts) {
+    InstagramApiController(InstagramAccounts accounts, SandboxState state) {
         this.accounts = accounts;
+        this.state = state;
+    }
+
+    /** A write's answer comes the sandbox's artificial latency after its effect, as every simulated provider's. */
+    private ResponseEntity<String> afterLatency(ResponseEntity<String> answer) {
+        long millis = state.latencyMillis();
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return answer;
     }
 
     @PostMapping(BASE + "/{userId}/media")
@@ -77,7 +93,7 @@ public class InstagramApiController {
                 return error(400, "The caption is too long", 100, 2207010);
             }
             var container = accounts.create(userId, caption, null, null, false, ids);
-            return json(Json.object().put("id", container.id()));
+            return afterLatency(json(Json.object().put("id", container.id())));
         }
         String imageUrl = form.get("image_url");
         if (imageUrl == null || imageUrl.isBlank()) {
@@ -102,7 +118,7 @@ public class InstagramApiController {
         if (!jpeg(image)) {
             accounts.fail(container, "The image format is not supported. Only JPEG images are accepted.");
         }
-        return json(Json.object().put("id", container.id()));
+        return afterLatency(json(Json.object().put("id", container.id())));
     }
 
     @PostMapping(BASE + "/{userId}/media_publish")
@@ -136,7 +152,7 @@ public class InstagramApiController {
         if (after.isPresent()) {
             Thread.sleep(after.get().delayMillis());
         }
-        return json(Json.object().put("id", media.id()));
+        return afterLatency(json(Json.object().put("id", media.id())));
     }
 
     /** A container's status, or a media object: what Meta answers at {@code GET /{id}}. */
@@ -202,7 +218,7 @@ public class InstagramApiController {
         if (message == null || message.isBlank()) {
             return error(400, "The parameter message is required", 100, null);
         }
-        return json(Json.object().put("id", accounts.comment(mediaId, message).id()));
+        return afterLatency(json(Json.object().put("id", accounts.comment(mediaId, message).id())));
     }
 
     @GetMapping(BASE + "/{mediaId}/comments")
