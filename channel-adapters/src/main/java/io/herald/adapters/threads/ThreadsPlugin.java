@@ -21,7 +21,6 @@ import io.herald.contracts.publication.StepScope;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -48,8 +47,7 @@ public final class ThreadsPlugin extends PluginParts {
     /** The fields of a Threads connection request. */
     record Form(@Pattern(regexp = "[0-9]{1,32}", message = "must be the Threads user id (digits), as GET /me names it")
                 String threadsUserId,
-                @Size(min = 1, max = 1000) String accessToken,
-                Instant accessTokenExpiresAt) {
+                @Size(min = 1, max = 1000) String accessToken) {
     }
 
     private final Supplier<PublicMediaLinks> links;
@@ -82,10 +80,9 @@ public final class ThreadsPlugin extends PluginParts {
         String user = firstNonNull(form.threadsUserId(), was != null ? was.threadsUserId() : null);
         boolean repointed = was != null && changed(was.threadsUserId(), user);
         ConnectionForms.requireSecretAgain(repointed, form.accessToken(), "accessToken", "threadsUserId");
-        ThreadsSecrets secrets = form.accessToken() != null
-                ? new ThreadsSecrets(form.accessToken(), form.accessTokenExpiresAt())
-                : new ThreadsSecrets(kept.accessToken(), firstNonNull(form.accessTokenExpiresAt(),
-                        kept.accessTokenExpiresAt()));
+        // a new token's expiry is the request's accessTokenExpiresAt (the connection's); a refresh keeps it here too
+        ThreadsSecrets secrets = form.accessToken() != null ? new ThreadsSecrets(form.accessToken(), null)
+                : new ThreadsSecrets(kept.accessToken(), kept.accessTokenExpiresAt());
         ConnectionForms.required().field(user, "threadsUserId").field(secrets.accessToken(), "accessToken").check();
         return new Connection(new ThreadsSettings(user), secrets);
     }

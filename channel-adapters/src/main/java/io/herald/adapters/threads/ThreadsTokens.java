@@ -1,11 +1,9 @@
 package io.herald.adapters.threads;
 
 import io.herald.adapters.port.ChannelConnection;
-import io.herald.adapters.port.ChannelSecrets;
 import io.herald.adapters.port.TokenRefresh;
 import io.herald.platform.wire.Json;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,11 +16,6 @@ final class ThreadsTokens implements TokenRefresh {
 
     ThreadsTokens(ThreadsApi api) {
         this.api = api;
-    }
-
-    @Override
-    public Optional<Instant> expiresAt(ChannelSecrets secrets) {
-        return Optional.ofNullable(((ThreadsSecrets) secrets).accessTokenExpiresAt());
     }
 
     @Override

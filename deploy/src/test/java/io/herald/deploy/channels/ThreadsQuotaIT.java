@@ -8,13 +8,16 @@ import io.herald.sandbox.threads.ThreadsSandboxClient;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.herald.testsupport.TestDatabase;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
  * A Threads connection's budget, made small (two attempts a minute): two posts need four attempts,
  * so one waits with {@code throttledUntil} until the window rolls, and then both are published,
- * each once. Its own application, for the small budget.
+ * each once. Its own application (port, sandbox and database), for the small budget.
  */
 @TestPropertySource(properties = {
         // an application of its own beside the shared one: its own port, and its sandbox on it
@@ -24,6 +27,14 @@ import org.springframework.test.context.TestPropertySource;
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class ThreadsQuotaIT extends HeraldIntegrationTest {
+
+    /** Its own database: no other application's sweeps start this test's attempts with another budget. */
+    private static final TestDatabase OWN = TestDatabase.shared().freshSibling();
+
+    @DynamicPropertySource
+    static void ownDatabase(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", OWN::jdbcUrl);
+    }
 
     @Test
     void anAttemptOverTheBudgetWaitsAndIsPublishedWhenTheWindowRolls() throws InterruptedException {
