@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import io.herald.testsupport.TestDatabase;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -36,9 +37,14 @@ class ThreadsQuotaIT extends HeraldIntegrationTest {
         registry.add("spring.datasource.url", OWN::jdbcUrl);
     }
 
+    @Value("${herald.channels.threads.base-url}")
+    String threadsApi;
+
     @Test
     void anAttemptOverTheBudgetWaitsAndIsPublishedWhenTheWindowRolls() throws InterruptedException {
-        ThreadsSandboxClient threads = new ThreadsSandboxClient("http://localhost:" + port);
+        // the sandbox this application's Threads adapter calls
+        ThreadsSandboxClient threads = new ThreadsSandboxClient(threadsApi.substring(0,
+                threadsApi.indexOf("/sandbox/")));
         String ws = newWorkspace("threads-quota");
         String token = "th-quota-" + System.nanoTime();
         String user = threads.user("quota", token);
