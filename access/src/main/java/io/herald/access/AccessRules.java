@@ -53,13 +53,14 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
     /**
      * Open to anyone, for reading: health probes, the scrape, the API description, the console's
      * shell and its chart library, the public keys of the audit checkpoints, and the providers'
-     * OAuth callbacks (their single-use, signed {@code state} authenticates them).
+     * OAuth callbacks (their single-use, signed {@code state} authenticates them), and the images
+     * providers fetch while publishing (their signed, expiring token names the one image).
      */
     private static final List<String> OPEN_READS = List.of(
             "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
             "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
             "/console", "/console/**", "/webjars/uplot/**", "/favicon.ico", "/api/v1/audit/keys",
-            "/oauth/callback/{type}");
+            "/oauth/callback/{type}", "/media/public/{token}");
 
     private final List<PathPattern> openReads;
     private final PathPattern sandbox;

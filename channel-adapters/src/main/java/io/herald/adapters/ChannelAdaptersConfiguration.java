@@ -8,6 +8,9 @@ import io.herald.adapters.facebook.FacebookAdapter;
 import io.herald.adapters.facebook.FacebookPlugin;
 import io.herald.adapters.facebook.FacebookProperties;
 import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.instagram.InstagramAdapter;
+import io.herald.adapters.instagram.InstagramPlugin;
+import io.herald.adapters.instagram.InstagramProperties;
 import io.herald.adapters.linkedin.LinkedInAdapter;
 import io.herald.adapters.linkedin.LinkedInPlugin;
 import io.herald.adapters.linkedin.LinkedInProperties;
@@ -21,11 +24,16 @@ import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.UsageReports;
+import io.herald.adapters.port.PublicMediaLinks;
+import io.herald.adapters.threads.ThreadsAdapter;
+import io.herald.adapters.threads.ThreadsPlugin;
+import io.herald.adapters.threads.ThreadsProperties;
 import io.herald.adapters.wordpress.WordPressAdapter;
 import io.herald.adapters.wordpress.WordPressPlugin;
 import io.herald.adapters.wordpress.WordPressProperties;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -42,13 +50,23 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(OutboundProperties.class)
 public class ChannelAdaptersConfiguration {
 
-    /** Every channel plug-in Herald has; also builds them without Spring, e.g. in tests. */
+    /** Every channel plug-in Herald has, without a public address for media; e.g. in tests. */
     public static ChannelPlugins create(PluginProperties properties, OutboundGuard guard, Clock clock) {
+        return create(properties, guard, clock, () -> null);
+    }
+
+    /**
+     * Every channel plug-in Herald has; {@code links} gives Herald's public media addresses (null:
+     * none), which channels whose provider fetches the images need.
+     */
+    public static ChannelPlugins create(PluginProperties properties, OutboundGuard guard, Clock clock,
+                                        Supplier<PublicMediaLinks> links) {
         FacebookProperties facebook = properties.bind(FacebookProperties.class);
         LinkedInProperties linkedIn = properties.bind(LinkedInProperties.class);
         MastodonProperties mastodon = properties.bind(MastodonProperties.class);
         // the adapters that read usage headers report them here; the command side keeps them in the budget
         UsageReports usage = new UsageReports();
+        ThreadsProperties threads = properties.bind(ThreadsProperties.class);
         return new ChannelPlugins(List.<ChannelPlugin>of(
                 new FacebookPlugin(facebook(facebook, clock, usage), facebookLogin(facebook, clock),
                         facebook.budget()),
@@ -59,8 +77,20 @@ public class ChannelAdaptersConfiguration {
                         properties.bind(BlueskyProperties.class).readTimeout(), clock, guard)
                         .reportingUsageTo(usage))),
                 new MastodonPlugin(new MastodonAdapter(mastodonHttp(mastodon, guard, clock).reportingUsageTo(usage)),
-                        mastodon.idempotencyWindow(), MastodonPlugin.login(mastodonHttp(mastodon, guard, clock)))),
+                        mastodon.idempotencyWindow(), MastodonPlugin.login(mastodonHttp(mastodon, guard, clock))),
+                new InstagramPlugin(instagram(properties.bind(InstagramProperties.class), clock), links),
+                new ThreadsPlugin(threads(threads, clock), links, threads.quotaCalls(), threads.quotaWindow())),
                 usage);
+    }
+
+    public static ThreadsAdapter threads(ThreadsProperties th, Clock clock) {
+        return new ThreadsAdapter(new ProviderHttp("threads", th.connectTimeout(), th.readTimeout(), clock),
+                th.baseUrl(), th.containerWait());
+    }
+
+    public static InstagramAdapter instagram(InstagramProperties ig, Clock clock) {
+        return new InstagramAdapter(new ProviderHttp("instagram", ig.connectTimeout(), ig.readTimeout(), clock),
+                ig.graphBaseUrl(), ig.containerPollInterval());
     }
 
     public static FacebookAdapter facebook(FacebookProperties fb, Clock clock) {
@@ -121,8 +151,10 @@ public class ChannelAdaptersConfiguration {
     }
 
     @Bean
-    ChannelPlugins channelPlugins(Environment environment, OutboundGuard guard, ObjectProvider<Clock> clock) {
-        return create(PluginProperties.of(environment), guard, clock.getIfUnique(Clock::systemUTC));
+    ChannelPlugins channelPlugins(Environment environment, OutboundGuard guard, ObjectProvider<Clock> clock,
+                                  ObjectProvider<PublicMediaLinks> links) {
+        return create(PluginProperties.of(environment), guard, clock.getIfUnique(Clock::systemUTC),
+                links::getIfAvailable);
     }
 
     /** Tells every mapper Spring builds which settings record a channel type's tag names. */

@@ -55,7 +55,7 @@ class ChannelAdaptersConfigurationTest {
                     assertThat(linkedIn.apiBaseUrl()).isEqualTo("https://api.linkedin.com");
                     assertThat(configured.bind(WordPressProperties.class).readTimeout()).isEqualTo(Duration.ofSeconds(45));
                     ChannelPlugins adapters = context.getBean(ChannelPlugins.class);
-                    assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, linkedin, mastodon or wordpress");
+                    assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, instagram, linkedin, mastodon, threads or wordpress");
                     assertThat(configured.bind(MastodonProperties.class).idempotencyWindow()).isEqualTo(Duration.ofMinutes(40));
                     assertThat(adapters.plugin(MastodonPlugin.TYPE).resendWindow()).isEqualTo(Duration.ofMinutes(40));
                     assertThat(adapters.plugin(MastodonPlugin.TYPE).retrySafety(null)).isEqualTo(RetrySafety.PROVIDER_KEY);

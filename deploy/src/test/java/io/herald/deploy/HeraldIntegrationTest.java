@@ -49,6 +49,9 @@ import org.springframework.test.context.DynamicPropertySource;
         // comes near 200 posts on one Page in 6 s
         "herald.channels.facebook.budget-calls=200",
         "herald.channels.facebook.budget-window=6s",
+        // an Instagram publish held by a sandbox fault times out soon; a container still processing is asked soon again
+        "herald.channels.instagram.read-timeout=3s",
+        "herald.channels.instagram.container-poll-interval=1s",
         // the shared application closes when the test JVM exits, with provider calls of fault tests still
         // held by the sandbox; waiting 20 s a phase for them outlasted the test runner's 30 s for the exit
         // (the graceful stop itself is tested on processes of their own, HeraldProcess)

@@ -67,6 +67,8 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
         return Map.ofEntries(
                 Map.entry("herald.channels.facebook.graph-base-url", sandbox + "/facebook/v25.0"),
                 Map.entry("herald.channels.linkedin.api-base-url", sandbox + "/linkedin"),
+                Map.entry("herald.channels.threads.base-url", sandbox + "/threads/v1.0"),
+                Map.entry("herald.channels.instagram.graph-base-url", sandbox + "/instagram/v23.0"),
                 Map.entry("herald.channels.facebook.dialog-base-url", sandbox + "/facebook/www/v25.0"),
                 Map.entry("herald.channels.facebook.app-id", FacebookLoginController.APP_ID),
                 Map.entry("herald.channels.facebook.app-secret", FacebookLoginController.APP_SECRET),

@@ -2,6 +2,8 @@ package io.herald.sandbox;
 
 import io.herald.sandbox.bluesky.BlueskyRepos;
 import io.herald.sandbox.mastodon.MastodonInstance;
+import io.herald.sandbox.threads.ThreadsAccounts;
+import io.herald.sandbox.instagram.InstagramAccounts;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -12,7 +14,9 @@ import org.springframework.stereotype.Component;
  * and returns their definitions, one per capability case an operator should see.
  * Facebook and LinkedIn reach the sandbox through {@code herald.channels.facebook.graph-base-url}
  * = {@code {base}/sandbox/facebook/v25.0} and {@code herald.channels.linkedin.api-base-url} =
- * {@code {base}/sandbox/linkedin}; WordPress, Bluesky and Mastodon through each connection's site, PDS or instance URL.
+ * {@code {base}/sandbox/linkedin}; WordPress, Bluesky and Mastodon through each connection's site, PDS or instance URL;
+ * Instagram through {@code herald.channels.instagram.graph-base-url} = {@code {base}/sandbox/instagram/v23.0};
+ * Threads through {@code herald.channels.threads.base-url} = {@code {base}/sandbox/threads/v1.0}.
  */
 @Component
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -47,14 +51,27 @@ public class SandboxDemo {
     public static final String MASTODON_USERNAME = "demo";
     public static final String MASTODON_TOKEN = "demo-masto-access-token";
 
+    public static final String INSTAGRAM_USER_ID = "17841400000000001";
+    public static final String INSTAGRAM_USERNAME = "demo.gram";
+    public static final String INSTAGRAM_TOKEN = "demo-ig-access-token";
+
+    public static final String THREADS_USER_ID = "25000000000000001";
+    public static final String THREADS_USERNAME = "demo.threads";
+    public static final String THREADS_TOKEN = "demo-threads-access-token";
+
     private final SandboxState state;
     private final BlueskyRepos bluesky;
     private final MastodonInstance mastodon;
+    private final InstagramAccounts instagram;
+    private final ThreadsAccounts threads;
 
-    public SandboxDemo(SandboxState state, BlueskyRepos bluesky, MastodonInstance mastodon) {
+    public SandboxDemo(SandboxState state, BlueskyRepos bluesky, MastodonInstance mastodon,
+                       InstagramAccounts instagram, ThreadsAccounts threads) {
         this.state = state;
         this.bluesky = bluesky;
         this.mastodon = mastodon;
+        this.instagram = instagram;
+        this.threads = threads;
     }
 
     /** Registers the demo credentials in the sandbox and returns the connections that use them. */
@@ -73,6 +90,8 @@ public class SandboxDemo {
         state.register(new SandboxState.WordPressSite("stock-blog", "editor", "demo mnop qrst uvwx", false));
         bluesky.register(BLUESKY_HANDLE, BLUESKY_APP_PASSWORD);
         mastodon.register(MASTODON_USERNAME, MASTODON_TOKEN, null);
+        instagram.register(INSTAGRAM_USER_ID, INSTAGRAM_USERNAME, INSTAGRAM_TOKEN, null, null);
+        threads.register(THREADS_USERNAME, THREADS_TOKEN, THREADS_USER_ID);
         return definitions(base);
     }
 
@@ -113,6 +132,10 @@ public class SandboxDemo {
                                 "pdsUrl", base + "/sandbox/bluesky")),
                 new DemoConnection("masto-demo",
                         Map.of("type", "mastodon", "instanceUrl", base + "/sandbox/mastodon",
-                                "accessToken", MASTODON_TOKEN)));
+                                "accessToken", MASTODON_TOKEN)),
+                new DemoConnection("ig-demo",
+                        Map.of("type", "instagram", "igUserId", INSTAGRAM_USER_ID, "accessToken", INSTAGRAM_TOKEN)),
+                new DemoConnection("threads-demo",
+                        Map.of("type", "threads", "threadsUserId", THREADS_USER_ID, "accessToken", THREADS_TOKEN)));
     }
 }

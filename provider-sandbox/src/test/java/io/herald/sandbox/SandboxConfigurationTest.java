@@ -35,7 +35,7 @@ class SandboxConfigurationTest {
             var connections = demo.register("http://localhost:8080/");
             assertThat(connections).extracting(SandboxDemo.DemoConnection::channelId).containsExactly(
                     "fb-demo", "fb-demo-user-token-reader", "li-demo", "li-demo-write-only", "wp-demo",
-                    "wp-demo-without-plugin", "bsky-demo", "masto-demo");
+                    "wp-demo-without-plugin", "bsky-demo", "masto-demo", "ig-demo", "threads-demo");
             assertThat(connections.get(6).fields().get("pdsUrl")).isEqualTo("http://localhost:8080/sandbox/bluesky");
             assertThat(connections.get(7).fields().get("instanceUrl")).isEqualTo("http://localhost:8080/sandbox/mastodon");
             assertThat(connections.get(4).fields().get("siteUrl")).isEqualTo("http://localhost:8080/sandbox/wordpress/blog");

@@ -92,7 +92,7 @@ class ReadBackRunner {
         }
         return adapters.forType(connection.type()).readBack(new ReadBackRequest(licence.publicationId(),
                 licence.attemptNo(), licence.action(), licence.content(), licence.attemptStartedAt(), connection,
-                licence.step(), licence.postRef(), licence.requestedAt(), licence.scheduledAt()));
+                licence.step(), licence.postRef(), licence.requestedAt(), licence.scheduledAt(), licence.prepared()));
     }
 
     /** What read {@code readNo} of a reconciliation established; empty when it adds nothing. */

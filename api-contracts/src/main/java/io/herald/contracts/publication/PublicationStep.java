@@ -46,13 +46,15 @@ public final class PublicationStep {
     private final boolean readsBackBeforeResend;
     private final StepRole role;
     private final String label;
+    private final StepScope scope;
 
     private PublicationStep(String wireName, StepClass stepClass, boolean readsBackBeforeResend, StepRole role,
-                            String label) {
+                            StepScope scope, String label) {
         this.wireName = wireName;
         this.stepClass = stepClass;
         this.readsBackBeforeResend = readsBackBeforeResend;
         this.role = role;
+        this.scope = scope;
         this.label = label;
     }
 
@@ -68,13 +70,25 @@ public final class PublicationStep {
      */
     public static PublicationStep declare(String wireName, StepClass stepClass, boolean readsBackBeforeResend,
                                           StepRole role, String label) {
+        return declare(wireName, stepClass, readsBackBeforeResend, role, StepScope.PER_IMAGE, label);
+    }
+
+    /**
+     * Declares a step kind with its scope: a step that prepares the post {@link StepScope#PER_POST
+     * once for the post} (a container to create, then publish) rather than once per image.
+     *
+     * @see #declare(String, StepClass, boolean, StepRole, String)
+     */
+    public static PublicationStep declare(String wireName, StepClass stepClass, boolean readsBackBeforeResend,
+                                          StepRole role, StepScope scope, String label) {
         Objects.requireNonNull(stepClass, "stepClass");
         Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(label, "label");
         if (wireName == null || !wireName.matches("[a-z][a-z0-9_]{0,63}")) {
             throw new IllegalArgumentException("a step kind's wire name is lower case with underscores: " + wireName);
         }
-        PublicationStep wanted = new PublicationStep(wireName, stepClass, readsBackBeforeResend, role, label);
+        PublicationStep wanted = new PublicationStep(wireName, stepClass, readsBackBeforeResend, role, scope, label);
         PublicationStep kind = BY_WIRE_NAME.computeIfAbsent(wireName, name -> wanted);
         if (!kind.sameRules(wanted)) {
             throw new IllegalStateException("step kind " + wireName + " is already declared with other rules");
@@ -112,7 +126,8 @@ public final class PublicationStep {
     /**
      * The steps a request plans, in order, from the kinds its channel carries out for the action
      * ({@code kinds}; null: {@link #coreKinds}): a step before the post for each image (none for a
-     * delete), the post step, then the step after the post where the content has a first comment (a
+     * delete), or one for the whole post where that kind is {@link StepScope#PER_POST} (even without
+     * images: a text post needs its container too), the post step, then the step after the post where the content has a first comment (a
      * publish). Where the channel names no kind for a place the request needs, the core kind stands
      * there, so that a check against the channel's kinds finds it missing.
      */
@@ -121,7 +136,11 @@ public final class PublicationStep {
         List<Planned> steps = new ArrayList<>();
         if (action != PublicationAction.DELETE && content != null) {
             PublicationStep before = first(offered, StepRole.PREPARES_POST, UPLOAD_MEDIA);
-            content.media().forEach(image -> steps.add(new Planned(before, image.mediaId(), "content.media")));
+            if (before.preparesOncePerPost()) {
+                steps.add(new Planned(before, null, "content"));
+            } else {
+                content.media().forEach(image -> steps.add(new Planned(before, image.mediaId(), "content.media")));
+            }
         }
         steps.add(new Planned(first(offered, StepRole.MAKES_POST, postStepOf(action)), null, "action"));
         if (action == PublicationAction.PUBLISH && content != null && content.firstComment() != null) {
@@ -138,7 +157,7 @@ public final class PublicationStep {
     /**
      * One step of a plan.
      *
-     * @param mediaId for an upload: its image
+     * @param mediaId for an upload: its image; null for a step that prepares the whole post
      * @param field   the request field that asks for it, for a refusal to name
      */
     public record Planned(PublicationStep kind, MediaId mediaId, String field) {
@@ -210,6 +229,18 @@ public final class PublicationStep {
         return role == StepRole.PREPARES_POST;
     }
 
+    public StepScope scope() {
+        return scope;
+    }
+
+    /**
+     * Prepares the post once, not once per image ({@link StepScope#PER_POST}): its success records
+     * what it prepared (a container), and the post step receives that reference.
+     */
+    public boolean preparesOncePerPost() {
+        return role == StepRole.PREPARES_POST && scope == StepScope.PER_POST;
+    }
+
     /** Is the post itself: the publication's status follows it. */
     public boolean makesPost() {
         return role == StepRole.MAKES_POST;
@@ -227,7 +258,7 @@ public final class PublicationStep {
 
     private boolean sameRules(PublicationStep other) {
         return stepClass == other.stepClass && readsBackBeforeResend == other.readsBackBeforeResend
-                && role == other.role && label.equals(other.label);
+                && role == other.role && scope == other.scope && label.equals(other.label);
     }
 
     @Override

@@ -15,6 +15,8 @@ import java.time.Instant;
  * @param postRef for {@code first_comment}: the post whose comments are read
  * @param requestedAt when the publication was requested, and {@code scheduledAt} when it was due:
  *                    recorded data a channel may derive a post's own identity from
+ * @param prepared    for a post step after a per-post step ({@link StepScope#PER_POST}): what that
+ *                    step prepared (a container), whose own status settles whether it was published
  */
 public record ReadBackLicence(
         PublicationId publicationId,
@@ -28,7 +30,16 @@ public record ReadBackLicence(
         PublicationStep step,
         ProviderRef postRef,
         Instant requestedAt,
-        Instant scheduledAt) {
+        Instant scheduledAt,
+        ProviderRef prepared) {
+
+    /** A licence without anything prepared for the post. */
+    public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,
+                           PublicationAction action, Content content, Instant attemptStartedAt, ProviderRef target,
+                           PublicationStep step, ProviderRef postRef, Instant requestedAt, Instant scheduledAt) {
+        this(publicationId, workspaceId, channelId, attemptNo, action, content, attemptStartedAt, target, step,
+                postRef, requestedAt, scheduledAt, null);
+    }
 
     /** A licence without the request's times. */
     public ReadBackLicence(PublicationId publicationId, WorkspaceId workspaceId, ChannelId channelId, int attemptNo,

@@ -70,6 +70,16 @@ public interface ChannelAdapter {
                 AttemptTrace.nothingCameBack(null, null)));
     }
 
+    /**
+     * Prepares the post once for the whole post (a container), for a channel whose step before the
+     * post is {@code PER_POST} (repeatable). Call only after the attempt was recorded.
+     */
+    default CompletableFuture<PublishOutcome> prepare(PrepareRequest request) {
+        return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED, "unsupported_step",
+                type().wireName() + " channels prepare no post before publishing it", null,
+                AttemptTrace.nothingCameBack(null, null)));
+    }
+
     /** Writes the first comment under the post (once only). Call only after the attempt was recorded. */
     default CompletableFuture<PublishOutcome> comment(CommentRequest request) {
         return CompletableFuture.completedFuture(new PublishOutcome.Failed(FailureKind.REJECTED, "unsupported_step",

@@ -148,6 +148,23 @@ public interface ChannelPlugin {
         return List.of();
     }
 
+    /**
+     * How this channel renews its connections' tokens before they expire; empty for a channel whose
+     * tokens do not expire or are not renewed by Herald.
+     */
+    default Optional<TokenRefresh> tokenRefresh() {
+        return Optional.empty();
+    }
+
+    /**
+     * The image types this channel's provider fetches as uploaded ({@code image/jpeg}); any other
+     * image is offered at an address that serves a JPEG made of it
+     * ({@link PublicMediaLinks#jpegLinkFor}). Empty: every type as uploaded.
+     */
+    default java.util.Set<String> imageTypes() {
+        return java.util.Set.of();
+    }
+
     /** Settings and secrets of one connection. */
     record Connection(ChannelSettings settings, ChannelSecrets secrets) {
 

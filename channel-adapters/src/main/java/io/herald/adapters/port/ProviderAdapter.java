@@ -22,10 +22,17 @@ public abstract class ProviderAdapter implements ChannelAdapter {
      *
      * @param uploadMedia null where the provider takes no images through Herald
      * @param comment     null where its posts take no first comment
+     * @param prepare     null where the provider has no step that prepares the whole post (a container)
      */
     public record Publisher(Step<PublishRequest> publish, Step<UploadRequest> uploadMedia,
                             Step<CommentRequest> comment, Step<PostChangeRequest> edit,
-                            Step<PostChangeRequest> delete) {
+                            Step<PostChangeRequest> delete, Step<PrepareRequest> prepare) {
+
+        /** The write steps of a provider that prepares nothing once per post. */
+        public Publisher(Step<PublishRequest> publish, Step<UploadRequest> uploadMedia, Step<CommentRequest> comment,
+                         Step<PostChangeRequest> edit, Step<PostChangeRequest> delete) {
+            this(publish, uploadMedia, comment, edit, delete, null);
+        }
     }
 
     /** Read-back: what a past attempt left, and one post by its id. Safe to repeat. */
@@ -65,6 +72,11 @@ public abstract class ProviderAdapter implements ChannelAdapter {
     public final CompletableFuture<PublishOutcome> uploadMedia(UploadRequest request) {
         return publisher.uploadMedia() == null ? ChannelAdapter.super.uploadMedia(request)
                 : publisher.uploadMedia().call(request);
+    }
+
+    @Override
+    public final CompletableFuture<PublishOutcome> prepare(PrepareRequest request) {
+        return publisher.prepare() == null ? ChannelAdapter.super.prepare(request) : publisher.prepare().call(request);
     }
 
     @Override

@@ -11,7 +11,8 @@ import java.time.Instant;
  * Look for what an attempt left behind. Facebook and LinkedIn match by normalised text (and link)
  * in the window [{@code attemptStartedAt} − 5 min, now]; WordPress by the meta key. For a first
  * comment ({@code step}), the post's comments ({@code postRef}) are read for the same text. Bluesky
- * reads the record whose key it derived from {@code requestedAt} and {@code scheduledAt}.
+ * reads the record whose key it derived from {@code requestedAt} and {@code scheduledAt}. A post
+ * step that publishes what a per-post step prepared is settled by {@code prepared}'s own status.
  */
 public record ReadBackRequest(
         PublicationId publicationId,
@@ -23,7 +24,16 @@ public record ReadBackRequest(
         PublicationStep step,
         ProviderRef postRef,
         Instant requestedAt,
-        Instant scheduledAt) {
+        Instant scheduledAt,
+        ProviderRef prepared) {
+
+    /** A read with the request's times, after nothing prepared for the post. */
+    public ReadBackRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,
+                           Instant attemptStartedAt, ChannelConnection connection, PublicationStep step,
+                           ProviderRef postRef, Instant requestedAt, Instant scheduledAt) {
+        this(publicationId, attemptNo, action, content, attemptStartedAt, connection, step, postRef, requestedAt,
+                scheduledAt, null);
+    }
 
     /** A read without the request's times (channels that match by content or a stored key). */
     public ReadBackRequest(PublicationId publicationId, int attemptNo, PublicationAction action, Content content,

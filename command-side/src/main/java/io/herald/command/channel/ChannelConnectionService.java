@@ -106,4 +106,31 @@ public class ChannelConnectionService {
                 type.wireName(), version);
         return new Configured(existing.isEmpty(), type, settings, autoReattempt, version);
     }
+
+    /**
+     * A refreshed token: the connection's secrets replaced under a new credential version, with the
+     * new expiry, as a reconnect by {@code actor} would, unless the connection was reconfigured
+     * since {@code readVersion} (then the refresh is dropped: the new credentials win).
+     *
+     * @return whether the renewed secrets were stored
+     */
+    @Transactional
+    public boolean renewSecrets(WorkspaceId workspace, ChannelId channel, long readVersion, ChannelSecrets secrets,
+                                java.time.Instant expiresAt, String actor) {
+        Optional<ChannelConnectionStore.StoredConnection> existing = store.load(workspace, channel);
+        if (existing.isEmpty() || existing.get().credentialVersion() != readVersion) {
+            return false;
+        }
+        ChannelConnectionStore.StoredConnection stored = existing.get();
+        long version = readVersion + 1;
+        store.save(workspace, channel, stored.type(), stored.settings(), version, secrets,
+                stored.autoReattemptAfterNotFound(), clock.instant());
+        ChannelConnectionId id = ChannelConnectionId.of(workspace, channel);
+        commands.sendAndWait(new ConfigureChannelConnectionCommand(id, workspace, channel, stored.type(),
+                stored.settings(), version, stored.autoReattemptAfterNotFound(), actor, clock.instant()));
+        commands.sendAndWait(new RecordTokenExpiryCommand(id, version, expiresAt, clock.instant()));
+        log.info("channel {} of workspace {}: token refreshed, valid until {} (credential version {})", channel,
+                workspace, expiresAt, version);
+        return true;
+    }
 }

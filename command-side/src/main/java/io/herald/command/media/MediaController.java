@@ -61,13 +61,12 @@ public class MediaController {
     private final long quotaBytes;
     private final ImageInspector inspector;
 
-    public MediaController(MediaStore store, Clock clock, MediaProperties properties) {
+    public MediaController(MediaStore store, Clock clock, MediaProperties properties, ImageInspector inspector) {
         this.store = store;
         this.clock = clock;
         this.maxBytes = (int) properties.maxBytes().toBytes();
         this.quotaBytes = properties.quotaBytes().toBytes();
-        this.inspector = new ImageInspector(properties.maxSide(), new DecodeSlots(properties.maxConcurrentDecodes(),
-                properties.decodeBudgetBytes(), properties.decodeWait()));
+        this.inspector = inspector;
         // checked at start, on the thread that sees the application's libraries
         for (ImageType type : ImageType.values()) {
             if (!ImageInspector.canRead(type)) {

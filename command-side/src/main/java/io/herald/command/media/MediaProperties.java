@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * @param quotaBytes            the bytes of images a workspace may keep
  * @param retention             how long an image that no publication uses is kept after its upload or last use
  * @param retentionSweepInterval how often the images past their retention are looked for
+ * @param publicLinkTtl         how long an address a provider fetches an image at
+ *                              ({@code /media/public/{token}}) stays valid after it was made
  */
 @ConfigurationProperties("herald.media")
 @Validated
@@ -32,7 +34,8 @@ public record MediaProperties(
         DataSize decodeMemory,
         @DefaultValue("1GB") @NotNull DataSize quotaBytes,
         @DefaultValue("30d") @NotNull Duration retention,
-        @DefaultValue("1h") @NotNull Duration retentionSweepInterval) {
+        @DefaultValue("1h") @NotNull Duration retentionSweepInterval,
+        @DefaultValue("1h") @NotNull Duration publicLinkTtl) {
 
     public MediaProperties {
         // the whole image is held as one array while it is checked and stored
@@ -44,6 +47,9 @@ public record MediaProperties(
         }
         if (maxConcurrentDecodes < 1) {
             throw new IllegalArgumentException("herald.media.max-concurrent-decodes must be at least 1");
+        }
+        if (publicLinkTtl.isNegative() || publicLinkTtl.isZero()) {
+            throw new IllegalArgumentException("herald.media.public-link-ttl must be positive");
         }
         if (quotaBytes.toBytes() < 1) {
             throw new IllegalArgumentException("herald.media.quota-bytes must be at least 1 byte");

@@ -1,5 +1,6 @@
 package io.herald.command.media;
 
+import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.media.MediaId;
 import io.herald.contracts.media.MediaView;
@@ -142,6 +143,21 @@ public class MediaStore {
     public Optional<MediaView> find(WorkspaceId workspace, MediaId media) {
         return jdbc.query("SELECT " + VIEW_COLUMNS + " FROM media WHERE workspace_id = ? AND media_id = ?",
                 (rs, row) -> view(rs), workspace.value(), media.value()).stream().findFirst();
+    }
+
+    /**
+     * The image with its bytes while {@code publication}, a publication of the same workspace that
+     * names it, has not finished (its entry operation is OPEN); else empty.
+     */
+    public Optional<StoredMedia> findForPublicationInFlight(WorkspaceId workspace, MediaId media,
+                                                            PublicationId publication) {
+        return jdbc.query("SELECT " + VIEW_COLUMNS + ", content FROM media m WHERE m.workspace_id = ?"
+                        + " AND m.media_id = ? AND EXISTS (SELECT 1 FROM media_use u JOIN entry_operation o"
+                        + " ON o.publication_id = u.publication_id AND o.workspace_id = u.workspace_id"
+                        + " WHERE u.workspace_id = m.workspace_id AND u.media_id = m.media_id"
+                        + " AND u.publication_id = ? AND o.state = 'OPEN')",
+                (rs, row) -> new StoredMedia(view(rs), rs.getBytes("content")), workspace.value(), media.value(),
+                publication.value()).stream().findFirst();
     }
 
     public Optional<StoredMedia> findWithContent(WorkspaceId workspace, MediaId media) {

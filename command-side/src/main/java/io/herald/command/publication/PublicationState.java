@@ -46,6 +46,7 @@ final class PublicationState {
     private ReconciliationSource lastNotFoundSource;
     private int notSentFailures;
     private int rateLimitedFailures;
+    private int notReadyFailures;
     /** For update and delete: the entry's post acted on, fixed when the operation takes its turn. */
     private ProviderRef targetRef;
     /** For update and delete: how often a read-back showed the change missing and it was sent again. */
@@ -162,6 +163,7 @@ final class PublicationState {
         return switch (kind) {
             case NOT_SENT -> notSentFailures;
             case RATE_LIMITED -> rateLimitedFailures;
+            case NOT_READY -> notReadyFailures;
             case REJECTED -> 0;
         };
     }
@@ -173,7 +175,8 @@ final class PublicationState {
         PublicationStep step = lastStep == PublicationStep.postStepOf(request.action()) ? null : lastStep;
         return new ReadBackLicence(request.publicationId(), request.workspaceId(), request.channelId(), lastAttemptNo,
                 request.action(), request.content(), lastAttemptStartedAt, targetRef, step,
-                comment ? steps.postRef() : null, request.requestedAt(), request.scheduledAt());
+                comment ? steps.postRef() : null, request.requestedAt(), request.scheduledAt(),
+                lastStep.makesPost() ? steps.prepared() : null);
     }
 
     /** The post's outcome is unknown, or (the post standing) its comment's. */
@@ -277,6 +280,12 @@ final class PublicationState {
             notSentFailures++;
         } else if (event.kind() == FailureKind.RATE_LIMITED) {
             rateLimitedFailures++;
+        } else if (event.kind() == FailureKind.NOT_READY) {
+            notReadyFailures++;
+        }
+        if (lastStep.makesPost() && (event.retryAt() == null || event.preparationExpired())) {
+            // what a per-post step prepared is not used again: a later try prepares the post anew
+            steps.forgetPrepared();
         }
         if (lastStep.followsPost()) {
             steps.commentFailed(event.retryAt() != null);

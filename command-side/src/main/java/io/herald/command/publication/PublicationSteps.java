@@ -36,6 +36,8 @@ final class PublicationSteps {
     private PublicationStep post;
     private PublicationStep followUp;
     private final Map<MediaId, ProviderRef> uploaded = new HashMap<>();
+    /** What a per-post step prepared (a container), recorded before the post step is attempted; or null. */
+    private ProviderRef prepared;
     private int uploadUnknowns;
     private ProviderRef postRef;
     private CommentState comment = CommentState.NOT_WANTED;
@@ -45,7 +47,8 @@ final class PublicationSteps {
 
     void plan(PublicationAction action, Content content, List<PublicationStep> kinds) {
         List<PublicationStep.Planned> plan = PublicationStep.plan(action, content, kinds);
-        media = plan.stream().anyMatch(p -> p.kind().preparesPost()) ? content.media() : List.of();
+        media = plan.stream().anyMatch(p -> p.kind().preparesPost() && p.mediaId() != null) ? content.media()
+                : List.of();
         preparing = kindOf(plan, StepRole.PREPARES_POST);
         post = kindOf(plan, StepRole.MAKES_POST);
         followUp = kindOf(plan, StepRole.FOLLOWS_POST);
@@ -56,9 +59,20 @@ final class PublicationSteps {
         return plan.stream().map(PublicationStep.Planned::kind).filter(k -> k.role() == role).findFirst().orElse(null);
     }
 
-    /** Before the post: the step for the next image without a recorded upload, else the post's own step. */
+    /**
+     * Before the post: the step for the next image without a recorded upload, or the per-post step
+     * while nothing it prepared is on record; else the post's own step.
+     */
     PublicationStep nextTowardsPost() {
+        if (preparing != null && preparing.preparesOncePerPost()) {
+            return prepared == null ? preparing : post;
+        }
         return nextUpload() != null ? preparing : post;
+    }
+
+    /** What the per-post step prepared, on record; null when nothing (or nothing usable) is. */
+    ProviderRef prepared() {
+        return prepared;
     }
 
     /** The kind of the step planned after the post, or null when none is. */
@@ -76,8 +90,14 @@ final class PublicationSteps {
         return null;
     }
 
-    /** What the post attaches: the recorded uploads, in the content's order. */
+    /**
+     * What the post attaches: the recorded uploads, in the content's order; after a per-post step,
+     * the one entry without an image that holds what it prepared.
+     */
     List<UploadedMedia> uploads() {
+        if (prepared != null) {
+            return List.of(new UploadedMedia(null, null, prepared));
+        }
         List<UploadedMedia> result = new ArrayList<>(media.size());
         for (ContentMedia image : media) {
             ProviderRef ref = uploaded.get(image.mediaId());
@@ -125,8 +145,18 @@ final class PublicationSteps {
                 || comment == CommentState.NOT_EXECUTED;
     }
 
+    /** A step before the post succeeded: the upload of {@code mediaId}, or (null) the per-post step. */
     void uploadSucceeded(MediaId mediaId, ProviderRef ref) {
-        uploaded.put(mediaId, ref);
+        if (mediaId == null) {
+            prepared = ref;
+        } else {
+            uploaded.put(mediaId, ref);
+        }
+    }
+
+    /** What was prepared is no longer usable (expired, or the post step failed for good): prepare again. */
+    void forgetPrepared() {
+        prepared = null;
     }
 
     void uploadUnknown() {

@@ -33,13 +33,21 @@ public record PublishingProperties(Duration attemptTimeout, Duration sweepInterv
      * @param rateLimitedMaxTries rate-limit answers after which the wait stops growing; a rate limit is always retried
      * @param initialBackoff      first wait; doubles per try ({@code multiplier}), with jitter
      * @param randomization       jitter, as a fraction of the wait (0.2 = ±20%)
+     * @param notReadyMaxTries    tries in all while the provider is still preparing what the step
+     *                            needs (a container): each waits the provider's delay, or
+     *                            {@code initialBackoff}, without growing
      */
     public record Retry(Integer notSentMaxTries, Integer rateLimitedMaxTries, Duration initialBackoff,
-                        Double multiplier, Double randomization, Duration maxBackoff) {
+                        Double multiplier, Double randomization, Duration maxBackoff, Integer notReadyMaxTries) {
+
+        public Retry(Integer notSentMaxTries, Integer rateLimitedMaxTries, Duration initialBackoff,
+                     Double multiplier, Double randomization, Duration maxBackoff) {
+            this(notSentMaxTries, rateLimitedMaxTries, initialBackoff, multiplier, randomization, maxBackoff, null);
+        }
 
         static Retry withDefaults(Retry given, Retry defaults) {
             Retry base = defaults != null ? defaults
-                    : new Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.2, Duration.ofMinutes(10));
+                    : new Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.2, Duration.ofMinutes(10), 60);
             if (given == null) {
                 return base;
             }
@@ -49,7 +57,8 @@ public record PublishingProperties(Duration attemptTimeout, Duration sweepInterv
                     given.initialBackoff != null ? given.initialBackoff : base.initialBackoff,
                     given.multiplier != null ? given.multiplier : base.multiplier,
                     given.randomization != null ? given.randomization : base.randomization,
-                    given.maxBackoff != null ? given.maxBackoff : base.maxBackoff);
+                    given.maxBackoff != null ? given.maxBackoff : base.maxBackoff,
+                    given.notReadyMaxTries != null ? given.notReadyMaxTries : base.notReadyMaxTries);
         }
     }
 }

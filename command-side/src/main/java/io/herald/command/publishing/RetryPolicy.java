@@ -52,10 +52,15 @@ public class RetryPolicy {
         int maxTries = switch (kind) {
             case NOT_SENT -> policy.notSentMaxTries();
             case RATE_LIMITED -> Integer.MAX_VALUE;
+            case NOT_READY -> policy.notReadyMaxTries();
             case REJECTED -> 0;
         };
         if (failuresOfKind >= maxTries) {
             return null;
+        }
+        if (kind == FailureKind.NOT_READY) {
+            // a steady poll of something the provider is still preparing: no growth, the provider's pace
+            return now.plus(providerDelay != null ? providerDelay : policy.initialBackoff());
         }
         int growth = kind == FailureKind.RATE_LIMITED
                 ? Math.min(failuresOfKind, Math.max(1, policy.rateLimitedMaxTries())) : failuresOfKind;

@@ -81,6 +81,8 @@ final class ApiOperations {
             op("DELETE " + WS + "/media/{mediaId}", "deleteMedia", "media",
                     "Delete an image no unfinished publication uses", MEDIA_IN_USE),
             op("GET " + WS + "/media/{mediaId}/content", "getMediaContent", "media", "An uploaded image's bytes"),
+            op("GET /media/public/{token}", "getPublicMedia", "media",
+                    "An image a provider fetches while publishing (no key: the signed token names it)"),
 
             op("PUT " + WS + "/channels/{channelId}", "putChannel", "channels",
                     "Create or change a channel connection; runs the probe", VALIDATION_FAILED, CHANNEL_TYPE_CHANGED,

@@ -65,6 +65,7 @@ public class ContractApiDocs {
     /** Answers that are not JSON, which springdoc cannot see in the handler's signature. */
     private static final Map<String, Content> OTHER_BODIES = Map.of(
             "GET /api/v1/workspaces/{ws}/media/{mediaId}/content", images(),
+            "GET /media/public/{token}", images(),
             "GET /api/v1/workspaces/{ws}/audit/events", ndjson(),
             "GET /api/v1/audit/events", ndjson(),
             "GET /oauth/callback/{type}", new Content().addMediaType("application/json",

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.PublicationAction;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.SandboxLoopback;
 import io.herald.deploy.process.HeraldProcess;
@@ -14,6 +16,8 @@ import io.herald.sandbox.SandboxChannelsEnvironment;
 import io.herald.sandbox.SandboxDemo;
 import io.herald.sandbox.SandboxDemo.DemoConnection;
 import io.herald.testsupport.TestDatabase;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -32,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.assertj.core.api.SoftAssertions;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -69,8 +74,11 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
     private record Sent(Channel channel, int n, String text, Future<String> id) {
     }
 
-    /** A channel under test: a demo connection, connected in its own workspace. */
-    private record Channel(DemoConnection connection, String workspace, String key) {
+    /**
+     * A channel under test: a demo connection, connected in its own workspace; {@code mediaId} the
+     * image its posts carry where the channel takes no post without one (null elsewhere).
+     */
+    private record Channel(DemoConnection connection, String workspace, String key, String mediaId) {
 
         String type() {
             return connection.type();
@@ -92,8 +100,13 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                 "--herald.security.rate-limit.limit-for-period=100000",
                 "--herald.publishing.attempt-timeout=15s",
                 "--herald.reconciliation.settle-delay=2s",
-                "--herald.reconciliation.retry-schedule=2s,4s,8s"));
+                "--herald.reconciliation.retry-schedule=2s,4s,8s",
+                // channels whose provider fetches the images read them at Herald's public address
+                "--herald.public-base-url=http://localhost:${server.port}"));
         SandboxChannelsEnvironment.pointedAt(sandbox).forEach((key, value) -> arguments.add("--" + key + "=" + value));
+        // channels whose provider fetches the images (Instagram, Threads) connect only with a public
+        // address; this test's posts carry no image, so nothing is fetched from it
+        arguments.add("--herald.public-base-url=http://herald.invalid");
         for (DemoConnection connection : connections) {
             arguments.add("--herald.channels." + connection.type() + ".read-timeout=6s");
         }
@@ -212,7 +225,30 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                 .get("key").asText();
         herald.call(key, "PUT", "/api/v1/workspaces/" + ws + "/channels/" + connection.channelId(),
                 JSON.writeValueAsString(connection.fields()));
-        return new Channel(connection, ws, key);
+        String mediaId = null;
+        if (needsAnImage(connection.type())) {
+            HttpResponse<String> uploaded = herald.send(key, "POST", "/api/v1/workspaces/" + ws + "/media", jpeg(),
+                    "image/jpeg");
+            assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
+            mediaId = JSON.readTree(uploaded.body()).get("mediaId").asText();
+        }
+        return new Channel(connection, ws, key, mediaId);
+    }
+
+    /** The channel's limits refuse a post without an image (a channel whose posts are images). */
+    private boolean needsAnImage(String type) {
+        return plugins.plugin(ChannelType.of(type)).adapter()
+                .validate(new Content(null, "text only", null), PublicationAction.PUBLISH).stream()
+                .anyMatch(violation -> violation.field().equals("content.media"));
+    }
+
+    private static byte[] jpeg() throws IOException {
+        BufferedImage image = new BufferedImage(64, 64, BufferedImage.TYPE_INT_RGB);
+        image.setRGB(3, 5, 0xff3366);
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            ImageIO.write(image, "jpg", out);
+            return out.toByteArray();
+        }
     }
 
     /** One channel's publications against the posts at its provider and the event store. */
@@ -280,7 +316,8 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
     /** The calendar system's side: send until Herald accepts, whatever happens to it meanwhile. */
     private String sendUntilAccepted(HeraldProcess herald, Channel channel, int i, String text) throws Exception {
         String body = "{\"calendarEntryId\":\"entry-" + i + "\",\"contentVersion\":1,\"channelId\":\""
-                + channel.connection().channelId() + "\",\"action\":\"publish\",\"content\":{\"body\":\"" + text + "\"}}";
+                + channel.connection().channelId() + "\",\"action\":\"publish\",\"content\":{\"body\":\"" + text + "\""
+                + (channel.mediaId() == null ? "" : ",\"media\":[{\"mediaId\":\"" + channel.mediaId() + "\"}]") + "}}";
         long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
         while (System.nanoTime() < deadline) {
             try {

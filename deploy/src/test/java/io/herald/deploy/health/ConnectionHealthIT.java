@@ -140,7 +140,8 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
             assertThat(send("PUT", channels + "/li", body.formatted("tok-d", later)).status()).isEqualTo(200);
             awaitJson(channels, list -> later.toString().equals(list.get(0).path("tokenExpiresAt").asText()));
             TokenExpiryWarnings inTwentyFiveDays = new TokenExpiryWarnings(jdbc, commands,
-                    new ConnectionHealthProperties(Duration.ofDays(7), Duration.ofMinutes(10), Duration.ofDays(60)),
+                    new ConnectionHealthProperties(Duration.ofDays(7), Duration.ofMinutes(10), Duration.ofDays(60),
+                            Duration.ofDays(7), Duration.ofHours(1)),
                     java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofDays(25)));
             assertThat(receiver.received()).hasSize(2);
             assertThat(inTwentyFiveDays.sweep()).isPositive();

@@ -2,6 +2,7 @@ package io.herald.deploy.process;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.herald.contracts.publication.PublicationStep;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,8 +21,9 @@ import java.util.Map;
  * expiry), or two conclusive read-backs of one attempt (a read-back row).
  *
  * <p>Each step of a publication is replayed on its own (docs/architecture.md#steps-and-step-kinds): a blind retry is a
- * step made again after its own unknown outcome. Uploads are repeatable, so an interrupted upload
- * is not read back but uploaded again; those are counted apart, not as interrupted attempts.
+ * step made again after its own unknown outcome. Uploads and containers are repeatable, so an
+ * interrupted one is not read back but made again; those are counted apart, not as interrupted
+ * attempts.
  */
 public final class StoredPublications {
 
@@ -163,19 +165,41 @@ public final class StoredPublications {
                 && key != null && key.equals(unknownKey) && key.equals(due.path("idempotencyKey").asText(null));
     }
 
-    /** The step an attempt makes: each upload by its image; create, update and delete as the one post step. */
+    /**
+     * The step an attempt makes, by its kind: each repeatable step before the post (an upload by its
+     * image, a container once) apart; the step after the post; create, update, delete and a
+     * channel's own post step (publishing a container) as the one post step.
+     */
     private static String stepKey(JsonNode attempted) {
         String step = attempted.path("step").asText("");
-        return switch (step) {
-            case "upload_media" -> step + ":" + attempted.path("mediaId");
-            case "first_comment" -> step;
-            default -> "post";
-        };
+        PublicationStep kind = kind(step);
+        if (kind == null || kind.makesPost()) {
+            return "post";
+        }
+        if (kind.preparesPost() && kind.isRepeatable()) {
+            return REPEATED + step + ":" + attempted.path("mediaId");
+        }
+        return step;
     }
 
-    private static boolean isUpload(String step) {
-        return step.contains("/upload_media:");
+    /** The kind of a stored step name; null for none (the action's post step) or a kind not declared here. */
+    private static PublicationStep kind(String step) {
+        if (step.isEmpty()) {
+            return null;
+        }
+        try {
+            return PublicationStep.fromWireName(step);
+        } catch (IllegalArgumentException undeclared) {
+            return null;
+        }
     }
+
+    /** A repeatable step before the post: sent again after an unknown outcome, never read back. */
+    private static boolean isUpload(String step) {
+        return step.contains("/" + REPEATED);
+    }
+
+    private static final String REPEATED = "repeated:";
 
     private static int twice(Map<String, Integer> counts) {
         return (int) counts.values().stream().filter(n -> n > 1).count();

@@ -1,0 +1,26 @@
+package io.herald.adapters.threads;
+
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code herald.channels.threads.*}: the Threads API's address ({@code base-url}, with its version),
+ * the HTTP timeouts, how long the container step waits for each carousel item and a reply waits
+ * for its container to finish ({@code container-wait}), and the connection's budget: the attempts
+ * Herald starts on one connection in each window ({@code quota-calls} in {@code quota-window};
+ * Threads allows 250 posts a profile in 24 hours, and a post takes two attempts).
+ */
+@ConfigurationProperties("herald.channels.threads")
+public record ThreadsProperties(@DefaultValue("https://graph.threads.net/v1.0") @NotNull String baseUrl,
+                                @DefaultValue("5s") @NotNull Duration connectTimeout,
+                                @DefaultValue("30s") @NotNull Duration readTimeout,
+                                @DefaultValue("10s") @NotNull Duration containerWait,
+                                @DefaultValue("500") int quotaCalls,
+                                @DefaultValue("24h") @NotNull Duration quotaWindow) {
+
+    public ThreadsProperties {
+        baseUrl = baseUrl.replaceAll("/+$", "");
+    }
+}
