@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * attempts, every publication succeeds, and no 6-second window of the budget holds more attempt
  * starts than the budget allows. The same with two nodes sharing the budget through PostgreSQL.
  */
+@Tag("burst")
 class PacingBurstIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 1_000;
