@@ -45,7 +45,7 @@ public final class InstagramPlugin extends PluginParts {
     /** The fields of an Instagram connection request. */
     record Form(@Pattern(regexp = "[0-9]{1,32}", message = "must be the account's numeric Instagram user id")
                 String igUserId,
-                @Size(min = 1, max = 1000) String accessToken) {
+                @Size(max = 4096) String accessToken) {
     }
 
     private final Supplier<PublicMediaLinks> links;

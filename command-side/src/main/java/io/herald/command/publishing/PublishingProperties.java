@@ -40,11 +40,6 @@ public record PublishingProperties(Duration attemptTimeout, Duration sweepInterv
     public record Retry(Integer notSentMaxTries, Integer rateLimitedMaxTries, Duration initialBackoff,
                         Double multiplier, Double randomization, Duration maxBackoff, Integer notReadyMaxTries) {
 
-        public Retry(Integer notSentMaxTries, Integer rateLimitedMaxTries, Duration initialBackoff,
-                     Double multiplier, Double randomization, Duration maxBackoff) {
-            this(notSentMaxTries, rateLimitedMaxTries, initialBackoff, multiplier, randomization, maxBackoff, null);
-        }
-
         static Retry withDefaults(Retry given, Retry defaults) {
             Retry base = defaults != null ? defaults
                     : new Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.2, Duration.ofMinutes(10), 60);

@@ -98,7 +98,7 @@ class ContainerStepsTest {
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(new ChannelConnection(
                 ws, ch, TYPE, null, null, false))));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null), null)));
     }
 
     private static PublicationRequestedEvent requested(Content content) {

@@ -132,7 +132,7 @@ final class EntryLineLife {
         fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(MAX_TRIES, MAX_TRIES, Duration.ofSeconds(2), 2.0, 0.0,
-                        Duration.ofMinutes(1)), null)));
+                        Duration.ofMinutes(1), null), null)));
         return fixture;
     }
 

@@ -73,7 +73,7 @@ class PublicationEntryOrderTest {
                 ws, ch, ChannelType.of("facebook"), null, null, false))));
         fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null), null)));
     }
 
     private static PublicationRequestedEvent requested(PublicationAction action) {
@@ -193,7 +193,7 @@ class PublicationEntryOrderTest {
                 ws, ch, ChannelType.of("facebook"), null, null, true))));
         optedIn.registerInjectableResource(SameKeyResendPolicy.never());
         optedIn.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null), null)));
         optedIn.given(requested(PublicationAction.UPDATE), new PublicationTargetedEvent(ID, WS, POST, T0),
                         attempted(1, 1), unknown(1), notFound(1), attempted(2, 60), unknown(2), notFound(2),
                         attempted(3, 120), unknown(3), notFound(3))

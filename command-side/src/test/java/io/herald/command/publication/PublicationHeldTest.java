@@ -72,7 +72,7 @@ class PublicationHeldTest {
                 ws, ch, ChannelType.of("linkedin"), null, null, false))));
         fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null), null)));
     }
 
     private static PublicationRequestedEvent requested() {

@@ -63,7 +63,7 @@ class PublicationSameKeyResendTest {
             30000);
     /** No request that never left is tried more than 3 times: a client_id chain has at most 2 re-sends. */
     private static final PublishingProperties.Retry RETRY =
-            new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1));
+            new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null);
 
     private static FixtureConfiguration<Publication> fixture(SameKeyResendPolicy resends) {
         return fixture(resends, ConnectionHealth.allActive());

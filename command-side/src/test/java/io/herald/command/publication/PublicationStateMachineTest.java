@@ -351,7 +351,7 @@ class PublicationStateMachineTest {
             // no jitter: a sequence replays exactly from its seed
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                     new PublishingProperties.Retry(NOT_SENT_MAX_TRIES, 3, Duration.ofSeconds(2), 2.0, 0.0,
-                            Duration.ofMinutes(1)),
+                            Duration.ofMinutes(1), null),
                     null)));
             Instant scheduledAt = random.nextInt(4) == 0 ? T0.plusSeconds(1 + random.nextInt(600)) : null;
             List<ContentMedia> images = List.of(new ContentMedia(RED, "red"), new ContentMedia(BLUE, "blue"))

@@ -88,7 +88,7 @@ class PublicationStepsTest {
         // three requests that never left may be retried: two unknown uploads are uploaded again, the third is not
         fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null), null)));
     }
 
     private static PublicationRequestedEvent requested() {

@@ -96,7 +96,7 @@ class PublicationTest {
         // no jitter, so retry times can be expected exactly: the first retry waits the initial 2 s
         fixture.registerInjectableResource(SameKeyResendPolicy.never());
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
-                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1)), null)));
+                new PublishingProperties.Retry(3, 8, Duration.ofSeconds(2), 2.0, 0.0, Duration.ofMinutes(1), null), null)));
     }
 
     private static RequestPublicationCommand request(Content content) {

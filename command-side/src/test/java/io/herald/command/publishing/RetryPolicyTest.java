@@ -50,7 +50,7 @@ class RetryPolicyTest {
     @Test
     void perChannelOverridesTakePrecedence() {
         var properties = new PublishingProperties(null, null, null, null, java.util.Map.of("linkedin",
-                new PublishingProperties.Retry(5, null, null, null, null, null)));
+                new PublishingProperties.Retry(5, null, null, null, null, null, null)));
         assertThat(properties.retryFor("linkedin").notSentMaxTries()).isEqualTo(5);
         assertThat(properties.retryFor("linkedin").rateLimitedMaxTries()).isEqualTo(8);
         assertThat(properties.retryFor("facebook").notSentMaxTries()).isEqualTo(3);

@@ -44,8 +44,8 @@ class InstagramChannelIT extends HeraldIntegrationTest {
         assertThat(put.status()).as(put.toString()).isEqualTo(201);
         assertThat(put.body()).doesNotContain(token);
         assertThat(put.json().get("capabilities").get("publish").get("available").asBoolean()).isTrue();
-        assertThat(send("GET", "/api/v1/workspaces/" + ws + "/channels", null, null).body()).contains("read_back")
-                .doesNotContain(token);
+        JsonNode channels = awaitJson("/api/v1/workspaces/" + ws + "/channels", list -> list.size() > 0);
+        assertThat(channels.toString()).contains("read_back").doesNotContain(token);
 
         String red = upload(ws, "jpg", 0xcc2233);
         String single = publish(ws, "entry-ig-1", "One red square #herald", "\"first!\"", red);

@@ -118,7 +118,7 @@ public class InstagramAccounts {
     }
 
     private final Clock clock = Clock.systemUTC();
-    private final AtomicLong ids = new AtomicLong(17_841_400_000_000_000L);
+    private final AtomicLong ids = new AtomicLong(17_841_460_000_000_000L);
     private final Map<String, Account> accounts = new ConcurrentHashMap<>();
     private final Map<String, Token> tokens = new ConcurrentHashMap<>();
     private final Map<String, Container> containers = new ConcurrentHashMap<>();
