@@ -14,11 +14,16 @@ import org.springframework.validation.annotation.Validated;
  * @param maxConcurrentScans such scans per workspace at once on each node
  * @param verifyWait         how long a verify call waits for the live verifier to reach the events
  *                           stored when the call came, before answering with what is verified
+ * @param chainEnabled       whether this node follows the store with the audit chain (on unless set);
+ *                           off, the chain stays where it is and catches up, in order, when a node
+ *                           runs it again. For measuring the chain's cost (the benchmark), not for
+ *                           production, where an export's lines are only chained once it has run
  */
 @ConfigurationProperties("herald.audit")
 @Validated
 public record AuditProperties(
         @DefaultValue("30s") @NotNull Duration statementTimeout,
         @DefaultValue("2") @Positive int maxConcurrentScans,
-        @DefaultValue("2s") @NotNull Duration verifyWait) {
+        @DefaultValue("2s") @NotNull Duration verifyWait,
+        @DefaultValue("true") boolean chainEnabled) {
 }
