@@ -173,12 +173,12 @@ SEED=$(measure e2e "$BASE" "$KEY" bench "$SEED_COUNT" seed- "$JDBC")
 
 # --- 2. the audit chain's cost: on, then off (restarted, warmed up as much), then on again
 log "audit chain on: $CHAIN_COUNT publications"
-CHAIN_ON=$(phase chain-on- "$CHAIN_COUNT")
+CHAIN_ON=$(phase chain-on- "$CHAIN_COUNT"); log "$CHAIN_ON"
 stop_herald
 log "audit chain off: restart, $SEED_COUNT of warm-up, $CHAIN_COUNT measured"
 start_herald --herald.audit.chain-enabled=false
 measure e2e "$BASE" "$KEY" bench "$SEED_COUNT" warm-off- "$JDBC" >/dev/null
-CHAIN_OFF=$(phase chain-off- "$CHAIN_COUNT")
+CHAIN_OFF=$(phase chain-off- "$CHAIN_COUNT"); log "$CHAIN_OFF"
 stop_herald
 start_herald
 CHAIN_BACK=$(measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS")
