@@ -7,6 +7,7 @@ import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,9 +16,12 @@ import org.springframework.stereotype.Component;
  * this runs after them, on its own token. One segment, so the chain has one writer and one order
  * (the store's); a new processor starts from the first event, so on an existing store its first
  * run computes the chain of everything stored before (progress: {@code GET
- * /api/v1/admin/audit/chain}). It cannot be reset: a chain is only ever appended to.
+ * /api/v1/admin/audit/chain}). It cannot be reset: a chain is only ever appended to. With
+ * {@code herald.audit.chain-enabled=false} it is not registered on this node, so the benchmark can
+ * measure a publication's cost without it; its token then waits, and the chain catches up later.
  */
 @Component
+@ConditionalOnProperty(name = "herald.audit.chain-enabled", havingValue = "true", matchIfMissing = true)
 @ProcessingGroup(AuditChainProcessor.PROCESSING_GROUP)
 public class AuditChainProcessor {
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Herald's benchmark, one command from the repository root:
 #
-#   deploy/bench/run.sh | tee deploy/bench/results/$(date +%F)-$(nproc)cores.txt
+#   bench/run.sh | tee bench/results/$(date +%F)-$(nproc)cores.txt
 #
 # Needs Java 17, the PostgreSQL client tools (psql, createdb, pgbench: package postgresql-contrib)
 # and a PostgreSQL server reachable through PGHOST/PGPORT/PGUSER/PGPASSWORD (default
@@ -11,7 +11,7 @@
 # prints one result block. Not part of the test suite. Durations and sizes: see the variables below.
 set -euo pipefail
 
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 # long enough for a steady state: 2,000 took about 3 s on two cores, where the start and the last
 # answers weigh in (bench/results/2026-12-01-runs.md: runs 11 and 12)
@@ -107,7 +107,7 @@ unzip -o -j -q "$JAR" 'BOOT-INF/lib/*' -d "$WORK/lib"
 rm -f "$WORK"/lib/logback-*.jar   # the reference logs nothing; no provider means slf4j's no-op logger
 # a new JVM per phase: C1 alone compiles the driver's few hot paths at once, so its JIT takes little
 # of the CPU it shares with Herald
-DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$(ls "$WORK"/lib/postgresql-*.jar)" deploy/bench/LoadDriver.java)
+DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$(ls "$WORK"/lib/postgresql-*.jar)" bench/LoadDriver.java)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
 BASE=http://localhost:$PORT
 SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
@@ -171,7 +171,7 @@ settle() { if [ "$AUTOVACUUM" = "off" ]; then psql -q -d "$DB" -c 'VACUUM (ANALY
 # --- 1b. the yardstick: stock Axon on the same database (tables of its own), before Herald starts
 log "stock Axon reference, $REF_WARMUP lifecycles of warm-up, then $REF_COUNT measured"
 REF="not measured: the reference failed"
-if javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" deploy/bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
+if javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
     # shellcheck disable=SC2086
     REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$WORK/lib/*" StockAxonReference "$JDBC" \
         "$REF_WARMUP" "$REF_COUNT" "$REF_SEGMENTS" 2>>"$WORK/driver.err") \

@@ -39,6 +39,9 @@ import java.util.regex.Pattern;
  * e2e        BASE KEY WORKSPACE COUNT PREFIX JDBC_URL       -> publications_per_s seconds
  * drain      JDBC_URL SECONDS                               -> waits until every request has succeeded
  * replay     BASE SYSTEM_KEY JDBC_URL                       -> events events_per_s seconds
+ * caughtup   BASE SYSTEM_KEY JDBC_URL SECONDS                -> waits until every processor is at the store's head
+ * read       JDBC_URL                                       -> the database's own read of every event, timed
+ * queries    BASE KEY WORKSPACE ROUNDS VERIFY_ROUNDS JDBC_URL -> one line per call: p50_ms p99_ms
  * </pre>
  */
 public final class LoadDriver {
@@ -61,6 +64,10 @@ public final class LoadDriver {
             case "e2e" -> endToEnd(args[1], args[2], args[3], Integer.parseInt(args[4]), args[5], args[6]);
             case "drain" -> System.out.println("drained=" + drain(args[1], Integer.parseInt(args[2])));
             case "replay" -> replay(args[1], args[2], args[3]);
+            case "caughtup" -> caughtUp(args[1], args[2], args[3], Integer.parseInt(args[4]));
+            case "read" -> read(args[1]);
+            case "queries" -> queries(args[1], args[2], args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                    args[6]);
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
         System.exit(0);
@@ -171,9 +178,20 @@ public final class LoadDriver {
             clients.shutdown();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
             double sentSeconds = Double.NaN;
+            long lastSucceeded = -1;
+            long lastChange = System.nanoTime();
             while (store.succeeded() < count && System.nanoTime() < deadline) {
                 if (Double.isNaN(sentSeconds) && clients.isTerminated()) {
                     sentSeconds = (System.nanoTime() - started) / 1e9;
+                }
+                if (store.succeeded() != lastSucceeded) {
+                    lastSucceeded = store.succeeded();
+                    lastChange = System.nanoTime();
+                } else if (clients.isTerminated() && System.nanoTime() - lastChange > TimeUnit.SECONDS.toNanos(15)) {
+                    // a commit that came later than the gap's patience (a machine starved of CPU holds a
+                    // transaction for longer): counted once from the phase's first position instead
+                    store.recount();
+                    lastChange = System.nanoTime();
                 }
                 // the last tenth is followed as closely as the reference follows its counter, so the
                 // figure is not rounded up to the next poll
@@ -251,6 +269,129 @@ public final class LoadDriver {
                 seconds, events / seconds);
     }
 
+    /**
+     * Waits until every event processor (the audit chain and the live verifier included) is at the
+     * store's head as it is now; prints the seconds it took and the events behind at the start.
+     */
+    private static void caughtUp(String base, String systemKey, String jdbc, int seconds) throws Exception {
+        long head = scalar(jdbc, "SELECT max(global_index) FROM domain_event_entry");
+        long started = System.nanoTime();
+        long deadline = started + TimeUnit.SECONDS.toNanos(seconds);
+        boolean done = false;
+        while (!done && System.nanoTime() < deadline) {
+            String status = send(base, systemKey, "GET", "/api/v1/admin/projections", null).body();
+            done = !status.contains("\"caughtUp\":false") && allAtLeast(status, head);
+            if (!done) {
+                Thread.sleep(200);
+            }
+        }
+        System.out.printf(Locale.ROOT, "caught_up=%s head=%d seconds=%.1f%n", done, head,
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * The database's own answer for what a rebuild reads: every stored event with its payload and
+     * metadata, in store order and then in the rebuild's order (aggregate, sequence), fetched in
+     * pages of 10,000 rows and each row's bytes touched, nothing deserialized.
+     */
+    private static void read(String jdbc) throws Exception {
+        try (Connection c = DriverManager.getConnection(jdbc)) {
+            c.setAutoCommit(false);
+            StringBuilder out = new StringBuilder();
+            for (String[] order : new String[][] {{"store", "global_index"},
+                    {"aggregate", "aggregate_identifier, sequence_number"}}) {
+                long started = System.nanoTime();
+                long rows = 0;
+                long bytes = 0;
+                try (Statement s = c.createStatement()) {
+                    s.setFetchSize(10_000);
+                    try (ResultSet rs = s.executeQuery("SELECT /* bench-driver */ global_index, type, aggregate_identifier,"
+                            + " sequence_number, event_identifier, time_stamp, payload_type, payload_revision, payload,"
+                            + " meta_data FROM domain_event_entry ORDER BY " + order[1])) {
+                        while (rs.next()) {
+                            rows++;
+                            bytes += rs.getBytes(9).length;
+                            byte[] meta = rs.getBytes(10);
+                            bytes += meta == null ? 0 : meta.length;
+                        }
+                    }
+                }
+                double secs = (System.nanoTime() - started) / 1e9;
+                out.append(String.format(Locale.ROOT, "%s_order_events=%d %s_order_seconds=%.1f %s_order_events_per_s=%.0f ",
+                        order[0], rows, order[0], secs, order[0], rows / secs));
+                if (order[0].equals("store")) {
+                    out.append(String.format(Locale.ROOT, "mb=%.0f ", bytes / 1e6));
+                }
+            }
+            c.commit();
+            System.out.println(out.toString().trim());
+        }
+    }
+
+    /**
+     * The operator's, auditor's and calendar's calls, each sent ROUNDS times one after another (five
+     * more first, not counted) and timed from send to the last byte of the answer; the whole-workspace
+     * verifier VERIFY_ROUNDS times. The publication asked for is the oldest one of the workspace
+     * (present in a small and a grown store alike), the entry prefix that of its calendar entry
+     * without the last character.
+     */
+    private static void queries(String base, String key, String ws, int rounds, int verifyRounds, String jdbc)
+            throws Exception {
+        String id;
+        String entry;
+        try (Connection c = DriverManager.getConnection(jdbc); java.sql.PreparedStatement s = c.prepareStatement(
+                "SELECT /* bench-driver */ publication_id, calendar_entry_id FROM publication_view"
+                        + " WHERE workspace_id = ? AND calendar_entry_id LIKE 'seed-%' ORDER BY requested_at LIMIT 1")) {
+            s.setString(1, ws);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no seed publication in the view");
+                }
+                id = rs.getString(1);
+                entry = rs.getString(2);
+            }
+        }
+        long head = scalar(jdbc, "SELECT /* bench-driver */ max(global_index) FROM domain_event_entry");
+        String prefix = entry.substring(0, entry.length() - 1);
+        String w = "/api/v1/workspaces/" + ws;
+        String[][] calls = {
+                {"find_by_id", w + "/publications?q=" + id},
+                {"find_by_entry_prefix", w + "/publications?q=" + prefix},
+                {"list_newest", w + "/publications"},
+                {"list_by_status", w + "/publications?status=SUCCEEDED"},
+                {"list_by_channel", w + "/publications?channelId=" + CHANNEL},
+                {"decision_queue", w + "/decisions"},
+                {"stats_24h", w + "/stats?window=24h"},
+                {"stats_7d", w + "/stats?window=7d"},
+                {"counts", w + "/counts"},
+                {"channels", w + "/channels"},
+                {"one_publication", w + "/publications/" + id},
+                {"its_events", w + "/publications/" + id + "/events"},
+                {"audit_page_start", w + "/audit/events?limit=100"},
+                {"audit_page_middle", w + "/audit/events?limit=100&after=" + head / 2},
+                {"audit_verify", w + "/audit/verify"},
+        };
+        for (String[] call : calls) {
+            int n = call[0].equals("audit_verify") ? verifyRounds : rounds;
+            List<Long> times = new ArrayList<>();
+            int status = 0;
+            for (int i = 0; i < n + 5; i++) {
+                long t0 = System.nanoTime();
+                HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + call[1]))
+                        .timeout(Duration.ofMinutes(10)).header("Authorization", "Bearer " + key).GET().build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                long elapsed = System.nanoTime() - t0;
+                status = r.statusCode();
+                if (i >= 5) {
+                    times.add(elapsed);
+                }
+            }
+            Collections.sort(times);
+            System.out.printf(Locale.ROOT, "call=%s status=%d rounds=%d p50_ms=%.1f p99_ms=%.1f%n", call[0], status, n,
+                    percentile(times, 0.50), percentile(times, 0.99));
+        }
+    }
+
     private static boolean allAtLeast(String status, long head) {
         Matcher position = Pattern.compile("\"position\"\\s*:\\s*(null|[0-9]+)").matcher(status);
         boolean any = false;
@@ -299,6 +440,7 @@ public final class LoadDriver {
         private final java.sql.PreparedStatement range;
         private final java.sql.PreparedStatement gaps;
         private final java.util.Map<Long, Long> missing = new java.util.HashMap<>();
+        private final long start;
         private long position;
         private boolean caughtUp;
         private long requested;
@@ -310,12 +452,26 @@ public final class LoadDriver {
                     + BATCH);
             this.gaps = connection.prepareStatement(SELECT + " WHERE global_index = ANY (?)");
             this.position = position;
+            this.start = position;
         }
 
         /** Counts only what is appended from now on. */
         static StoreWatch fromHead(String jdbc) throws Exception {
             return new StoreWatch(jdbc, scalar(jdbc, "SELECT /* bench-driver */ coalesce(max(global_index), 0)"
                     + " FROM domain_event_entry"));
+        }
+
+        /** Counts the succeeded publications after the first position again, in one query. */
+        void recount() throws Exception {
+            try (java.sql.PreparedStatement count = connection.prepareStatement("SELECT /* bench-driver */ count(*)"
+                    + " FROM (" + SELECT + " WHERE global_index > ?) e (global_index, payload_type, found)"
+                    + " WHERE payload_type = '" + EVENTS + "PublicationSucceededEvent' OR found")) {
+                count.setLong(1, start);
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    succeeded = Math.max(succeeded, rs.getLong(1));
+                }
+            }
         }
 
         /** Counts the whole store, reading it in bounded batches. */

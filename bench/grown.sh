@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# Herald on a grown store, and what the audit chain costs, one command from the repository root:
+#
+#   bench/grown.sh | tee bench/results/$(date +%F)-$(nproc)cores-grown.txt
+#
+# Needs Java 17 and the PostgreSQL server binaries (initdb, pg_ctl, postgres; pg_stat_statements):
+# it starts a PostgreSQL cluster of its own in a temporary folder (pg_stat_statements preloaded), so
+# its statement counts and the database's CPU are Herald's alone, and removes it at the end. Set
+# BENCH_PGHOST (and PGPORT/PGUSER/PGPASSWORD) to use a running server instead; statements are then
+# counted only where that server preloads pg_stat_statements, and PostgreSQL's CPU is not measured.
+# Builds deploy/target/herald.jar if it is missing. Progress on stderr, the result block on stdout.
+#
+# Phases (bench/README.md#the-grown-store-and-the-audit-chain):
+#  1. seed: BENCH_SEED_COUNT publications end to end (also the JIT's warm-up);
+#  2. audit chain on/off: BENCH_CHAIN_COUNT publications measured with the audit chain's processor,
+#     then Herald restarted with herald.audit.chain-enabled=false, warmed up as much, and the same
+#     measured again; then restarted with it on and waited for until it has chained everything;
+#  3. the small store's calls, each timed BENCH_QUERY_ROUNDS times;
+#  4. the store grown to BENCH_STORE_EVENTS events with copies of the stored publication streams
+#     (new ids and entry ids, each copy's times a day earlier than the last), written by SQL while
+#     Herald is down; then the audit chain and the live verifier follow the copies (timed), every
+#     projection is rebuilt (timed), and the database's own read of the same events is timed;
+#  5. the same calls on the grown store, each with its ratio to the small store's.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+STORE_EVENTS=${BENCH_STORE_EVENTS:-300000}
+SEED_COUNT=${BENCH_SEED_COUNT:-3000}
+CHAIN_COUNT=${BENCH_CHAIN_COUNT:-3000}
+QUERY_ROUNDS=${BENCH_QUERY_ROUNDS:-100}
+VERIFY_ROUNDS=${BENCH_VERIFY_ROUNDS:-20}
+CATCH_UP_SECONDS=${BENCH_CATCH_UP_SECONDS:-3600}
+HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
+HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
+export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
+REBUILD_PAGE_SIZE=${BENCH_REBUILD_PAGE_SIZE:-}
+
+JAR=deploy/target/herald.jar
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+HERALD_PID=
+PG_OWN=
+log() { echo "[grown] $(date -u +%T) $*" >&2; }
+
+cleanup() {
+    if [ -n "$HERALD_PID" ]; then kill "$HERALD_PID" 2>/dev/null || true; wait "$HERALD_PID" 2>/dev/null || true; fi
+    if [ -n "$PG_OWN" ]; then as_pg pg_ctl -D "$WORK/pg" -m fast stop >/dev/null 2>&1 || true
+    else dropdb --if-exists "$DB" >/dev/null 2>&1 || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+PG_BIN=$(dirname "$(command -v initdb 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | tail -1)")
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$PG_BIN/$1" "${@:2}"; else "$PG_BIN/$1" "${@:2}"; fi; }
+if [ -z "${BENCH_PGHOST:-}" ]; then
+    PG_OWN=yes
+    PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
+    mkdir "$WORK/pg"
+    [ "$(id -u)" = 0 ] && chown postgres "$WORK/pg"
+    as_pg initdb -D "$WORK/pg" -U postgres -A trust >/dev/null
+    as_pg pg_ctl -D "$WORK/pg" -l "$WORK/pg/server.log" -w -o "-p $PGPORT -k $WORK/pg -c listen_addresses=127.0.0.1 \
+        -c shared_preload_libraries=pg_stat_statements -c max_connections=100 -c shared_buffers=256MB" start >/dev/null
+    export PGHOST=127.0.0.1 PGPORT PGUSER=postgres
+    unset PGPASSWORD
+else
+    export PGHOST=$BENCH_PGHOST PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+fi
+DB=herald_grown_$(date +%s)
+createdb "$DB"
+JDBC="jdbc:postgresql://$PGHOST:$PGPORT/$DB?user=$PGUSER${PGPASSWORD:+&password=$PGPASSWORD}"
+STATEMENTS=on
+if [ "$(psql -tAc "SELECT count(*) FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting LIKE '%pg_stat_statements%'" -d "$DB")" = 1 ]; then
+    psql -q -d "$DB" -c 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements'
+else
+    STATEMENTS="off: the server does not preload pg_stat_statements"
+fi
+
+if [ ! -f "$JAR" ]; then
+    log "building $JAR"
+    ./mvnw -q -B -pl deploy -am package -DskipTests
+fi
+unzip -o -j -q "$JAR" 'BOOT-INF/lib/postgresql-*.jar' -d "$WORK/lib"
+DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$(ls "$WORK"/lib/postgresql-*.jar)" bench/LoadDriver.java)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
+BASE=http://localhost:$PORT
+SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
+ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
+PAGE=1000000001
+TOKEN=EAAB-bench-token
+
+# start_herald [extra option…]
+start_herald() {
+    # shellcheck disable=SC2086
+    java -Xmx"$HERALD_HEAP" $HERALD_OPTS -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
+        --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
+        --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
+        --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true --herald.sandbox.allow-external-database=true \
+        --herald.secrets.encryption-key="$ENCRYPTION_KEY" --herald.security.system-key="$SYSTEM_KEY" \
+        --herald.security.rate-limit.limit-for-period=100000000 \
+        ${REBUILD_PAGE_SIZE:+--herald.rebuild.page-size=$REBUILD_PAGE_SIZE} "$@" >> "$WORK/herald.log" 2>&1 &
+    HERALD_PID=$!
+    for _ in $(seq 1 360); do
+        if curl -fs "$BASE/actuator/health" 2>/dev/null | grep -q UP; then
+            # the sandbox keeps its state in memory: the page's token again after every start
+            curl -fs -X POST "$BASE/sandbox/_admin/facebook/tokens" -H "Authorization: Bearer $SYSTEM_KEY" \
+                -H 'Content-Type: application/json' -d "{\"token\":\"$TOKEN\",\"pageId\":\"$PAGE\",\"kind\":\"PAGE\"}"
+            return 0
+        fi
+        kill -0 "$HERALD_PID" 2>/dev/null || { tail -50 "$WORK/herald.log" >&2; exit 1; }
+        sleep 0.5
+    done
+    echo "Herald did not start" >&2; exit 1
+}
+stop_herald() { kill "$HERALD_PID"; wait "$HERALD_PID" || true; HERALD_PID=; }
+measure() { local out; if out=$("${DRIVER[@]}" "$@" 2>>"$WORK/driver.err"); then log "$out"; echo "$out"; else echo "not measured: the load driver failed ($(tail -1 "$WORK/driver.err"))"; fi; }
+field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
+# CPU ticks so far of Herald and of the benchmark's own PostgreSQL cluster (0 on a server of others)
+cpu_seconds() {
+    local herald pg=0 pid
+    herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
+    if [ -n "$PG_OWN" ]; then
+        local postmaster; postmaster=$(head -1 "$WORK/pg/postmaster.pid")
+        for pid in $postmaster $(pgrep -P "$postmaster"); do
+            pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+        done
+    fi
+    echo "$herald $pg $(getconf CLK_TCK)"
+}
+cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
+print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.2f} ms, PostgreSQL ' + (f'{(int(b[1])-int(a[1]))/t*1000/n:.2f} ms' if '$PG_OWN' else 'not measured (a server of others)'))"; }
+commits() { psql -tAc "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()" -d "$DB"; }
+statements_reset() { [ "$STATEMENTS" = on ] && psql -q -tAc 'SELECT pg_stat_statements_reset()' -d "$DB" >/dev/null; true; }
+statements() {
+    psql -tA -F' ' -d "$DB" <<'SQL'
+SELECT coalesce(sum(calls) FILTER (WHERE query NOT LIKE '%bench-driver%'
+           AND query !~* '^\s*(begin|commit|rollback|savepoint|release|start transaction|end)\y'), 0),
+       coalesce(sum(calls) FILTER (WHERE query LIKE '%bench-driver%'), 0)
+FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+SQL
+}
+# one end-to-end phase of COUNT publications with CPU, statements and commits per publication
+# (phase PREFIX COUNT) -> "line | cpu | statements | commits"
+phase() {
+    local prefix=$1 count=$2 cpu0 c0 out cpu st=0 drv=0 c1 i0 idle
+    # what Herald commits while idle in 11 s, subtracted below (as bench/run.sh does)
+    sleep 11; i0=$(commits); sleep 11; idle=$(( $(commits) - i0 ))
+    statements_reset
+    c0=$(commits); cpu0=$(cpu_seconds)
+    out=$(measure e2e "$BASE" "$KEY" bench "$count" "$prefix" "$JDBC")
+    cpu=$(cpu_per "$cpu0" "$(cpu_seconds)" "$count")
+    [ "$STATEMENTS" = on ] && read -r st drv <<<"$(statements)"
+    # the database's commit counter lags up to 10 s behind an idle backend's work
+    sleep 11; c1=$(commits)
+    echo "$out"
+    echo "  CPU per publication:           $cpu"
+    if [ "$STATEMENTS" = on ]; then
+        echo "  statements per publication:    $(calc "$st/$count" .2f)"
+        echo "  commits per publication:       $(calc "($c1-$c0-$drv-$idle)/$count" .2f)"
+    else
+        echo "  statements per publication:    not measured ($STATEMENTS)"
+    fi
+}
+
+log "starting Herald on $PGHOST:$PGPORT/$DB"
+start_herald
+KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench "$PAGE" "$TOKEN")")
+
+# --- 1. seed (and warm-up)
+log "seed: $SEED_COUNT publications end to end"
+SEED=$(measure e2e "$BASE" "$KEY" bench "$SEED_COUNT" seed- "$JDBC")
+
+# --- 2. the audit chain's cost: on, then off (restarted, warmed up as much), then on again
+log "audit chain on: $CHAIN_COUNT publications"
+CHAIN_ON=$(phase chain-on- "$CHAIN_COUNT"); log "$CHAIN_ON"
+stop_herald
+log "audit chain off: restart, $SEED_COUNT of warm-up, $CHAIN_COUNT measured"
+start_herald --herald.audit.chain-enabled=false
+measure e2e "$BASE" "$KEY" bench "$SEED_COUNT" warm-off- "$JDBC" >/dev/null
+CHAIN_OFF=$(phase chain-off- "$CHAIN_COUNT"); log "$CHAIN_OFF"
+stop_herald
+start_herald
+CHAIN_BACK=$(measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS")
+
+# --- 3. the small store
+SMALL_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
+log "the small store ($SMALL_EVENTS events): the calls, $QUERY_ROUNDS rounds each"
+SMALL=$(measure queries "$BASE" "$KEY" bench "$QUERY_ROUNDS" "$VERIFY_ROUNDS" "$JDBC")
+SMALL_REBUILD=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+
+# --- 4. grow: copies of the stored publication streams, written while Herald is down
+log "growing the store to $STORE_EVENTS events"
+stop_herald
+GROW_STARTED=$(date +%s.%N)
+psql -q -v ON_ERROR_STOP=1 -d "$DB" -v target="$STORE_EVENTS" <<'SQL'
+-- every stored instant of a payload ("…T…Z"), moved back by d: a copy is a day of the past
+CREATE FUNCTION pg_temp.shifted(t text, d interval) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE m text;
+BEGIN
+    FOR m IN SELECT DISTINCT (regexp_matches(t, '"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)"', 'g'))[1] LOOP
+        t := replace(t, '"' || m || '"',
+                     '"' || to_char((m::timestamptz - d) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"');
+    END LOOP;
+    RETURN t;
+END $$;
+SELECT count(*) AS have, (SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE 'pub\_%') AS per_copy
+FROM domain_event_entry \gset
+SELECT greatest(0, ceil((:target - :have)::numeric / :per_copy))::int AS copies \gset
+INSERT INTO domain_event_entry (aggregate_identifier, sequence_number, type, event_identifier, meta_data, payload,
+    payload_revision, payload_type, time_stamp)
+SELECT e.aggregate_identifier || '-c' || k, e.sequence_number, e.type, e.event_identifier || '-c' || k, e.meta_data,
+       convert_to(pg_temp.shifted(replace(replace(convert_from(e.payload, 'UTF8'), e.aggregate_identifier,
+                  e.aggregate_identifier || '-c' || k), '"calendarEntryId":"', '"calendarEntryId":"c' || k || '-'),
+                  k * interval '1 day'), 'UTF8'),
+       e.payload_revision, e.payload_type,
+       to_char((e.time_stamp::timestamptz - k * interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+FROM generate_series(1, :copies) k, domain_event_entry e
+WHERE e.aggregate_identifier LIKE 'pub\_%'
+ORDER BY k, e.global_index;
+VACUUM (ANALYZE) domain_event_entry;
+-- the processors that act (the dispatcher, timers, webhooks) continue after the copies; the audit
+-- chain and the live verifier follow them, and the projections are rebuilt
+UPDATE token_entry SET token = convert_to(regexp_replace(convert_from(token, 'UTF8'),
+        '"index":[0-9]+', '"index":' || (SELECT max(global_index) FROM domain_event_entry)), 'UTF8')
+WHERE token IS NOT NULL AND processor_name NOT IN ('audit-chain', 'audit-verifier');
+SQL
+GROW_SECONDS=$(calc "$(date +%s.%N)-$GROW_STARTED" .1f)
+GROWN_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
+log "grown to $GROWN_EVENTS events in $GROW_SECONDS s"
+start_herald
+log "the audit chain and the live verifier follow the copies"
+FOLLOW=$(measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS")
+log "rebuilding every projection"
+statements_reset
+CPU_0=$(cpu_seconds)
+REBUILD=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+REBUILD_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$(field events "$REBUILD")/1000")
+REBUILD_STATEMENTS="not measured ($STATEMENTS)"
+if [ "$STATEMENTS" = on ]; then
+    read -r ST _ <<<"$(statements)"
+    REBUILD_STATEMENTS=$(calc "$ST/$(field events "$REBUILD")" .4f)
+fi
+READ=$(measure read "$JDBC")
+
+# --- 5. the grown store
+log "the grown store: the calls, $QUERY_ROUNDS rounds each"
+GROWN=$(measure queries "$BASE" "$KEY" bench "$QUERY_ROUNDS" "$VERIFY_ROUNDS" "$JDBC")
+
+REBUILD_RATE=$(field events_per_s "$REBUILD")
+cat <<EOF
+=== Herald on a grown store $(date -u +%FT%TZ) ===
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, PostgreSQL $(psql -tAc 'SHOW server_version' -d "$DB" | head -1) $([ -n "$PG_OWN" ] && echo "(the benchmark's own cluster, pg_stat_statements preloaded)" || echo "on $PGHOST"), Herald -Xmx$HERALD_HEAP $HERALD_OPTS${REBUILD_PAGE_SIZE:+ herald.rebuild.page-size=$REBUILD_PAGE_SIZE}
+seed, $SEED_COUNT publications (the warm-up):  $SEED
+audit chain on, $CHAIN_COUNT publications:    $CHAIN_ON
+audit chain off, $CHAIN_COUNT publications:   $CHAIN_OFF
+  the chain back on, caught up:            $CHAIN_BACK
+small store: $SMALL_EVENTS events; every projection rebuilt: $SMALL_REBUILD
+grown store: $GROWN_EVENTS events (copies written by SQL in $GROW_SECONDS s)
+  audit chain and live verifier follow the copies: $FOLLOW ($(calc "($GROWN_EVENTS-$SMALL_EVENTS)/$(field seconds "$FOLLOW")" .0f) events/s)
+  every projection rebuilt:                $REBUILD
+    CPU per 1,000 events:                  $REBUILD_CPU
+    statements per event in the store:     $REBUILD_STATEMENTS (the driver's polls of the store apart; the admin API's included)
+  the database's own read of every event:  $READ
+  rebuild ÷ the database's read, store order: $(calc "$REBUILD_RATE/$(field store_order_events_per_s "$READ")" .3f); aggregate order: $(calc "$REBUILD_RATE/$(field aggregate_order_events_per_s "$READ")" .3f)
+calls: p50 / p99 in ms, small → grown (grown ÷ small)
+EOF
+python3 - "$SMALL" "$GROWN" <<'PY'
+import re, sys
+def parse(block):
+    out = {}
+    for line in block.splitlines():
+        f = dict(re.findall(r'(\w+)=(\S+)', line))
+        if 'call' in f:
+            out[f['call']] = f
+    return out
+small, grown = parse(sys.argv[1]), parse(sys.argv[2])
+for name, s in small.items():
+    g = grown.get(name)
+    if g is None:
+        print(f"  {name:22} not measured on the grown store"); continue
+    r = lambda k: float(g[k]) / float(s[k]) if float(s[k]) > 0 else float('nan')
+    status = '' if s['status'] == g['status'] == '200' else f"  (HTTP {s['status']} → {g['status']})"
+    print(f"  {name:22} p50 {s['p50_ms']:>8} → {g['p50_ms']:>9} ({r('p50_ms'):6.2f})   "
+          f"p99 {s['p99_ms']:>8} → {g['p99_ms']:>9} ({r('p99_ms'):6.2f}){status}")
+PY
