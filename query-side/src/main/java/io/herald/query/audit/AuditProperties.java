@@ -27,6 +27,6 @@ public record AuditProperties(
         @DefaultValue("30s") @NotNull Duration statementTimeout,
         @DefaultValue("2") @Positive int maxConcurrentScans,
         @DefaultValue("2s") @NotNull Duration verifyWait,
-        @DefaultValue("true") boolean chainEnabled, {
+        @DefaultValue("true") boolean chainEnabled,
         @DefaultValue("5000") @Positive int chainCheckWindow) {
 }
