@@ -1,9 +1,7 @@
 package io.herald.sandbox.bluesky;
 
-import java.util.List;
+import io.herald.sandbox.ArmedFaults;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -27,24 +25,15 @@ public class BlueskyFaults {
     public record Fault(String handle, String method, Type type, long delayMillis, int times) {
     }
 
-    private record Armed(Fault fault, AtomicInteger remaining) {
-    }
-
-    private final List<Armed> armed = new CopyOnWriteArrayList<>();
+    private final ArmedFaults<Fault> armed = new ArmedFaults<>();
 
     public void add(Fault fault) {
-        armed.add(new Armed(fault, new AtomicInteger(Math.max(1, fault.times()))));
+        armed.add(fault, fault.times());
     }
 
     /** The fault a call of {@code method} on {@code handle}'s account takes, if any. */
     Optional<Fault> take(String handle, String method) {
-        for (Armed a : armed) {
-            if (a.fault().handle().equals(handle) && a.fault().method().equals(method)
-                    && a.remaining().getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                return Optional.of(a.fault());
-            }
-        }
-        return Optional.empty();
+        return armed.take(fault -> fault.handle().equals(handle) && fault.method().equals(method));
     }
 
     public void clear() {

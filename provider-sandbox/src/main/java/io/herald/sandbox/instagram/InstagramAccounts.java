@@ -1,5 +1,6 @@
 package io.herald.sandbox.instagram;
 
+import io.herald.sandbox.ArmedFaults;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
@@ -127,7 +127,7 @@ public class InstagramAccounts {
     private final List<Instant> publishes = new CopyOnWriteArrayList<>();
     private final Map<String, int[]> limits = new ConcurrentHashMap<>();
     private final Map<String, List<Instant>> publishedAt = new ConcurrentHashMap<>();
-    private final List<Object[]> faults = new CopyOnWriteArrayList<>();
+    private final ArmedFaults<FaultSpec> faults = new ArmedFaults<>();
     private volatile Duration processing = Duration.ofMillis(300);
 
     String nextId() {
@@ -268,17 +268,10 @@ public class InstagramAccounts {
     }
 
     public void fault(FaultSpec spec) {
-        faults.add(new Object[] {spec, new AtomicInteger(Math.max(1, spec.times()))});
+        faults.add(spec, spec.times());
     }
 
     Optional<FaultSpec> take(String accountId, Fault fault) {
-        for (Object[] armed : faults) {
-            FaultSpec spec = (FaultSpec) armed[0];
-            if (spec.accountId().equals(accountId) && spec.fault() == fault
-                    && ((AtomicInteger) armed[1]).getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                return Optional.of(spec);
-            }
-        }
-        return Optional.empty();
+        return faults.take(spec -> spec.accountId().equals(accountId) && spec.fault() == fault);
     }
 }

@@ -1,9 +1,7 @@
 package io.herald.sandbox.threads;
 
-import java.util.List;
+import io.herald.sandbox.ArmedFaults;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -40,13 +38,10 @@ public class ThreadsFaults {
     public record Fault(String userId, Operation operation, Type type, long delayMillis, int times) {
     }
 
-    private record Armed(Fault fault, AtomicInteger remaining) {
-    }
-
-    private final List<Armed> armed = new CopyOnWriteArrayList<>();
+    private final ArmedFaults<Fault> armed = new ArmedFaults<>();
 
     public void add(Fault fault) {
-        armed.add(new Armed(fault, new AtomicInteger(Math.max(1, fault.times()))));
+        armed.add(fault, fault.times());
     }
 
     void clear() {
@@ -54,12 +49,6 @@ public class ThreadsFaults {
     }
 
     Optional<Fault> take(String userId, Operation operation) {
-        for (Armed a : armed) {
-            if (a.fault().userId().equals(userId) && a.fault().operation() == operation
-                    && a.remaining().getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                return Optional.of(a.fault());
-            }
-        }
-        return Optional.empty();
+        return armed.take(fault -> fault.userId().equals(userId) && fault.operation() == operation);
     }
 }
