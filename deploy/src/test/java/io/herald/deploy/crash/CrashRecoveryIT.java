@@ -104,9 +104,6 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                 // channels whose provider fetches the images read them at Herald's public address
                 "--herald.public-base-url=http://localhost:${server.port}"));
         SandboxChannelsEnvironment.pointedAt(sandbox).forEach((key, value) -> arguments.add("--" + key + "=" + value));
-        // channels whose provider fetches the images (Instagram, Threads) connect only with a public
-        // address; this test's posts carry no image, so nothing is fetched from it
-        arguments.add("--herald.public-base-url=http://herald.invalid");
         for (DemoConnection connection : connections) {
             arguments.add("--herald.channels." + connection.type() + ".read-timeout=6s");
         }
