@@ -7,6 +7,7 @@ import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.sandbox.threads.ThreadsSandboxClient;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import io.herald.testsupport.TestDatabase;
 import org.springframework.beans.factory.annotation.Value;
@@ -27,6 +28,7 @@ import org.springframework.test.context.TestPropertySource;
         "herald.channels.threads.quota-window=60s"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@Tag("own-jvm")
 class ThreadsQuotaIT extends HeraldIntegrationTest {
 
     /** Its own database: no other application's sweeps start this test's attempts with another budget. */
