@@ -118,8 +118,15 @@ public class ThreadsAccounts {
         if (known != null) {
             return known;
         }
-        String id = userId == null || userId.isBlank() ? Long.toString(userIds.incrementAndGet()) : userId;
-        users.putIfAbsent(id, new User(id, username));
+        String id = userId;
+        if (id == null || id.isBlank()) {
+            // a new id, never one a fixed registration (the demo user) already holds
+            do {
+                id = Long.toString(userIds.incrementAndGet());
+            } while (users.putIfAbsent(id, new User(id, username)) != null);
+        } else {
+            users.putIfAbsent(id, new User(id, username));
+        }
         tokens.put(token, id);
         tokenExpiry.put(token, Instant.now().plus(TOKEN_LIFETIME));
         return id;
