@@ -72,12 +72,9 @@ public class ChannelAdaptersConfiguration {
                         facebook.budget()),
                 new LinkedInPlugin(linkedIn(linkedIn, clock), linkedInLogin(linkedIn, clock)),
                 new WordPressPlugin(wordPress(properties.bind(WordPressProperties.class), guard, clock)),
-                new BlueskyPlugin(new BlueskyAdapter(ProviderHttp.guarded("bluesky",
-                        properties.bind(BlueskyProperties.class).connectTimeout(),
-                        properties.bind(BlueskyProperties.class).readTimeout(), clock, guard)
-                        .reportingUsageTo(usage))),
-                new MastodonPlugin(new MastodonAdapter(mastodonHttp(mastodon, guard, clock).reportingUsageTo(usage)),
-                        mastodon.idempotencyWindow(), MastodonPlugin.login(mastodonHttp(mastodon, guard, clock))),
+                new BlueskyPlugin(bluesky(properties.bind(BlueskyProperties.class), guard, clock, usage)),
+                new MastodonPlugin(mastodon(mastodon, guard, clock, usage), mastodon.idempotencyWindow(),
+                        MastodonPlugin.login(mastodonHttp(mastodon, guard, clock))),
                 new InstagramPlugin(instagram(properties.bind(InstagramProperties.class), clock), links),
                 new ThreadsPlugin(threads(threads, clock), links, threads.quotaCalls(), threads.quotaWindow())),
                 usage);
@@ -126,13 +123,22 @@ public class ChannelAdaptersConfiguration {
 
     /** A Bluesky account's PDS may be one a workspace admin names: every call goes through the outbound guard. */
     public static BlueskyAdapter bluesky(BlueskyProperties bs, OutboundGuard guard, Clock clock) {
+        return bluesky(bs, guard, clock, new UsageReports());
+    }
+
+    private static BlueskyAdapter bluesky(BlueskyProperties bs, OutboundGuard guard, Clock clock, UsageReports usage) {
         return new BlueskyAdapter(ProviderHttp.guarded("bluesky", bs.connectTimeout(), bs.readTimeout(), clock,
-                guard));
+                guard).reportingUsageTo(usage));
     }
 
     /** A Mastodon instance is one a workspace admin names: every call goes through the outbound guard. */
     public static MastodonAdapter mastodon(MastodonProperties md, OutboundGuard guard, Clock clock) {
-        return new MastodonAdapter(mastodonHttp(md, guard, clock));
+        return mastodon(md, guard, clock, new UsageReports());
+    }
+
+    private static MastodonAdapter mastodon(MastodonProperties md, OutboundGuard guard, Clock clock,
+                                            UsageReports usage) {
+        return new MastodonAdapter(mastodonHttp(md, guard, clock).reportingUsageTo(usage));
     }
 
     private static ProviderHttp mastodonHttp(MastodonProperties md, OutboundGuard guard, Clock clock) {
