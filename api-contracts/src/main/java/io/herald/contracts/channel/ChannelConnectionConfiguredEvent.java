@@ -8,7 +8,8 @@ import org.axonframework.serialization.Revision;
 /**
  * A connection was created or changed. Secrets are referenced by version, never carried. Revision 2:
  * the settings are the channel plug-in's own record, tagged with the channel type (revision 1 held
- * every provider's fields in one record, untagged).
+ * every provider's fields in one record, untagged). {@code verifyAfterSuccess} came later as an
+ * optional field: an event stored without it (null) is a connection that does not verify.
  */
 @Revision("2")
 public record ChannelConnectionConfiguredEvent(
@@ -20,5 +21,20 @@ public record ChannelConnectionConfiguredEvent(
         long credentialVersion,
         boolean autoReattemptAfterNotFound,
         String configuredBy,
-        Instant configuredAt) {
+        Instant configuredAt,
+        Boolean verifyAfterSuccess) {
+
+    /** A connection that does not verify after success. */
+    public ChannelConnectionConfiguredEvent(ChannelConnectionId connectionId, WorkspaceId workspaceId,
+                                            ChannelId channelId, ChannelType type, ChannelSettings settings,
+                                            long credentialVersion, boolean autoReattemptAfterNotFound,
+                                            String configuredBy, Instant configuredAt) {
+        this(connectionId, workspaceId, channelId, type, settings, credentialVersion, autoReattemptAfterNotFound,
+                configuredBy, configuredAt, null);
+    }
+
+    /** Whether the connection's posts are read again after success. */
+    public boolean verifies() {
+        return Boolean.TRUE.equals(verifyAfterSuccess);
+    }
 }

@@ -16,6 +16,7 @@ import java.time.Instant;
  * @param apiVersion       the provider API version it speaks and its sunset; null for a channel without
  *                         versions, or before one was recorded
  * @param budget           the tightest window of its budget (pacing); null while it has none
+ * @param verifyAfterSuccess whether its posts are read again after success, to see they are still there
  */
 public record ChannelConnectionView(
         WorkspaceId workspaceId,
@@ -32,7 +33,17 @@ public record ChannelConnectionView(
         Instant tokenExpiresAt,
         Integer heldPublications,
         ApiVersionView apiVersion,
-        BudgetView budget) {
+        BudgetView budget,
+        boolean verifyAfterSuccess) {
+
+    public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
+                                 ChannelSettings settings, boolean autoReattemptAfterNotFound,
+                                 Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
+                                 Instant updatedAt, ChannelStatus status, String statusReason, Instant tokenExpiresAt,
+                                 Integer heldPublications, ApiVersionView apiVersion, BudgetView budget) {
+        this(workspaceId, channelId, type, settings, autoReattemptAfterNotFound, capabilities, retrySafety, probedAt,
+                updatedAt, status, statusReason, tokenExpiresAt, heldPublications, apiVersion, budget, false);
+    }
 
     public ChannelConnectionView(WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
                                  ChannelSettings settings, boolean autoReattemptAfterNotFound,

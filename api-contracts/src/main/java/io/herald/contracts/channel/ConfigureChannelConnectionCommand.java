@@ -18,5 +18,6 @@ public record ConfigureChannelConnectionCommand(
         long credentialVersion,
         boolean autoReattemptAfterNotFound,
         String configuredBy,
-        Instant configuredAt) {
+        Instant configuredAt,
+        boolean verifyAfterSuccess) {
 }

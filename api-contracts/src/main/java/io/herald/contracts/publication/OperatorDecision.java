@@ -9,7 +9,11 @@ public enum OperatorDecision {
     CONFIRM_PUBLISHED("confirm_published"),
     CONFIRM_NOT_PUBLISHED("confirm_not_published"),
     REATTEMPT("reattempt"),
-    ABANDON("abandon");
+    ABANDON("abandon"),
+    /** A post that vanished after success: its removal at the provider stands (docs/api.md#verification-after-success). */
+    CONFIRM_REMOVED("confirm_removed"),
+    /** A post that vanished after success: publish it again, as the entry's next content version. */
+    REPUBLISH("republish");
 
     private final String wireName;
 

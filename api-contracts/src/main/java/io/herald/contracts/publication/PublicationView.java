@@ -21,6 +21,8 @@ import java.util.List;
  * @param throttledUntil while REQUESTED or RETRY_SCHEDULED and its connection's budget holds it back: when the
  *                     budget allows its attempt (a reason, not a state); null otherwise
  * @param asOf         only on a view read as it stood at an instant ({@code ?asOf=}): that instant
+ * @param verifiedAt   when its post was last read again after success and found still there; null otherwise
+ * @param vanishedAt   when its post was read again after success and found gone (it stays SUCCEEDED); null otherwise
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PublicationView(
@@ -46,10 +48,26 @@ public record PublicationView(
         PublicationStep decisionStep,
         String heldReason,
         Instant throttledUntil,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Instant asOf) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Instant asOf,
+        Instant verifiedAt,
+        Instant vanishedAt) {
 
     public PublicationView {
         steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** The view as the read store keeps it, with what a verification after success found. */
+    public PublicationView(PublicationId publicationId, WorkspaceId workspaceId, String calendarEntryId,
+                           long contentVersion, ChannelId channelId, ChannelType channelType,
+                           PublicationAction action, PublicationStatus status, String contentHash,
+                           Instant scheduledAt, Instant requestedAt, ProviderRef providerRef, List<Attempt> attempts,
+                           List<Reconciliation> reconciliations, boolean needsDecision, String decisionReason,
+                           Instant updatedAt, ProviderRef targetRef, List<Step> steps, PublicationStep decisionStep,
+                           String heldReason, Instant verifiedAt, Instant vanishedAt) {
+        this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
+                contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
+                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null, null, verifiedAt,
+                vanishedAt);
     }
 
     /** The view as it is (no {@code asOf}), as the read store keeps it: whether a budget holds it back is read when it is shown. */
@@ -62,7 +80,7 @@ public record PublicationView(
                            String heldReason) {
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
-                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null, null);
+                decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null, null, null, null);
     }
 
     /** This view as it stood at {@code instant}: the same fields, with {@code asOf} echoed. */
@@ -70,7 +88,7 @@ public record PublicationView(
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType,
                 action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations,
                 needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, throttledUntil,
-                instant);
+                instant, verifiedAt, vanishedAt);
     }
 
     /** This view, saying until when its connection's budget holds it back. */
@@ -78,7 +96,7 @@ public record PublicationView(
         return new PublicationView(publicationId, workspaceId, calendarEntryId, contentVersion, channelId,
                 channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef, attempts,
                 reconciliations, needsDecision, decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason,
-                until, asOf);
+                until, asOf, verifiedAt, vanishedAt);
     }
 
     /** A view without steps (the publication's single step is derived where it is read). */

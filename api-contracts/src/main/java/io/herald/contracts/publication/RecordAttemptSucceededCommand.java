@@ -1,14 +1,27 @@
 package io.herald.contracts.publication;
 
 import io.herald.contracts.id.PublicationId;
+import java.time.Duration;
 import java.time.Instant;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
-/** The provider confirmed the effect and returned where the post lives. */
+/**
+ * The provider confirmed the effect and returned where the post lives.
+ *
+ * @param verifyAfter where the connection verifies after success: how long after it the post is read
+ *                    again; null: it is not
+ */
 public record RecordAttemptSucceededCommand(
         @TargetAggregateIdentifier PublicationId publicationId,
         int attemptNo,
         ProviderRef providerRef,
         AttemptTrace trace,
-        Instant recordedAt) {
+        Instant recordedAt,
+        Duration verifyAfter) {
+
+    /** A success that is not verified afterwards. */
+    public RecordAttemptSucceededCommand(PublicationId publicationId, int attemptNo, ProviderRef providerRef,
+                                         AttemptTrace trace, Instant recordedAt) {
+        this(publicationId, attemptNo, providerRef, trace, recordedAt, null);
+    }
 }

@@ -20,13 +20,15 @@ public final class WebhookEventTypes {
     public static final String HELD = "publication.held";
     public static final String SUPERSEDED = "publication.superseded";
     public static final String ABANDONED = "publication.abandoned";
+    /** A post Herald published was read again after success and found gone. */
+    public static final String VANISHED = "publication.vanished";
     public static final String CHANNEL_NEEDS_REAUTH = "channel.needs_reauth";
     public static final String CHANNEL_REAUTHORIZED = "channel.reauthorized";
     public static final String CHANNEL_TOKEN_EXPIRING = "channel.token_expiring";
     public static final String CHANNEL_VERSION_EXPIRING = "channel.version_expiring";
 
     public static final Set<String> KNOWN = Set.of(ALL, SUCCEEDED, FAILED, OUTCOME_UNKNOWN, NEEDS_DECISION,
-            NOT_EXECUTED, HELD, SUPERSEDED, ABANDONED, CHANNEL_NEEDS_REAUTH, CHANNEL_REAUTHORIZED,
+            NOT_EXECUTED, HELD, SUPERSEDED, ABANDONED, VANISHED, CHANNEL_NEEDS_REAUTH, CHANNEL_REAUTHORIZED,
             CHANNEL_TOKEN_EXPIRING, CHANNEL_VERSION_EXPIRING);
 
     private WebhookEventTypes() {

@@ -51,6 +51,7 @@ public class ChannelConnection {
     private ChannelSettings settings;
     private long credentialVersion;
     private boolean autoReattemptAfterNotFound;
+    private boolean verifyAfterSuccess;
     private Capability publish;
     private Capability reconcile;
     private RetrySafety retrySafety;
@@ -80,13 +81,15 @@ public class ChannelConnection {
         boolean unchanged = connectionId != null
                 && Objects.equals(settings, command.settings())
                 && credentialVersion == command.credentialVersion()
-                && autoReattemptAfterNotFound == command.autoReattemptAfterNotFound();
+                && autoReattemptAfterNotFound == command.autoReattemptAfterNotFound()
+                && verifyAfterSuccess == command.verifyAfterSuccess();
         if (unchanged) {
             return;
         }
         apply(new ChannelConnectionConfiguredEvent(command.connectionId(), command.workspaceId(),
                 command.channelId(), command.type(), command.settings(), command.credentialVersion(),
-                command.autoReattemptAfterNotFound(), command.configuredBy(), command.configuredAt()));
+                command.autoReattemptAfterNotFound(), command.configuredBy(), command.configuredAt(),
+                command.verifyAfterSuccess()));
     }
 
     /** A probe of older credentials, or one that found nothing new, changes nothing. */
@@ -225,6 +228,7 @@ public class ChannelConnection {
         settings = event.settings();
         credentialVersion = event.credentialVersion();
         autoReattemptAfterNotFound = event.autoReattemptAfterNotFound();
+        verifyAfterSuccess = event.verifies();
         publish = null;
         reconcile = null;
     }

@@ -81,7 +81,8 @@ public class ChannelConnectionController {
         }
         return new Connected(configured.created(), new ChannelConnectionView(workspace, channel, configured.type(),
                 configured.settings(), configured.autoReattempt(), capabilities,
-                probes.retrySafety(configured.type(), capabilities.reconcile()), clock.instant(), clock.instant()));
+                probes.retrySafety(configured.type(), capabilities.reconcile()), clock.instant(), clock.instant(),
+                null, null, null, null, null, null, configured.verifyAfterSuccess()));
     }
 
     /** Re-checks what the connection's credentials allow (docs/api.md#channel-connections, {@code POST …/probe}). */

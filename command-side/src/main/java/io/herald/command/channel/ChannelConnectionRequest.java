@@ -13,14 +13,21 @@ import java.util.List;
  * Body of {@code PUT …/channels/{channelId}}: the channel {@code type}, the fields every connection
  * has, and the channel type's own fields, which its plug-in reads ({@code ChannelPlugin#connect}).
  *
- * @param channelFields the request's other fields, for the plug-in of {@code type}
+ * @param channelFields      the request's other fields, for the plug-in of {@code type}
+ * @param verifyAfterSuccess null: the connection keeps what it had, a new one gets {@code herald.verification.enabled}
  */
 public record ChannelConnectionRequest(String type, Boolean autoReattemptAfterNotFound, Instant accessTokenExpiresAt,
-                                       ObjectNode channelFields) {
+                                       ObjectNode channelFields, Boolean verifyAfterSuccess) {
+
+    public ChannelConnectionRequest(String type, Boolean autoReattemptAfterNotFound, Instant accessTokenExpiresAt,
+                                    ObjectNode channelFields) {
+        this(type, autoReattemptAfterNotFound, accessTokenExpiresAt, channelFields, null);
+    }
 
     static final String TYPE = "type";
     static final String AUTO_REATTEMPT = "autoReattemptAfterNotFound";
     static final String TOKEN_EXPIRES_AT = "accessTokenExpiresAt";
+    static final String VERIFY = "verifyAfterSuccess";
 
     /**
      * Splits a request body into the common fields and the channel type's own.
@@ -40,6 +47,10 @@ public record ChannelConnectionRequest(String type, Boolean autoReattemptAfterNo
         if (auto != null && !auto.isNull() && !auto.isBoolean()) {
             violations.add(new FieldViolation(AUTO_REATTEMPT, "must be true or false"));
         }
+        JsonNode verify = fields.remove(VERIFY);
+        if (verify != null && !verify.isNull() && !verify.isBoolean()) {
+            violations.add(new FieldViolation(VERIFY, "must be true or false"));
+        }
         JsonNode expires = fields.remove(TOKEN_EXPIRES_AT);
         Instant expiresAt = null;
         if (expires != null && !expires.isNull()) {
@@ -53,7 +64,8 @@ public record ChannelConnectionRequest(String type, Boolean autoReattemptAfterNo
             throw HeraldRejection.invalid(violations);
         }
         return new ChannelConnectionRequest(type.asText(),
-                auto == null || auto.isNull() ? null : auto.asBoolean(), expiresAt, fields);
+                auto == null || auto.isNull() ? null : auto.asBoolean(), expiresAt, fields,
+                verify == null || verify.isNull() ? null : verify.asBoolean());
     }
 
     @Override

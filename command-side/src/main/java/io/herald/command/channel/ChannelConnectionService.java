@@ -2,6 +2,7 @@ package io.herald.command.channel;
 
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.command.health.TokenExpiryWarnings;
+import io.herald.command.publishing.VerificationProperties;
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelSecrets;
@@ -41,10 +42,13 @@ public class ChannelConnectionService {
     private final OutboundGuard outbound;
     private final TokenExpiryWarnings expiryWarnings;
     private final Clock clock;
+    private final VerificationProperties verification;
 
     public ChannelConnectionService(ChannelConnectionStore store, ChannelPlugins plugins, CommandGateway commands,
-                                    OutboundGuard outbound, TokenExpiryWarnings expiryWarnings, Clock clock) {
+                                    OutboundGuard outbound, TokenExpiryWarnings expiryWarnings, Clock clock,
+                                    VerificationProperties verification) {
         this.store = store;
+        this.verification = verification;
         this.plugins = plugins;
         this.expiryWarnings = expiryWarnings;
         this.commands = commands;
@@ -54,7 +58,7 @@ public class ChannelConnectionService {
 
     /** What a configure call did. */
     public record Configured(boolean created, ChannelType type, ChannelSettings settings, boolean autoReattempt,
-                             long credentialVersion) {
+                             long credentialVersion, boolean verifyAfterSuccess) {
     }
 
     public Optional<ChannelType> typeOf(WorkspaceId workspace, ChannelId channel) {
@@ -82,6 +86,10 @@ public class ChannelConnectionService {
         ChannelSettings settings = next.settings();
         ChannelSecrets secrets = next.secrets();
         boolean autoReattempt = Boolean.TRUE.equals(request.autoReattemptAfterNotFound());
+        // not given: a connection keeps what it had, a new one gets the default
+        boolean verify = request.verifyAfterSuccess() != null ? request.verifyAfterSuccess()
+                : existing.map(ChannelConnectionStore.StoredConnection::verifyAfterSuccess)
+                        .orElse(verification.enabled());
 
         long version = existing.map(ChannelConnectionStore.StoredConnection::credentialVersion).orElse(0L);
         boolean changed = stored == null
@@ -90,11 +98,12 @@ public class ChannelConnectionService {
         if (changed) {
             version++;
         }
-        if (changed || existing.get().autoReattemptAfterNotFound() != autoReattempt) {
-            store.save(workspace, channel, type, settings, version, secrets, autoReattempt, clock.instant());
+        if (changed || existing.get().autoReattemptAfterNotFound() != autoReattempt
+                || existing.get().verifyAfterSuccess() != verify) {
+            store.save(workspace, channel, type, settings, version, secrets, autoReattempt, verify, clock.instant());
         }
         commands.sendAndWait(new ConfigureChannelConnectionCommand(ChannelConnectionId.of(workspace, channel),
-                workspace, channel, type, settings, version, autoReattempt, actor, clock.instant()));
+                workspace, channel, type, settings, version, autoReattempt, actor, clock.instant(), verify));
         // new credentials have the expiry this request gives (none when it gives none); the same ones keep theirs
         if (request.accessTokenExpiresAt() != null || changed) {
             ChannelConnectionId id = ChannelConnectionId.of(workspace, channel);
@@ -104,7 +113,30 @@ public class ChannelConnectionService {
         }
         log.info("channel {} of workspace {} configured as {} (credential version {})", channel, workspace,
                 type.wireName(), version);
-        return new Configured(existing.isEmpty(), type, settings, autoReattempt, version);
+        return new Configured(existing.isEmpty(), type, settings, autoReattempt, version, verify);
+    }
+
+    /**
+     * Turns the verification after success on or off for a stored connection, keeping its settings
+     * and credentials.
+     *
+     * @return whether the connection exists
+     */
+    @Transactional
+    public boolean verifyAfterSuccess(WorkspaceId workspace, ChannelId channel, boolean verify, String actor) {
+        Optional<ChannelConnectionStore.StoredConnection> existing = store.load(workspace, channel);
+        if (existing.isEmpty()) {
+            return false;
+        }
+        ChannelConnectionStore.StoredConnection stored = existing.get();
+        if (stored.verifyAfterSuccess() != verify) {
+            store.save(workspace, channel, stored.type(), stored.settings(), stored.credentialVersion(),
+                    store.decrypt(stored), stored.autoReattemptAfterNotFound(), verify, clock.instant());
+        }
+        commands.sendAndWait(new ConfigureChannelConnectionCommand(ChannelConnectionId.of(workspace, channel),
+                workspace, channel, stored.type(), stored.settings(), stored.credentialVersion(),
+                stored.autoReattemptAfterNotFound(), actor, clock.instant(), verify));
+        return true;
     }
 
     /**
@@ -124,10 +156,11 @@ public class ChannelConnectionService {
         ChannelConnectionStore.StoredConnection stored = existing.get();
         long version = readVersion + 1;
         store.save(workspace, channel, stored.type(), stored.settings(), version, secrets,
-                stored.autoReattemptAfterNotFound(), clock.instant());
+                stored.autoReattemptAfterNotFound(), stored.verifyAfterSuccess(), clock.instant());
         ChannelConnectionId id = ChannelConnectionId.of(workspace, channel);
         commands.sendAndWait(new ConfigureChannelConnectionCommand(id, workspace, channel, stored.type(),
-                stored.settings(), version, stored.autoReattemptAfterNotFound(), actor, clock.instant()));
+                stored.settings(), version, stored.autoReattemptAfterNotFound(), actor, clock.instant(),
+                stored.verifyAfterSuccess()));
         commands.sendAndWait(new RecordTokenExpiryCommand(id, version, expiresAt, clock.instant()));
         log.info("channel {} of workspace {}: token refreshed, valid until {} (credential version {})", channel,
                 workspace, expiresAt, version);

@@ -55,7 +55,8 @@ public class ChannelConnectionStore implements ChannelDirectory {
 
     /** A stored connection; secrets still encrypted. */
     record StoredConnection(WorkspaceId workspaceId, ChannelId channelId, ChannelType type, ChannelSettings settings,
-                            long credentialVersion, byte[] secretsCiphertext, boolean autoReattemptAfterNotFound) {
+                            long credentialVersion, byte[] secretsCiphertext, boolean autoReattemptAfterNotFound,
+                            boolean verifyAfterSuccess) {
     }
 
     public Optional<ChannelType> typeOf(WorkspaceId workspace, ChannelId channel) {
@@ -66,7 +67,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
     public Optional<io.herald.adapters.port.ChannelConnection> find(WorkspaceId workspace, ChannelId channel) {
         return recent(workspace, channel).map(stored -> new io.herald.adapters.port.ChannelConnection(
                 stored.workspaceId(), stored.channelId(), stored.type(), stored.settings(), decrypt(stored),
-                stored.autoReattemptAfterNotFound()));
+                stored.autoReattemptAfterNotFound(), stored.verifyAfterSuccess()));
     }
 
     private Optional<StoredConnection> recent(WorkspaceId workspace, ChannelId channel) {
@@ -90,7 +91,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
     }
 
     void save(WorkspaceId workspace, ChannelId channel, ChannelType type, ChannelSettings settings,
-              long credentialVersion, ChannelSecrets secrets, boolean autoReattempt, Instant at) {
+              long credentialVersion, ChannelSecrets secrets, boolean autoReattempt, boolean verify, Instant at) {
         byte[] sealed;
         String settingsJson;
         try {
@@ -102,15 +103,15 @@ public class ChannelConnectionStore implements ChannelDirectory {
         }
         jdbc.update("""
                 INSERT INTO channel_connection (workspace_id, channel_id, channel_type, settings, credential_version,
-                                                secrets_ciphertext, auto_reattempt, updated_at)
-                VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?)
+                                                secrets_ciphertext, auto_reattempt, verify_after_success, updated_at)
+                VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)
                 ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
                     channel_type = EXCLUDED.channel_type, settings = EXCLUDED.settings,
                     credential_version = EXCLUDED.credential_version,
                     secrets_ciphertext = EXCLUDED.secrets_ciphertext, auto_reattempt = EXCLUDED.auto_reattempt,
-                    updated_at = EXCLUDED.updated_at
+                    verify_after_success = EXCLUDED.verify_after_success, updated_at = EXCLUDED.updated_at
                 """, workspace.value(), channel.value(), type.wireName(), settingsJson, credentialVersion, sealed,
-                autoReattempt, Timestamp.from(at));
+                autoReattempt, verify, Timestamp.from(at));
         recent.invalidate(new WorkspaceChannel(workspace, channel));
     }
 
@@ -147,7 +148,8 @@ public class ChannelConnectionStore implements ChannelDirectory {
             return new StoredConnection(new WorkspaceId(rs.getString("workspace_id")),
                     new ChannelId(rs.getString("channel_id")), ChannelType.of(rs.getString("channel_type")),
                     json.readValue(rs.getString("settings"), ChannelSettings.class), rs.getLong("credential_version"),
-                    rs.getBytes("secrets_ciphertext"), rs.getBoolean("auto_reattempt"));
+                    rs.getBytes("secrets_ciphertext"), rs.getBoolean("auto_reattempt"),
+                    rs.getBoolean("verify_after_success"));
         } catch (JsonProcessingException e) {
             throw new SQLException("unreadable settings of channel " + rs.getString("channel_id"), e);
         }

@@ -97,6 +97,19 @@ public class EntryLines implements EntryOrder {
         return EntryTurns.turnOf(line, publicationId);
     }
 
+    /**
+     * Whether a delete of the entry's post was accepted after this publication (open or done): its
+     * post is meant to go, so reading it again to see it is still there is moot.
+     */
+    public boolean deleteFollows(PublicationId publicationId) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("""
+                SELECT EXISTS (SELECT 1 FROM entry_operation me JOIN entry_operation o
+                                 ON o.workspace_id = me.workspace_id AND o.calendar_entry_id = me.calendar_entry_id
+                                AND o.channel_id = me.channel_id AND o.seq > me.seq
+                              WHERE me.publication_id = ? AND o.action = 'delete' AND o.state <> 'NOT_EXECUTED')""",
+                Boolean.class, publicationId.value()));
+    }
+
     @Override
     public boolean hasPostToChange(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
         return EntryTurns.hasPostToChange(jdbc.query("SELECT " + COLUMNS + """

@@ -72,6 +72,8 @@ final class OperatorDecisionPolicy {
                 yield new PublicationAbandonedEvent(request.publicationId(), request.workspaceId(), command.operator(),
                         command.note(), command.decidedAt());
             }
+            case CONFIRM_REMOVED, REPUBLISH -> throw new IllegalStateException("a vanished post's decision: "
+                    + VerificationPolicy.class.getSimpleName());
         };
     }
 
@@ -102,6 +104,8 @@ final class OperatorDecisionPolicy {
             case ABANDON -> new PublicationStepSkippedEvent(request.publicationId(), request.workspaceId(),
                     state.lastAttemptNo(), state.steps().followUp(), command.operator(), command.note(),
                     command.decidedAt());
+            case CONFIRM_REMOVED, REPUBLISH -> throw new IllegalStateException("a vanished post's decision: "
+                    + VerificationPolicy.class.getSimpleName());
         };
     }
 

@@ -33,6 +33,9 @@ import io.herald.contracts.publication.RecordAttemptSucceededCommand;
 import io.herald.contracts.publication.RecordAttemptVersionRetiredCommand;
 import io.herald.contracts.publication.RecordDuplicateSignalCommand;
 import io.herald.contracts.publication.RecordReconciliationCommand;
+import io.herald.contracts.publication.RecordVerificationCommand;
+import io.herald.contracts.publication.StartVerificationCommand;
+import io.herald.contracts.publication.VerificationLicence;
 import io.herald.contracts.publication.ReleasePublicationCommand;
 import io.herald.contracts.publication.RequestPublicationCommand;
 import io.herald.contracts.publication.RequestReadBackCommand;
@@ -61,7 +64,8 @@ import org.slf4j.LoggerFactory;
  * {@link ReadBackPolicy}), except a create sent again with the same key on a connection that cannot
  * make a second post from it ({@link AttemptOutcomePolicy#resendAfterUnknown}), that success is
  * final (4), and that stale results change nothing (5). What an operator decides is
- * {@link OperatorDecisionPolicy}. Nothing outside mirrors this state: processors turn its events
+ * {@link OperatorDecisionPolicy}; whether a post is read again after success, and what that found,
+ * {@link VerificationPolicy}. Nothing outside mirrors this state: processors turn its events
  * into commands and calls.
  */
 @Aggregate(cache = "publicationCache")
@@ -224,6 +228,7 @@ public class Publication {
         apply(new PublicationSucceededEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
                 command.providerRef(), command.trace(), command.recordedAt()));
         nextStepIfDue(command.recordedAt());
+        VerificationPolicy.dueAfter(state, command).ifPresent(AggregateLifecycle::apply);
         return true;
     }
 
@@ -294,6 +299,20 @@ public class Publication {
         return ReadBackPolicy.licence(state, command.attemptNo());
     }
 
+    /** A verification after success is worth making only while it is the open one. */
+    @CommandHandler
+    public VerificationLicence handle(StartVerificationCommand command) {
+        return VerificationPolicy.licence(state, command.attemptNo());
+    }
+
+    /** @return whether the read settled the open verification (false: stale) */
+    @CommandHandler
+    public boolean handle(RecordVerificationCommand command) {
+        Optional<Object> settled = VerificationPolicy.recorded(state, command);
+        settled.ifPresent(AggregateLifecycle::apply);
+        return settled.isPresent();
+    }
+
     @CommandHandler
     public void handle(RequestReadBackCommand command) {
         requireWorkspace(command.workspaceId());
@@ -310,6 +329,10 @@ public class Publication {
     @CommandHandler
     public void handle(DecidePublicationCommand command) {
         requireWorkspace(command.workspaceId());
+        if (VerificationPolicy.aboutVanishedPost(state, command)) {
+            apply(VerificationPolicy.decided(state, command));
+            return;
+        }
         if (OperatorDecisionPolicy.aboutComment(state)) {
             apply(OperatorDecisionPolicy.onComment(state, command));
             return;

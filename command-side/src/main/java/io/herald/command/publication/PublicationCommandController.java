@@ -99,8 +99,9 @@ public class PublicationCommandController {
 
     /** An operator's decision (docs/api.md#operators-and-auditors). */
     public record DecisionRequest(
-            @NotNull @Pattern(regexp = "confirm_published|confirm_not_published|reattempt|abandon",
-                    message = "must be confirm_published, confirm_not_published, reattempt or abandon")
+            @NotNull @Pattern(regexp = "confirm_published|confirm_not_published|reattempt|abandon|confirm_removed"
+                    + "|republish", message = "must be confirm_published, confirm_not_published, reattempt, abandon,"
+                    + " confirm_removed or republish")
             String decision,
             @Valid ProviderRefRequest providerRef,
             @Size(max = 2000) String note) {
@@ -113,8 +114,8 @@ public class PublicationCommandController {
 
     @Operation(description = "An operator's decision on a publication that needs one (an unknown outcome, a held or "
             + "failed one): confirm_published with the post it created, confirm_not_published, "
-            + "reattempt or abandon. A confirmed post is checked at the provider where the channel can "
-            + "read it.")
+            + "reattempt or abandon; on a post that vanished after success, confirm_removed or republish. A "
+            + "confirmed post is checked at the provider where the channel can read it.")
     @PostMapping("/api/v1/workspaces/{ws}/publications/{id}/decisions")
     public ResponseEntity<PublicationView> decide(@PathVariable("ws") String ws, @PathVariable("id") String id,
                                                   @Valid @RequestBody DecisionRequest body,

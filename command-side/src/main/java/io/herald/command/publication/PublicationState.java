@@ -22,6 +22,10 @@ import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
+import io.herald.contracts.publication.PublicationVanishDecidedEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
+import io.herald.contracts.publication.PublicationVerificationDueEvent;
+import io.herald.contracts.publication.PublicationVerifiedEvent;
 import io.herald.contracts.publication.ReadBackLicence;
 import io.herald.contracts.publication.ReconciliationSource;
 import java.time.Instant;
@@ -69,6 +73,11 @@ final class PublicationState {
     /** A same-key re-send of the latest (unknown) attempt is due, and until when it may start (null: no bound). */
     private boolean sameKeyResendDue;
     private Instant sameKeyResendUntil;
+    /** The attempt whose success a verification is open for (its post is read again), or 0. */
+    private int verificationOf;
+    /** When a verification after success found the post gone, and whether an operator decided about it since. */
+    private Instant vanishedAt;
+    private boolean vanishDecided;
 
     PublicationRequestedEvent request() {
         return request;
@@ -144,6 +153,19 @@ final class PublicationState {
 
     Instant sameKeyResendUntil() {
         return sameKeyResendUntil;
+    }
+
+    int verificationOf() {
+        return verificationOf;
+    }
+
+    Instant vanishedAt() {
+        return vanishedAt;
+    }
+
+    /** The post vanished after success and no operator decided about it yet. */
+    boolean vanishPending() {
+        return vanishedAt != null && !vanishDecided;
     }
 
     int nextAttemptNo() {
@@ -345,6 +367,28 @@ final class PublicationState {
     @EventSourcingHandler
     void on(PublicationReleasedEvent event) {
         status = PublicationStatus.RETRY_SCHEDULED;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationVerificationDueEvent event) {
+        verificationOf = event.attemptNo();
+    }
+
+    @EventSourcingHandler
+    void on(PublicationVerifiedEvent event) {
+        verificationOf = 0;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationVanishedEvent event) {
+        verificationOf = 0;
+        vanishedAt = event.vanishedAt();
+        vanishDecided = false;
+    }
+
+    @EventSourcingHandler
+    void on(PublicationVanishDecidedEvent event) {
+        vanishDecided = true;
     }
 
     @EventSourcingHandler

@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,6 +51,7 @@ import org.springframework.stereotype.Component;
  * If this node dies anywhere in between, the attempt's expiry row turns it into an unknown outcome.
  */
 @Component
+@EnableConfigurationProperties(VerificationProperties.class)
 public class AttemptCaller {
 
     private static final Logger log = LoggerFactory.getLogger(AttemptCaller.class);
@@ -65,6 +67,7 @@ public class AttemptCaller {
     private final MeterRegistry meters;
     private final StepCaller steps;
     private final Traces traces;
+    private final VerificationProperties verification;
     /** Hands work off the committing thread; short work only, the provider calls themselves are asynchronous. */
     private final ExecutorService executor = Executors.newFixedThreadPool(4, BackgroundThreads.named("herald-attempts"));
     /** Provider calls handed to the executor and not yet answered: what a graceful stop waits for. */
@@ -72,7 +75,9 @@ public class AttemptCaller {
 
     public AttemptCaller(ChannelDirectory directory, ChannelPlugins adapters, ReadBackPath readBacks,
                         ResultRecorder results, CapabilityProbes probes, ConnectionThrottle throttle, Clock clock,
-                        MeterRegistry meters, StepCaller steps, Traces traces, ApiVersionHealth versions) {
+                        MeterRegistry meters, StepCaller steps, Traces traces, ApiVersionHealth versions,
+                        VerificationProperties verification) {
+        this.verification = verification;
         this.versions = versions;
         this.steps = steps;
         this.traces = traces;
@@ -222,8 +227,10 @@ public class AttemptCaller {
                     outcomeName(outcome)).increment();
             Object command;
             if (outcome instanceof PublishOutcome.Published published) {
+                // the connection's choice as it stands now: the publication decides whether anything is left to verify
                 command = new RecordAttemptSucceededCommand(attempt.publicationId(), attempt.attemptNo(),
-                        published.providerRef(), trace, now);
+                        published.providerRef(), trace, now,
+                        connection.verifyAfterSuccess() ? verification.delay() : null);
                 if (published.reconcileCapabilityChange() != null) {
                     probes.readBackLost(attempt.workspaceId(), attempt.channelId(),
                             published.reconcileCapabilityChange());

@@ -22,7 +22,7 @@ public class PublicationTimers {
     /** How long a claimed row stays out of the sweep: if its node dies, the row fires again after this. */
     static final Duration CLAIM_LEASE = Duration.ofSeconds(30);
 
-    public enum Kind { ATTEMPT_EXPIRY, ATTEMPT_DUE, READ_BACK_DUE }
+    public enum Kind { ATTEMPT_EXPIRY, ATTEMPT_DUE, READ_BACK_DUE, VERIFY_DUE }
 
     /** A row the sweep claimed; {@code dueAt} is its claimed value, so later writes can be told apart. */
     public record Timer(PublicationId publicationId, Kind kind, int attemptNo, AttemptTrigger trigger, int readNo,

@@ -11,6 +11,9 @@ import io.herald.contracts.publication.PublicationReadBackRequestedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
+import io.herald.contracts.publication.PublicationVerificationDueEvent;
+import io.herald.contracts.publication.PublicationVerifiedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +64,23 @@ public class TimerRows {
 
     @EventHandler
     void on(PublicationSucceededEvent event) {
+        timers.clear(event.publicationId());
+    }
+
+    /** The post is read again when due (a success the aggregate recorded just before, in the same batch). */
+    @EventHandler
+    void on(PublicationVerificationDueEvent event) {
+        timers.setIn(event.publicationId(), Kind.VERIFY_DUE, event.attemptNo(), null, 1,
+                between(event.scheduledAt(), event.dueAt()));
+    }
+
+    @EventHandler
+    void on(PublicationVerifiedEvent event) {
+        timers.clear(event.publicationId());
+    }
+
+    @EventHandler
+    void on(PublicationVanishedEvent event) {
         timers.clear(event.publicationId());
     }
 

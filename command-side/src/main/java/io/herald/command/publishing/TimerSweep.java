@@ -16,7 +16,8 @@ import org.springframework.stereotype.Component;
  * bounded batch, sends each row's command as a nested command of one unit of work, and lets the
  * publication decide. A row that fires twice or late finds its work moot and changes nothing;
  * such a row is deleted. Work that needs the provider (an attempt, a read-back) runs after commit;
- * a read-back row is reconciliation's to fire ({@link ReadBackPath}).
+ * a read-back row is reconciliation's to fire ({@link ReadBackPath}), and so is a verification
+ * after success ({@link VerificationPath}).
  */
 @Component
 public class TimerSweep {
@@ -29,12 +30,15 @@ public class TimerSweep {
     private final CommandGateway commands;
     private final AttemptStarter starts;
     private final ReadBackPath readBacks;
+    private final VerificationPath verifications;
     private final GroupCommit groupCommit;
     private final PublishingProperties properties;
     private final MeterRegistry meters;
 
     public TimerSweep(PublicationTimers timers, CommandGateway commands, AttemptStarter starts, ReadBackPath readBacks,
-                      GroupCommit groupCommit, PublishingProperties properties, MeterRegistry meters) {
+                      VerificationPath verifications, GroupCommit groupCommit, PublishingProperties properties,
+                      MeterRegistry meters) {
+        this.verifications = verifications;
         this.timers = timers;
         this.commands = commands;
         this.starts = starts;
@@ -76,6 +80,7 @@ public class TimerSweep {
                 yield started;
             }
             case READ_BACK_DUE -> readBacks.fire(timer);
+            case VERIFY_DUE -> verifications.fire(timer);
         };
         if (!effect) {
             timers.clearClaimed(timer);

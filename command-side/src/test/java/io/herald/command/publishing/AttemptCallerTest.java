@@ -53,7 +53,8 @@ class AttemptCallerTest {
             lookedUp.add(recorded.size());
             return Optional.empty();
         }, null, null, results, null, new ConnectionThrottle(), Clock.fixed(NOW, ZoneOffset.UTC),
-                new SimpleMeterRegistry(), new StepCaller(null, null, null), Traces.none(), null);
+                new SimpleMeterRegistry(), new StepCaller(null, null, null), Traces.none(), null,
+                new VerificationProperties(false, java.time.Duration.ofMinutes(10), 3));
         try {
             calls.call(attempt(1), NOW, MetaData.emptyInstance());
             calls.call(attempt(2), NOW.plusSeconds(1), MetaData.emptyInstance());

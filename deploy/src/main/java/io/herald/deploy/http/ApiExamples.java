@@ -26,7 +26,8 @@ final class ApiExamples {
              "steps":[{"step":"create_post","status":"SUCCEEDED","attempts":1}],
              "attempts":[{"attemptNo":1,"startedAt":"2026-12-01T09:00:01Z","outcome":"SUCCEEDED",
                           "httpStatus":200}],
-             "reconciliations":[],"needsDecision":false,"updatedAt":"2026-12-01T09:00:02Z"}""";
+             "reconciliations":[],"needsDecision":false,"updatedAt":"2026-12-01T09:10:03Z",
+             "verifiedAt":"2026-12-01T09:10:03Z","vanishedAt":null}""";
     private static final String WEBHOOK = """
             {"webhookId":"calendar","url":"https://calendar.example/hooks/herald",
              "events":["publication.succeeded","publication.needs_decision"],"enabled":true,"paused":false,
@@ -53,7 +54,8 @@ final class ApiExamples {
                     {"workspaceId":"acme","channelId":"fb-main","type":"facebook","status":"ACTIVE",
                      "settings":{"type":"facebook","pageId":"1234567890"},
                      "capabilities":{"publish":{"available":true},"reconcile":{"available":true}},
-                     "retrySafety":"read_back","autoReattemptAfterNotFound":false,"heldPublications":0,
+                     "retrySafety":"read_back","autoReattemptAfterNotFound":false,"verifyAfterSuccess":true,
+                     "heldPublications":0,
                      "probedAt":"2026-12-01T08:00:00Z","updatedAt":"2026-12-01T08:00:00Z"}"""),
             Map.entry("ConnectStart", """
                     {"authorizeUrl":"https://www.facebook.com/v25.0/dialog/oauth?client_id=1234&state=c2ln&code_challenge=E9Me",

@@ -40,6 +40,9 @@ final class ChannelSchemas {
                 .description("the channel type"));
         request.put("autoReattemptAfterNotFound", new BooleanSchema()
                 .description("re-attempt by itself after a read-back found nothing (default false)"));
+        request.put("verifyAfterSuccess", new BooleanSchema()
+                .description("read each post again herald.verification.delay after its success, to see it is still"
+                        + " there (omitted: a connection keeps its choice, a new one gets herald.verification.enabled)"));
         request.put("accessTokenExpiresAt", new StringSchema().format("date-time")
                 .description("the token's expiry, where the provider gave one"));
         Map<String, Schema> settings = new TreeMap<>();

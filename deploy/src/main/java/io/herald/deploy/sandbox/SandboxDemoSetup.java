@@ -88,13 +88,17 @@ class SandboxDemoSetup {
             if (oauth != null) {
                 try {
                     connectThroughProvider(base, channel, oauth);
+                    // the demo shows the verification after success on every channel that can read back
+                    connections.verifyAfterSuccess(DEMO, channel, true, ACTOR);
                     continue;
                 } catch (RuntimeException e) {
                     log.warn("demo channel {} could not be connected through {}'s consent ({}); storing its fields"
                             + " instead", channel, c.type(), e.getMessage());
                 }
             }
-            connections.configure(DEMO, channel, ChannelConnectionRequest.of(json.valueToTree(c.fields())), ACTOR);
+            ObjectNode fields = json.valueToTree(c.fields());
+            fields.put("verifyAfterSuccess", true);
+            connections.configure(DEMO, channel, ChannelConnectionRequest.of(fields), ACTOR);
             probes.probe(DEMO, channel);
         }
         log.info("demo workspace '{}' has sandbox channels; try POST {}/api/v1/workspaces/demo/publications", DEMO,

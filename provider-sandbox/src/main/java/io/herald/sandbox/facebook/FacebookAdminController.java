@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.ResponseEntity;
+import java.time.Instant;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -16,7 +18,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The simulated Graph API's own admin endpoints under {@code /sandbox/_admin/facebook}: Page and
- * user tokens, and posts placed directly on a Page.
+ * user tokens, posts placed directly on a Page, and posts removed from it as a moderator or the
+ * Page's owner would, behind the publisher's back.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -57,6 +60,17 @@ public class FacebookAdminController implements SandboxChannel {
         return SeededPost.place(state, FacebookGraph.PROVIDER, new SandboxPost(id, page, seeded.text(), seeded.text(),
                 seeded.link(), null, seeded.statusOr("published"), seeded.createdAtOrNow(), null,
                 FacebookGraph.postUrl(id)));
+    }
+
+    /**
+     * Removes a post from the Page as someone other than Herald would (a moderator, the Page's
+     * owner): reading it then answers that it does not exist. 204, or 404 for no such post.
+     */
+    @DeleteMapping("/sandbox/_admin/facebook/{page}/posts/{postId}")
+    public ResponseEntity<Void> remove(@PathVariable String page, @PathVariable String postId) {
+        return state.posts().remove(FacebookGraph.PROVIDER, page, postId, "removed at the provider", Instant.now())
+                .map(removed -> ResponseEntity.noContent().<Void>build())
+                .orElse(ResponseEntity.notFound().build());
     }
 
     @Override

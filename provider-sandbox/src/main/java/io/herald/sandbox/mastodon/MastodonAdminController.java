@@ -11,6 +11,7 @@ import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -21,7 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The simulated instance's own admin endpoints under {@code /sandbox/_admin/mastodon}: accounts and
  * their tokens, what an account's statuses are (deleted ones marked), statuses placed by hand,
- * faults, how uploads are processed, and whether a repeated {@code Idempotency-Key} is answered
+ * statuses removed by a moderator, faults, how uploads are processed, and whether a repeated {@code Idempotency-Key} is answered
  * with a 500; and the create requests it received, with their keys.
  */
 @RestController
@@ -84,6 +85,18 @@ public class MastodonAdminController implements SandboxChannel {
         MastodonInstance.Status status = instance.create(id, Json.text(body, "text"), Json.text(body, "inReplyToId"),
                 List.of(), at);
         return json(Json.object().put("id", status.id()));
+    }
+
+    /**
+     * Removes a status as the instance's moderators would, behind its author's back: reading it then
+     * answers 404. 204, or 404 for no such status.
+     */
+    @DeleteMapping(ADMIN + "/statuses/{statusId}")
+    public ResponseEntity<Void> remove(@PathVariable String statusId) {
+        return instance.status(statusId).map(status -> {
+            instance.delete(status);
+            return ResponseEntity.noContent().<Void>build();
+        }).orElse(ResponseEntity.notFound().build());
     }
 
     @PostMapping(ADMIN + "/faults")

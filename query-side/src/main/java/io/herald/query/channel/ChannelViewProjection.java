@@ -142,7 +142,7 @@ public class ChannelViewProjection {
         repository.save(new ChannelViewRepository.Row(event.connectionId().value(), event.workspaceId(),
                 event.channelId(), event.type(), event.settings(), event.autoReattemptAfterNotFound(),
                 event.credentialVersion(), capabilities, sameCredentials ? stored.get().retrySafety() : null,
-                sameCredentials ? stored.get().probedAt() : null, event.configuredAt(), sequence));
+                sameCredentials ? stored.get().probedAt() : null, event.configuredAt(), sequence, event.verifies()));
     }
 
     @EventHandler
@@ -163,13 +163,13 @@ public class ChannelViewProjection {
                     event.connectionId(), event.credentialVersion(), row.credentialVersion());
             repository.save(new ChannelViewRepository.Row(row.connectionId(), row.workspaceId(), row.channelId(),
                     row.type(), row.settings(), row.autoReattempt(), row.credentialVersion(), row.capabilities(),
-                    row.retrySafety(), row.probedAt(), row.updatedAt(), sequence));
+                    row.retrySafety(), row.probedAt(), row.updatedAt(), sequence, row.verifyAfterSuccess()));
             return;
         }
         repository.save(new ChannelViewRepository.Row(row.connectionId(), row.workspaceId(), row.channelId(),
                 row.type(), row.settings(), row.autoReattempt(), event.credentialVersion(),
                 new ChannelConnectionView.Capabilities(event.publish(), event.reconcile()), event.retrySafety(),
-                event.probedAt(), event.probedAt(), sequence));
+                event.probedAt(), event.probedAt(), sequence, row.verifyAfterSuccess()));
     }
 
     /** Before a rebuild from the history: the history writes every row again. */

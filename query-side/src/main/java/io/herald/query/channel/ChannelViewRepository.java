@@ -31,7 +31,7 @@ public class ChannelViewRepository {
 
     private static final String COLUMNS = """
             workspace_id, channel_id, connection_id, type, settings, auto_reattempt, credential_version,
-            capabilities, retry_safety, probed_at, updated_at, last_sequence""";
+            capabilities, retry_safety, probed_at, updated_at, last_sequence, verify_after_success""";
 
     static final String NOT_PROBED = "not checked yet: no capability probe has run for the current credentials";
 
@@ -52,7 +52,7 @@ public class ChannelViewRepository {
     record Row(String connectionId, WorkspaceId workspaceId, ChannelId channelId, ChannelType type,
                ChannelSettings settings, boolean autoReattempt, long credentialVersion,
                ChannelConnectionView.Capabilities capabilities, RetrySafety retrySafety, Instant probedAt,
-               Instant updatedAt, long lastSequence) {
+               Instant updatedAt, long lastSequence, boolean verifyAfterSuccess) {
     }
 
     Optional<Row> find(WorkspaceId workspace, ChannelId channel) {
@@ -69,13 +69,14 @@ public class ChannelViewRepository {
                 INSERT INTO channel_connection_view (%s)
                 VALUES (:workspace, :channel, :connection, :type, CAST(:settings AS jsonb), :autoReattempt,
                         :credentialVersion, CAST(:capabilities AS jsonb), :retrySafety, :probedAt, :updatedAt,
-                        :sequence)
+                        :sequence, :verify)
                 ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
                     connection_id = EXCLUDED.connection_id, type = EXCLUDED.type, settings = EXCLUDED.settings,
                     auto_reattempt = EXCLUDED.auto_reattempt, credential_version = EXCLUDED.credential_version,
                     capabilities = EXCLUDED.capabilities, retry_safety = EXCLUDED.retry_safety,
                     probed_at = EXCLUDED.probed_at,
-                    updated_at = EXCLUDED.updated_at, last_sequence = EXCLUDED.last_sequence
+                    updated_at = EXCLUDED.updated_at, last_sequence = EXCLUDED.last_sequence,
+                    verify_after_success = EXCLUDED.verify_after_success
                 WHERE channel_connection_view.last_sequence < EXCLUDED.last_sequence""".formatted(COLUMNS),
                 new MapSqlParameterSource()
                         .addValue("workspace", row.workspaceId().value())
@@ -89,7 +90,8 @@ public class ChannelViewRepository {
                         .addValue("retrySafety", row.retrySafety() == null ? null : row.retrySafety().wireName())
                         .addValue("probedAt", timestamp(row.probedAt()))
                         .addValue("updatedAt", timestamp(row.updatedAt()))
-                        .addValue("sequence", row.lastSequence()));
+                        .addValue("sequence", row.lastSequence())
+                        .addValue("verify", row.verifyAfterSuccess()));
     }
 
     void deleteAll() {
@@ -184,7 +186,7 @@ public class ChannelViewRepository {
                 instant(rs, "token_expires_at"), rs.getInt("held_publications"),
                 apiVersion == null ? null : new ApiVersionView(apiVersion, instant(rs, "api_version_sunset_at"),
                         ApiVersionState.valueOf(rs.getString("api_version_state"))),
-                columns.fromJson(rs.getString("budget"), BudgetView.class));
+                columns.fromJson(rs.getString("budget"), BudgetView.class), v.verifyAfterSuccess());
     }
 
     /** Before the first probe of the current credentials nothing is known to work, and the view says so. */
@@ -194,7 +196,8 @@ public class ChannelViewRepository {
                         Capability.unavailable(NOT_PROBED),
                         Capability.unavailable(NOT_PROBED));
         return new ChannelConnectionView(row.workspaceId(), row.channelId(), row.type(), row.settings(),
-                row.autoReattempt(), capabilities, row.retrySafety(), row.probedAt(), row.updatedAt());
+                row.autoReattempt(), capabilities, row.retrySafety(), row.probedAt(), row.updatedAt(), null, null, null,
+                null, null, null, row.verifyAfterSuccess());
     }
 
     private Row row(ResultSet rs) throws SQLException {
@@ -209,6 +212,7 @@ public class ChannelViewRepository {
                 rs.getString("retry_safety") == null ? null : RetrySafety.fromWireName(rs.getString("retry_safety")),
                 instant(rs, "probed_at"),
                 instant(rs, "updated_at"),
-                rs.getLong("last_sequence"));
+                rs.getLong("last_sequence"),
+                rs.getBoolean("verify_after_success"));
     }
 }

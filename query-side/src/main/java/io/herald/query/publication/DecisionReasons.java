@@ -2,6 +2,7 @@ package io.herald.query.publication;
 
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
 import io.herald.contracts.publication.ReconciliationSource;
 
 /** Why a publication waits for an operator, in the words the decision queue shows. */
@@ -34,5 +35,12 @@ final class DecisionReasons {
         String why = e.source() == ReconciliationSource.OPERATOR ? e.note()
                 : e.detail() != null ? e.detail() : e.note();
         return why == null ? reason : reason + " (" + why + ")";
+    }
+
+    /** What the provider answered, and that publishing again is the calendar's next content version. */
+    static String vanished(PublicationVanishedEvent e, long contentVersion) {
+        return "the post vanished after success" + (e.detail() != null ? " (" + e.detail() + ")" : "")
+                + ": confirm removed, or republish (the calendar then sends version " + (contentVersion + 1)
+                + " of the entry)";
     }
 }

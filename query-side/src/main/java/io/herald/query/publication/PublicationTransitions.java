@@ -18,6 +18,9 @@ import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
+import io.herald.contracts.publication.PublicationVanishDecidedEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
+import io.herald.contracts.publication.PublicationVerifiedEvent;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.publication.PublicationView.Attempt;
 import io.herald.contracts.publication.PublicationView.AttemptOutcome;
@@ -263,6 +266,31 @@ final class PublicationTransitions {
         d.status = PublicationStatus.RETRY_SCHEDULED;
         d.heldReason = null;
         d.updatedAt = e.releasedAt();
+        return d.toView();
+    }
+
+    /** The post was read again after success and is still there: the status stays. */
+    static PublicationView verified(PublicationView view, PublicationVerifiedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.verifiedAt = e.verifiedAt();
+        d.updatedAt = e.verifiedAt();
+        return d.toView();
+    }
+
+    /** The post is gone after success: still SUCCEEDED, with {@code vanishedAt}, and waiting for a decision. */
+    static PublicationView vanished(PublicationView view, PublicationVanishedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.vanishedAt = e.vanishedAt();
+        d.needsDecision(DecisionReasons.vanished(e, d.contentVersion));
+        d.decisionStep = PublicationStep.postStepOf(d.action);
+        d.updatedAt = e.vanishedAt();
+        return d.toView();
+    }
+
+    static PublicationView vanishDecided(PublicationView view, PublicationVanishDecidedEvent e) {
+        PublicationViewDraft d = PublicationViewDraft.of(view);
+        d.noDecision();
+        d.updatedAt = e.decidedAt();
         return d.toView();
     }
 

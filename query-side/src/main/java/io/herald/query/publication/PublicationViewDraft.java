@@ -38,6 +38,8 @@ final class PublicationViewDraft {
     PublicationStep decisionStep;
     /** Kept only while HELD. */
     String heldReason;
+    Instant verifiedAt;
+    Instant vanishedAt;
 
     static PublicationViewDraft of(PublicationView view) {
         PublicationViewDraft d = new PublicationViewDraft();
@@ -62,6 +64,8 @@ final class PublicationViewDraft {
         d.steps = new ArrayList<>(view.steps().isEmpty() ? StepViews.derived(view) : view.steps());
         d.decisionStep = view.decisionStep();
         d.heldReason = view.heldReason();
+        d.verifiedAt = view.verifiedAt();
+        d.vanishedAt = view.vanishedAt();
         return d;
     }
 
@@ -70,7 +74,7 @@ final class PublicationViewDraft {
                 channelType, action, status, contentHash, scheduledAt, requestedAt, providerRef,
                 List.copyOf(attempts), List.copyOf(reconciliations), needsDecision, decisionReason, updatedAt,
                 targetRef, List.copyOf(steps), needsDecision ? decisionStep : null,
-                status == PublicationStatus.HELD ? heldReason : null);
+                status == PublicationStatus.HELD ? heldReason : null, verifiedAt, vanishedAt);
     }
 
     void noDecision() {

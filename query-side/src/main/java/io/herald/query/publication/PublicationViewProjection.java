@@ -17,6 +17,9 @@ import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.PublicationSupersededEvent;
 import io.herald.contracts.publication.PublicationTargetedEvent;
+import io.herald.contracts.publication.PublicationVanishDecidedEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
+import io.herald.contracts.publication.PublicationVerifiedEvent;
 import io.herald.contracts.publication.PublicationView;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -164,6 +167,21 @@ public class PublicationViewProjection {
     @EventHandler
     public void on(PublicationReleasedEvent event, @SequenceNumber long sequence) {
         apply(event.publicationId(), sequence, view -> PublicationTransitions.released(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationVerifiedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.verified(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationVanishedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.vanished(view, event));
+    }
+
+    @EventHandler
+    public void on(PublicationVanishDecidedEvent event, @SequenceNumber long sequence) {
+        apply(event.publicationId(), sequence, view -> PublicationTransitions.vanishDecided(view, event));
     }
 
     /** Before a rebuild from the history: the history writes every row again. */

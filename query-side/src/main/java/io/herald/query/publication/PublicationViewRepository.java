@@ -42,12 +42,13 @@ public class PublicationViewRepository implements PublicationRows {
             publication_id, workspace_id, calendar_entry_id, content_version, channel_id, channel_type, action,
             status, content_hash, scheduled_at, requested_at, updated_at, provider_ref_id, provider_ref_url,
             needs_decision, decision_reason, attempts, reconciliations, last_sequence, target_ref_id,
-            target_ref_url, steps, decision_step, held_reason""";
+            target_ref_url, steps, decision_step, held_reason, verified_at, vanished_at""";
     private static final String INSERT = "INSERT INTO publication_view (" + COLUMNS + ") VALUES (:publicationId,"
             + " :workspaceId, :calendarEntryId, :contentVersion, :channelId, :channelType, :action, :status,"
             + " :contentHash, :scheduledAt, :requestedAt, :updatedAt, :providerRefId, :providerRefUrl,"
             + " :needsDecision, :decisionReason, CAST(:attempts AS jsonb), CAST(:reconciliations AS jsonb),"
-            + " :sequence, :targetRefId, :targetRefUrl, CAST(:steps AS jsonb), :decisionStep, :heldReason)";
+            + " :sequence, :targetRefId, :targetRefUrl, CAST(:steps AS jsonb), :decisionStep, :heldReason,"
+            + " :verifiedAt, :vanishedAt)";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
@@ -69,7 +70,7 @@ public class PublicationViewRepository implements PublicationRows {
                 micros(v.requestedAt()), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
                 v.decisionReason(), micros(v.updatedAt()), v.targetRef(), v.steps(), v.decisionStep(), v.heldReason(),
                 v.throttledUntil(),
-                v.asOf());
+                v.asOf(), micros(v.verifiedAt()), micros(v.vanishedAt()));
     }
 
     private static java.time.Instant micros(java.time.Instant instant) {
@@ -121,7 +122,8 @@ public class PublicationViewRepository implements PublicationRows {
                     needs_decision = :needsDecision, decision_reason = :decisionReason,
                     attempts = CAST(:attempts AS jsonb), reconciliations = CAST(:reconciliations AS jsonb),
                     last_sequence = :sequence, target_ref_id = :targetRefId, target_ref_url = :targetRefUrl,
-                    steps = CAST(:steps AS jsonb), decision_step = :decisionStep, held_reason = :heldReason
+                    steps = CAST(:steps AS jsonb), decision_step = :decisionStep, held_reason = :heldReason,
+                    verified_at = :verifiedAt, vanished_at = :vanishedAt
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
     }
 
@@ -141,7 +143,8 @@ public class PublicationViewRepository implements PublicationRows {
                     decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
                     reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
                     target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url,
-                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step, held_reason = EXCLUDED.held_reason
+                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step, held_reason = EXCLUDED.held_reason,
+                    verified_at = EXCLUDED.verified_at, vanished_at = EXCLUDED.vanished_at
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
     }
@@ -301,7 +304,9 @@ public class PublicationViewRepository implements PublicationRows {
                 .addValue("targetRefUrl", v.targetRef() == null ? null : v.targetRef().url())
                 .addValue("steps", columns.toJson(v.steps()))
                 .addValue("decisionStep", v.decisionStep() == null ? null : v.decisionStep().wireName())
-                .addValue("heldReason", v.heldReason());
+                .addValue("heldReason", v.heldReason())
+                .addValue("verifiedAt", timestamp(v.verifiedAt()))
+                .addValue("vanishedAt", timestamp(v.vanishedAt()));
     }
 
     private PublicationView view(ResultSet rs, int rowNum) throws SQLException {
@@ -331,7 +336,9 @@ public class PublicationViewRepository implements PublicationRows {
                 targetId == null && targetUrl == null ? null : new ProviderRef(targetId, targetUrl),
                 columns.fromJson(rs.getString("steps"), STEPS),
                 decisionStep == null ? null : PublicationStep.fromWireName(decisionStep),
-                rs.getString("held_reason"));
+                rs.getString("held_reason"),
+                instant(rs, "verified_at"),
+                instant(rs, "vanished_at"));
         // a row written before steps existed: its single step follows the post
         return view.steps().isEmpty() ? withSteps(view, StepViews.derived(view)) : view;
     }
@@ -341,6 +348,7 @@ public class PublicationViewRepository implements PublicationRows {
                 v.channelId(), v.channelType(), v.action(), v.status(), v.contentHash(), v.scheduledAt(),
                 v.requestedAt(), v.providerRef(), v.attempts(), v.reconciliations(), v.needsDecision(),
                 v.decisionReason(), v.updatedAt(), v.targetRef(), steps,
-                v.needsDecision() ? PublicationStep.postStepOf(v.action()) : null, v.heldReason());
+                v.needsDecision() ? PublicationStep.postStepOf(v.action()) : null, v.heldReason(), v.verifiedAt(),
+                v.vanishedAt());
     }
 }

@@ -76,6 +76,9 @@ public class WebhookDeliveryWriter implements PublicationTransitionListener {
                 types.add(type);
             }
         }
+        if (after.vanishedAt() != null && before.vanishedAt() == null) {
+            types.add(WebhookEventTypes.VANISHED);
+        }
         if (after.needsDecision() && !before.needsDecision()) {
             types.add(WebhookEventTypes.NEEDS_DECISION);
         }
