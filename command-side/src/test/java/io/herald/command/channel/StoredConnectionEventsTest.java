@@ -66,6 +66,9 @@ class StoredConnectionEventsTest {
         assertThat(event.settings()).isEqualTo(new FacebookSettings("100200300400500", true));
         assertThat(event.credentialVersion()).isEqualTo(2);
         assertThat(event.configuredAt()).isEqualTo(Instant.parse("2026-12-01T09:30:00.123456789Z"));
+        // stored before connections verified after success: it does not
+        assertThat(event.verifyAfterSuccess()).isNull();
+        assertThat(event.verifies()).isFalse();
     }
 
     @Test

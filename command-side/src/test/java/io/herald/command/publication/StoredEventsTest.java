@@ -22,6 +22,12 @@ import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
+import io.herald.contracts.publication.OperatorDecision;
+import io.herald.contracts.publication.ProviderRef;
+import io.herald.contracts.publication.PublicationVanishDecidedEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
+import io.herald.contracts.publication.PublicationVerificationDueEvent;
+import io.herald.contracts.publication.PublicationVerifiedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.UnknownCause;
 import java.io.IOException;
@@ -187,6 +193,38 @@ class StoredEventsTest {
         String written = MAPPER.writeValueAsString(due);
         assertThat(written).contains("\"step\":\"first_comment\"").doesNotContain("stepClass");
         assertThat(MAPPER.readValue(written, PublicationNextStepDueEvent.class)).isEqualTo(due);
+    }
+
+    @Test
+    void theVerificationEventsReadAsWrittenAndWriteBackTheSame() throws IOException {
+        ProviderRef post = new ProviderRef("100200300400500_7", "https://www.facebook.com/100200300400500_7");
+        Instant read = Instant.parse("2026-12-01T09:42:01.5Z");
+        PublicationVerificationDueEvent due = roundTrip(PublicationVerificationDueEvent.class,
+                "PublicationVerificationDueEvent_1.json");
+        assertThat(due.attemptNo()).isEqualTo(1);
+        assertThat(due.dueAt()).isEqualTo(Instant.parse("2026-12-01T09:42:00Z"));
+        assertThat(due.scheduledAt()).isEqualTo(Instant.parse("2026-12-01T09:32:00Z"));
+        PublicationVerifiedEvent verified = roundTrip(PublicationVerifiedEvent.class, "PublicationVerifiedEvent_1.json");
+        assertThat(verified.providerRef()).isEqualTo(post);
+        assertThat(verified.verifiedAt()).isEqualTo(read);
+        PublicationVanishedEvent vanished = roundTrip(PublicationVanishedEvent.class, "PublicationVanishedEvent_1.json");
+        assertThat(vanished.providerRef()).isEqualTo(post);
+        assertThat(vanished.detail()).contains("does not exist");
+        assertThat(vanished.vanishedAt()).isEqualTo(read);
+        PublicationVanishDecidedEvent decided = roundTrip(PublicationVanishDecidedEvent.class,
+                "PublicationVanishDecidedEvent_1.json");
+        assertThat(decided.decision()).isEqualTo(OperatorDecision.REPUBLISH);
+        assertThat(decided.nextContentVersion()).isEqualTo(4L);
+        assertThat(decided.decidedBy()).isEqualTo("olga");
+    }
+
+    /** Read at revision 1 through the chain, written with the mapper and read back: the same event, and the same JSON. */
+    private <T> T roundTrip(Class<T> type, String file) throws IOException {
+        T event = read(type, file);
+        String written = MAPPER.writeValueAsString(event);
+        assertThat(MAPPER.readTree(written)).isEqualTo(MAPPER.readTree(fixture(file)));
+        assertThat(MAPPER.readValue(written, type)).isEqualTo(event);
+        return event;
     }
 
     private <T> T read(Class<T> type, String revision, String file) throws IOException {
