@@ -52,6 +52,10 @@ import org.springframework.test.context.DynamicPropertySource;
         // an Instagram publish held by a sandbox fault times out soon; a container still processing is asked soon again
         "herald.channels.instagram.read-timeout=3s",
         "herald.channels.instagram.container-poll-interval=1s",
+        // a post of a connection that verifies after success is read again a second after it; an inconclusive
+        // read is repeated each second, long enough for a test to change what the provider answers meanwhile
+        "herald.verification.delay=1s",
+        "herald.verification.max-tries=600",
         // the shared application closes when the test JVM exits, with provider calls of fault tests still
         // held by the sandbox; waiting 20 s a phase for them outlasted the test runner's 30 s for the exit
         // (the graceful stop itself is tested on processes of their own, HeraldProcess)
