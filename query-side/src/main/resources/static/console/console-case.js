@@ -11,8 +11,14 @@
     confirm_published: ['OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'FAILED'],
     confirm_not_published: ['OUTCOME_UNKNOWN'],
     reattempt: ['NOT_EXECUTED', 'FAILED'],
-    abandon: ['REQUESTED', 'RETRY_SCHEDULED', 'HELD', 'FAILED', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED']
+    abandon: ['REQUESTED', 'RETRY_SCHEDULED', 'HELD', 'FAILED', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED'],
+    // a post that vanished after success (still SUCCEEDED) waits for one of these two
+    confirm_removed: ['VANISHED'],
+    republish: ['VANISHED']
   };
+
+  /** What the decisions go by: the status, or VANISHED while a post gone after success waits for a decision. */
+  function decidable(view) { return view.vanishedAt && view.needsDecision ? 'VANISHED' : view.status; }
   var current = null;
   var pending = null;
 
@@ -39,6 +45,12 @@
         return 'Confirm not published' + step + ': Herald records that attempt ' + latest + ' created '
           + (what === 'the post' ? 'no post' : 'nothing') + '; '
           + 'nothing is sent now, and the publication can then be re-attempted or abandoned.';
+      case 'confirm_removed':
+        return 'Confirm removed: Herald records that the post is gone from ' + view.channelId
+          + ' and stays so; nothing is sent.';
+      case 'republish':
+        return 'Republish: Herald records that the post is to be published again; the calendar sends version '
+          + (view.contentVersion + 1) + ' of the entry for it. Nothing is sent now.';
       case 'reattempt':
         return 'Re-attempt: Herald calls ' + view.channelType + ' again now (attempt ' + (latest + 1)
           + ') with the same content.';
@@ -152,6 +164,8 @@
     if (view.providerRef) { fact(facts, 'Post at provider', view.providerRef.url ? H.postLink(view.providerRef.url,
       view.providerRef.id) : view.providerRef.id); }
     if (view.targetRef) { fact(facts, 'Acts on post', refText(view.targetRef)); }
+    if (view.verifiedAt) { fact(facts, 'Verified after success', 'still there at ' + H.time(view.verifiedAt)); }
+    if (view.vanishedAt) { fact(facts, 'Vanished after success', 'gone at ' + H.time(view.vanishedAt)); }
     if (view.decisionStep) { fact(facts, 'Decision concerns', view.decisionStep.replace(/_/g, ' ')); }
     fact(facts, 'Content hash', el('code', { text: view.contentHash || '—' }));
     renderSteps(view);
@@ -171,16 +185,18 @@
     }
     var allowedAny = false;
     Array.prototype.forEach.call(document.querySelectorAll('[data-decision]'), function (button) {
-      var allowed = ALLOWED[button.dataset.decision].indexOf(view.status) >= 0;
+      var allowed = ALLOWED[button.dataset.decision].indexOf(decidable(view)) >= 0;
       allowedAny = allowedAny || allowed;
       button.disabled = !allowed || state.busy;
     });
-    if (pending && ALLOWED[pending].indexOf(view.status) < 0) { cancelConfirmation(); }
+    if (pending && ALLOWED[pending].indexOf(decidable(view)) < 0) { cancelConfirmation(); }
     $('decision-fields').hidden = !allowedAny;
     $('decision-help').textContent = allowedAny
       ? (view.status === 'OUTCOME_UNKNOWN'
         ? 'The outcome is unknown: check at the provider, then confirm published or not published. '
-          + 'Re-attempt becomes possible only after “confirm not published”.' : '')
+          + 'Re-attempt becomes possible only after “confirm not published”.'
+        : (decidable(view) === 'VANISHED' ? 'The post was published, then removed at the provider: confirm it '
+          + 'removed, or republish it as the entry\'s next version.' : ''))
       : 'No decision is possible while the publication is ' + H.words(view.status).toLowerCase() + '.';
   }
 
