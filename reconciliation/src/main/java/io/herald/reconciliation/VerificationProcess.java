@@ -35,7 +35,8 @@ import org.springframework.stereotype.Component;
  * and what that established goes to the publication as a command. Still there or gone settles it; an
  * inconclusive read is read again {@code herald.verification.delay} later, up to
  * {@code herald.verification.max-tries} reads, then Herald gives up (a log line): the publication
- * stays as it is. Nothing is ever written at the provider.
+ * stays as it is; credentials that cannot read the post give up at once. Nothing is ever written at
+ * the provider.
  */
 @Component
 class VerificationProcess implements VerificationPath {
@@ -133,9 +134,15 @@ class VerificationProcess implements VerificationPath {
             return Optional.of(new RecordVerificationCommand(licence.publicationId(), licence.attemptNo(), false,
                     licence.post(), gone.detail(), clock.instant()));
         }
-        String reason = reading instanceof PostReading.Unavailable unavailable
-                ? "the channel cannot read the post: " + unavailable.reason()
-                : ((PostReading.Unknown) reading).reason();
+        if (reading instanceof PostReading.Unavailable unavailable) {
+            // the credentials cannot read posts: reading again would answer the same
+            log.warn("verification of {} gives up: the channel cannot read the post ({}); the publication stays as"
+                    + " it is", licence.publicationId(), unavailable.reason());
+            timers.clearVerification(licence.publicationId());
+            meters.counter("herald.verifications.given_up").increment();
+            return Optional.empty();
+        }
+        String reason = ((PostReading.Unknown) reading).reason();
         if (readNo < properties.maxTries()) {
             log.info("verification read {} of {} inconclusive ({}); reading again in {}", readNo,
                     licence.publicationId(), reason, properties.delay());

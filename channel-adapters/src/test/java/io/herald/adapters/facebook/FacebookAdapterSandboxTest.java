@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.herald.adapters.SandboxTestSupport;
 import io.herald.adapters.port.CapabilityReport;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.PostReadRequest;
+import io.herald.adapters.port.PostReading;
 import io.herald.adapters.port.PublishOutcome;
 import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
@@ -14,6 +16,7 @@ import io.herald.sandbox.SandboxFault.Type;
 import io.herald.sandbox.SandboxState.FacebookTokenKind;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
+import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.UnknownCause;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -56,6 +59,21 @@ class FacebookAdapterSandboxTest extends SandboxTestSupport {
         assertThat(published.trace().target()).isEqualTo(pageId);
         assertThat(sandbox.truth("facebook", pageId)).hasSize(1);
         assertThat(sandbox.truth("facebook", pageId).get(0).path("link").asText()).isEqualTo("https://example.org/a");
+    }
+
+    @Test
+    void aPostRemovedFromThePageAfterItsSuccessReadsAsGone() {
+        PublishOutcome.Published published = (PublishOutcome.Published) result(adapter.publish(request("soon removed")));
+        ProviderRef post = published.providerRef();
+        assertThat(result(adapter.readPost(new PostReadRequest(post, null, connection))))
+                .isInstanceOf(PostReading.Present.class);
+
+        sandbox.send("DELETE", "/sandbox/_admin/facebook/" + pageId + "/posts/" + post.id(), null);
+
+        assertThat(sandbox.truth("facebook", pageId)).isEmpty();
+        assertThat(result(adapter.readPost(new PostReadRequest(post, null, connection))))
+                .isInstanceOfSatisfying(PostReading.Gone.class,
+                        gone -> assertThat(gone.detail()).contains(post.id()).doesNotContain(pageToken));
     }
 
     @Test

@@ -285,6 +285,20 @@ class MastodonAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
+    void aStatusTheModeratorsRemovedAfterItsSuccessReadsAsGone() {
+        ProviderRef post = published(result(adapter.publish(request(new Content(null, "soon removed", null)))));
+        assertThat(result(adapter.readPost(new PostReadRequest(post, null, connection))))
+                .isInstanceOf(PostReading.Present.class);
+
+        instance.remove(post.id());
+
+        assertThat(onlyStatus().path("deleted").asBoolean()).isTrue();
+        assertThat(result(adapter.readPost(new PostReadRequest(post, null, connection))))
+                .isInstanceOfSatisfying(PostReading.Gone.class, gone -> assertThat(gone.detail()).contains(post.id())
+                        .doesNotContain(token));
+    }
+
+    @Test
     void intakeCountsALinkAs23CharactersAndRefusesMoreThanFourImages() {
         String url = "https://example.com/" + "a".repeat(80);
         assertThat(adapter.validate(new Content(null, "a".repeat(470) + " " + url, null), PublicationAction.PUBLISH))

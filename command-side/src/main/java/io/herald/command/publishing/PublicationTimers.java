@@ -131,6 +131,11 @@ public class PublicationTimers {
         jdbc.update("DELETE FROM publication_timer WHERE publication_id = ?", id.value());
     }
 
+    /** Deletes the publication's verification row, if it still has one: its reads can settle nothing. */
+    public void clearVerification(PublicationId id) {
+        jdbc.update("DELETE FROM publication_timer WHERE publication_id = ? AND kind = 'VERIFY_DUE'", id.value());
+    }
+
     /** Deletes a claimed row that turned out moot, unless it was written again since the claim. */
     public void clearClaimed(Timer timer) {
         jdbc.update("DELETE FROM publication_timer WHERE publication_id = ? AND due_at = ?",

@@ -27,7 +27,7 @@ final class ApiExamples {
              "attempts":[{"attemptNo":1,"startedAt":"2026-12-01T09:00:01Z","outcome":"SUCCEEDED",
                           "httpStatus":200}],
              "reconciliations":[],"needsDecision":false,"updatedAt":"2026-12-01T09:10:03Z",
-             "verifiedAt":"2026-12-01T09:10:03Z","vanishedAt":null}""";
+             "verifiedAt":"2026-12-01T09:10:03Z"}""";
     private static final String WEBHOOK = """
             {"webhookId":"calendar","url":"https://calendar.example/hooks/herald",
              "events":["publication.succeeded","publication.needs_decision"],"enabled":true,"paused":false,

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.sandbox.SandboxDemo;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,10 @@ class SandboxDemoConnectIT extends HeraldIntegrationTest {
         assertThat(channel(channels, "li-demo").path("settings").path("authorUrn").asText())
                 .isEqualTo(SandboxDemo.LINKEDIN_MEMBER);
         assertThat(channels.findValuesAsText("channelId")).contains("masto-demo", "wp-demo", "bsky-demo");
+        // the demo verifies its posts after success, on the channels connected either way
+        for (String id : List.of("fb-demo", "li-demo", "masto-demo")) {
+            assertThat(channel(channels, id).path("verifyAfterSuccess").asBoolean()).as(id).isTrue();
+        }
 
         String text = "Published through the demo's connected Page " + System.nanoTime();
         Response published = sendAs(key, "POST", "/api/v1/workspaces/demo/publications", "{\"calendarEntryId\":"

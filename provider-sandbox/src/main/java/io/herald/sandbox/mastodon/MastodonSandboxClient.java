@@ -53,6 +53,11 @@ public final class MastodonSandboxClient {
                 + "/statuses", body)).path("id").asText();
     }
 
+    /** Removes a status as the instance's moderators would: reading it then answers 404. */
+    public void remove(String statusId) {
+        sandbox.send("DELETE", "/sandbox/_admin/mastodon/statuses/" + SandboxClient.encode(statusId), null);
+    }
+
     public void fault(MastodonFaults.Fault fault) {
         sandbox.send("POST", "/sandbox/_admin/mastodon/faults", fault);
     }
