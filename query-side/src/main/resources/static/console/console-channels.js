@@ -160,7 +160,9 @@
     linkedin: { label: 'LinkedIn', icon: 'in' },
     wordpress: { label: 'WordPress', icon: 'W' },
     bluesky: { label: 'Bluesky', icon: 'bs' },
-    mastodon: { label: 'Mastodon', icon: 'M' }
+    mastodon: { label: 'Mastodon', icon: 'M' },
+    instagram: { label: 'Instagram', icon: 'ig' },
+    threads: { label: 'Threads', icon: '@' }
   };
 
   function typeLabel(type) { return (CHANNEL_TYPES[type] || { label: type }).label; }

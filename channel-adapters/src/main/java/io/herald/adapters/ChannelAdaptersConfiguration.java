@@ -67,6 +67,7 @@ public class ChannelAdaptersConfiguration {
         // the adapters that read usage headers report them here; the command side keeps them in the budget
         UsageReports usage = new UsageReports();
         ThreadsProperties threads = properties.bind(ThreadsProperties.class);
+        InstagramProperties instagram = properties.bind(InstagramProperties.class);
         return new ChannelPlugins(List.<ChannelPlugin>of(
                 new FacebookPlugin(facebook(facebook, clock, usage), facebookLogin(facebook, clock),
                         facebook.budget()),
@@ -75,14 +76,25 @@ public class ChannelAdaptersConfiguration {
                 new BlueskyPlugin(bluesky(properties.bind(BlueskyProperties.class), guard, clock, usage)),
                 new MastodonPlugin(mastodon(mastodon, guard, clock, usage), mastodon.idempotencyWindow(),
                         MastodonPlugin.login(mastodonHttp(mastodon, guard, clock))),
-                new InstagramPlugin(instagram(properties.bind(InstagramProperties.class), clock), links),
-                new ThreadsPlugin(threads(threads, clock), links, threads.quotaCalls(), threads.quotaWindow())),
+                new InstagramPlugin(instagram(instagram, clock), links, instagramLogin(instagram, clock)),
+                new ThreadsPlugin(threads(threads, clock), links, threads.quotaCalls(), threads.quotaWindow(),
+                        threadsLogin(threads, clock))),
                 usage);
     }
 
     public static ThreadsAdapter threads(ThreadsProperties th, Clock clock) {
         return new ThreadsAdapter(new ProviderHttp("threads", th.connectTimeout(), th.readTimeout(), clock),
                 th.baseUrl(), th.containerWait());
+    }
+
+    public static ConnectFlow threadsLogin(ThreadsProperties th, Clock clock) {
+        return ThreadsPlugin.login(new ProviderHttp("threads", th.connectTimeout(), th.readTimeout(), clock),
+                th.authorizeBaseUrl(), th.baseUrl(), th.appId(), th.appSecret());
+    }
+
+    public static ConnectFlow instagramLogin(InstagramProperties ig, Clock clock) {
+        return InstagramPlugin.login(new ProviderHttp("instagram", ig.connectTimeout(), ig.readTimeout(), clock),
+                ig.authorizeBaseUrl(), ig.tokenBaseUrl(), ig.graphBaseUrl(), ig.appId(), ig.appSecret());
     }
 
     public static InstagramAdapter instagram(InstagramProperties ig, Clock clock) {

@@ -6,7 +6,9 @@ import io.herald.platform.config.SandboxProperties;
 
 import io.herald.platform.data.DataDirectory;
 import io.herald.sandbox.facebook.FacebookLoginController;
+import io.herald.sandbox.instagram.InstagramLoginController;
 import io.herald.sandbox.linkedin.LinkedInLoginController;
+import io.herald.sandbox.threads.ThreadsLoginController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -18,8 +20,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * With the sandbox on, Facebook and LinkedIn are the sandbox's simulations served by this very
- * application, unless their base URLs are set explicitly. (WordPress sites are per connection.)
+ * With the sandbox on, Facebook, LinkedIn, Instagram and Threads are the sandbox's simulations
+ * served by this very application, unless their base URLs are set explicitly. (WordPress sites are
+ * per connection.)
  * The adapters need that address when they are built, so a random port ({@code server.port=0})
  * is chosen here, up front. The sandbox's WordPress sites live on this very application, so the
  * demo run allows private networks for outbound calls.
@@ -57,8 +60,8 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
 
     /**
      * The settings that point Herald at a sandbox served at {@code base} (e.g.
-     * {@code http://localhost:8080}): the providers at configured addresses, the sandbox's Facebook
-     * and LinkedIn apps for connecting through them, and private networks allowed, as the sandbox's
+     * {@code http://localhost:8080}): the providers at configured addresses, the sandbox's Facebook,
+     * LinkedIn, Instagram and Threads apps for connecting through them, and private networks allowed, as the sandbox's
      * WordPress sites and PDS are on localhost. Also for a Herald started apart from the sandbox
      * (which then sets its own {@code herald.public-base-url}).
      */
@@ -75,6 +78,13 @@ public class SandboxChannelsEnvironment implements EnvironmentPostProcessor {
                 Map.entry("herald.channels.linkedin.authorization-base-url", sandbox + "/linkedin/oauth/v2"),
                 Map.entry("herald.channels.linkedin.client-id", LinkedInLoginController.CLIENT_ID),
                 Map.entry("herald.channels.linkedin.client-secret", LinkedInLoginController.CLIENT_SECRET),
+                Map.entry("herald.channels.instagram.authorize-base-url", sandbox + "/instagram/www"),
+                Map.entry("herald.channels.instagram.token-base-url", sandbox + "/instagram/api"),
+                Map.entry("herald.channels.instagram.app-id", InstagramLoginController.APP_ID),
+                Map.entry("herald.channels.instagram.app-secret", InstagramLoginController.APP_SECRET),
+                Map.entry("herald.channels.threads.authorize-base-url", sandbox + "/threads/www"),
+                Map.entry("herald.channels.threads.app-id", ThreadsLoginController.APP_ID),
+                Map.entry("herald.channels.threads.app-secret", ThreadsLoginController.APP_SECRET),
                 // the sandbox's app has the organization scopes too; its member administers no organization
                 // until /sandbox/_admin/linkedin/login names some
                 Map.entry("herald.channels.linkedin.oauth-scopes", "openid,profile,w_member_social,r_member_social,"

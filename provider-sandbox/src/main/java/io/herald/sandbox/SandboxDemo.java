@@ -97,14 +97,16 @@ public class SandboxDemo {
 
     /**
      * The demo connections made through the provider's OAuth consent — which the sandbox approves at
-     * once, for the demo's Page and member — rather than with the {@code PUT} of their
+     * once, for the demo's Page, member, Instagram account and Threads profile — rather than with the {@code PUT} of their
      * {@link #definitions} (which stay what they would store, for the truth and for tests).
      * {@code masto-demo} is not among them: the sandbox's instance signs in a new account on every
      * grant, while the demo's account and its statuses are known by its fixed token.
      */
     public static List<ProviderConnect> throughProviders() {
         return List.of(new ProviderConnect("fb-demo", Map.of("type", "facebook"), FACEBOOK_PAGE),
-                new ProviderConnect("li-demo", Map.of("type", "linkedin"), null));
+                new ProviderConnect("li-demo", Map.of("type", "linkedin"), null),
+                new ProviderConnect("ig-demo", Map.of("type", "instagram"), null),
+                new ProviderConnect("threads-demo", Map.of("type", "threads"), null));
     }
 
     /** The demo connections for a sandbox at {@code base}, without registering anything. */

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TokenLapses {
 
     /**
-     * @param provider   facebook, linkedin or wordpress
-     * @param credential the token (Facebook, LinkedIn) or application password (WordPress)
+     * @param provider   facebook, linkedin, instagram or wordpress
+     * @param credential the token (Facebook, LinkedIn, Instagram) or application password (WordPress)
      * @param afterPosts how many more posts it creates before it lapses (0: lapsed now)
      * @param kind       EXPIRED, REVOKED, PASSWORD_CHANGED, LOGGED_OUT or APP_REMOVED (provider's wording)
      */

@@ -4,6 +4,9 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
 import io.herald.adapters.port.PublicMediaLinks;
@@ -49,11 +52,28 @@ public final class InstagramPlugin extends PluginParts {
     }
 
     private final Supplier<PublicMediaLinks> links;
+    private final ConnectFlow login;
 
-    /** @param links Herald's public media addresses, looked up when a connection is made (null: none) */
-    public InstagramPlugin(InstagramAdapter adapter, Supplier<PublicMediaLinks> links) {
+    /**
+     * @param links Herald's public media addresses, looked up when a connection is made (null: none)
+     * @param login how an admin connects an account ({@link #login})
+     */
+    public InstagramPlugin(InstagramAdapter adapter, Supplier<PublicMediaLinks> links, ConnectFlow login) {
         super(TYPE, adapter, InstagramSettings.class, InstagramSecrets.class, Form.class);
         this.links = links;
+        this.login = login;
+    }
+
+    /** Instagram Login for a professional account, its long-lived token kept with its expiry ({@link InstagramLogin}). */
+    public static ConnectFlow login(ProviderHttp http, String authorizeBaseUrl, String tokenBaseUrl,
+                                    String graphBaseUrl, String appId, String appSecret) {
+        return new InstagramLogin(new OAuthCalls(http, InstagramLogin::reason), authorizeBaseUrl, tokenBaseUrl,
+                graphBaseUrl, appId, appSecret, http.clock());
+    }
+
+    @Override
+    public ConnectFlow connectFlow() {
+        return login;
     }
 
     @Override

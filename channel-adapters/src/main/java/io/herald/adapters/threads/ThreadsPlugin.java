@@ -4,6 +4,8 @@ import static io.herald.adapters.port.ConnectionForms.changed;
 import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.oauth.OAuthCalls;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -52,18 +54,27 @@ public final class ThreadsPlugin extends PluginParts {
 
     private final Supplier<PublicMediaLinks> links;
     private final List<Quota> quotas;
+    private final ConnectFlow login;
 
-    /** {@code links}: Herald's public media addresses, or null when it has none. */
+    /** {@code links}: Herald's public media addresses, or null when it has none; {@code login}: {@link #login}. */
     public ThreadsPlugin(ThreadsAdapter adapter, Supplier<PublicMediaLinks> links, int quotaCalls,
-                         Duration quotaWindow) {
+                         Duration quotaWindow, ConnectFlow login) {
         super(TYPE, adapter, ThreadsSettings.class, ThreadsSecrets.class, Form.class);
         this.links = links;
         this.quotas = List.of(Quota.documented("publishing", quotaCalls, quotaWindow));
+        this.login = login;
+    }
+
+    /** Threads' OAuth for a profile, its long-lived token kept with its expiry ({@link ThreadsLogin}). */
+    public static ConnectFlow login(ProviderHttp http, String authorizeBaseUrl, String baseUrl, String appId,
+                                    String appSecret) {
+        return new ThreadsLogin(new OAuthCalls(http, ThreadsLogin::reason), authorizeBaseUrl, baseUrl, appId,
+                appSecret, http.clock());
     }
 
     @Override
     public ConnectFlow connectFlow() {
-        return new ConnectFlow.Form("https://developers.facebook.com/docs/threads/get-started/long-lived-tokens");
+        return login;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.herald.adapters.threads;
 
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -10,7 +11,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * the HTTP timeouts, how long the container step waits for each carousel item and a reply waits
  * for its container to finish ({@code container-wait}), and the connection's budget: the attempts
  * Herald starts on one connection in each window ({@code quota-calls} in {@code quota-window};
- * Threads allows 250 posts a profile in 24 hours, and a post takes two attempts).
+ * Threads allows 250 posts a profile in 24 hours, and a post takes two attempts). {@code appId} and
+ * {@code appSecret} are Herald's Threads app, for connecting profiles through Threads' OAuth
+ * ({@code authorizeBaseUrl} serves its authorization page); without them profiles connect with the
+ * {@code PUT} form only.
  */
 @ConfigurationProperties("herald.channels.threads")
 public record ThreadsProperties(@DefaultValue("https://graph.threads.net/v1.0") @NotNull String baseUrl,
@@ -18,9 +22,17 @@ public record ThreadsProperties(@DefaultValue("https://graph.threads.net/v1.0") 
                                 @DefaultValue("30s") @NotNull Duration readTimeout,
                                 @DefaultValue("10s") @NotNull Duration containerWait,
                                 @DefaultValue("500") int quotaCalls,
-                                @DefaultValue("24h") @NotNull Duration quotaWindow) {
+                                @DefaultValue("24h") @NotNull Duration quotaWindow,
+                                @DefaultValue("https://threads.net") @NotBlank String authorizeBaseUrl,
+                                String appId,
+                                String appSecret) {
 
     public ThreadsProperties {
         baseUrl = baseUrl.replaceAll("/+$", "");
+    }
+
+    @Override
+    public String toString() {
+        return "ThreadsProperties[" + baseUrl + ", app " + appId + ", secret redacted]";
     }
 }

@@ -61,7 +61,8 @@ class InstagramAdapterSandboxTest extends SandboxTestSupport {
     private final InstagramSandboxClient instagram = new InstagramSandboxClient(server.baseUrl());
     private final InstagramAdapter adapter = ChannelAdaptersConfiguration.instagram(
             new InstagramProperties(instagram.graphBaseUrl(), Duration.ofSeconds(2), SHORT_READ_TIMEOUT,
-                    Duration.ofSeconds(7)), clock);
+                    Duration.ofSeconds(7), "https://www.instagram.com", "https://api.instagram.com", null, null),
+            clock);
     private String token;
     private String account;
     private ChannelConnection connection;

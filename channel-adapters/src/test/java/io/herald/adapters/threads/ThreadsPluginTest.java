@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.port.ChannelPlugin;
+import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.PublicMediaLinks;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.PublicationId;
@@ -41,7 +42,7 @@ class ThreadsPluginTest {
     private static ThreadsPlugin plugin(boolean publicAddress) {
         return new ThreadsPlugin(new ThreadsAdapter(new ProviderHttp("threads", Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Clock.systemUTC()), "https://graph.threads.net/v1.0", Duration.ofSeconds(1)),
-                () -> new Links(publicAddress), 500, Duration.ofDays(1));
+                () -> new Links(publicAddress), 500, Duration.ofDays(1), new ConnectFlow.Form(null));
     }
 
     @Test

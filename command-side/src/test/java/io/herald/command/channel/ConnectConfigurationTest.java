@@ -49,7 +49,8 @@ class ConnectConfigurationTest {
     void eachChannelTypeSaysAtStartUpWhetherItsConnectFlowIsAvailableAndWhichKeyIsMissing(CapturedOutput output) {
         ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.of(Map.of(
                         "herald.channels.facebook.app-id", "1234567890123456",
-                        "herald.channels.linkedin.client-id", "86app", "herald.channels.linkedin.client-secret", "s")),
+                        "herald.channels.linkedin.client-id", "86app", "herald.channels.linkedin.client-secret", "s",
+                        "herald.channels.threads.app-id", "880app", "herald.channels.threads.app-secret", "ts")),
                 OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
 
         new ChannelConnectFlows(plugins, null, null, bind(Map.of("herald.public-base-url", "https://herald.example")),
@@ -60,7 +61,10 @@ class ConnectConfigurationTest {
                 .contains("channel type mastodon: connect through the provider available")
                 .contains("channel type wordpress: connects with its form (PUT)")
                 .contains("channel type bluesky: connects with its form (PUT)")
-                .doesNotContain("86app");
+                .contains("channel type instagram: connect through the provider unavailable:"
+                        + " set herald.channels.instagram.app-id, herald.channels.instagram.app-secret")
+                .contains("channel type threads: connect through the provider available")
+                .doesNotContain("86app").doesNotContain("880app");
 
         new ChannelConnectFlows(plugins, null, null, bind(Map.of()), null, null, Clock.systemUTC());
         assertThat(output.getOut()).contains("channel type mastodon: connect through the provider unavailable:"

@@ -39,7 +39,8 @@ import org.springframework.stereotype.Component;
  * channel connections point at them, one per case an operator should see (read-back available,
  * a User token that cannot read, LinkedIn without the read scope, WordPress with and without the
  * mu-plugin). The connections a user would make with the provider's "Connect" button
- * ({@link SandboxDemo#throughProviders()}: {@code fb-demo}, {@code li-demo}) are made through that
+ * ({@link SandboxDemo#throughProviders()}: {@code fb-demo}, {@code li-demo}, {@code ig-demo},
+ * {@code threads-demo}) are made through that
  * very flow — the connect started, the sandbox's consent page (approving at once) and Herald's own
  * callback called over HTTP as the admin's browser would, the Page chosen — and the others with the
  * {@code PUT} of their fields. The sandbox keeps its tokens in memory only, so every start connects

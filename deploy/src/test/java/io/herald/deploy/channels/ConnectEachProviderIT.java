@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.deploy.HeraldIntegrationTest;
+import io.herald.sandbox.SandboxDemo;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
@@ -11,16 +16,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.EnumSource.Mode;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -28,22 +37,26 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * Every channel type that connects through its provider's OAuth, against the sandbox, the
  * browser's part played by the test: connect, choose where the grant allows several, the probed
  * connection ACTIVE and publishing; a revoked token's channel (NEEDS_REAUTH) reconnected through the
- * same flow resumes its held publications; a declined consent, a failed exchange and a replayed,
- * expired, forged or other type's state store nothing; LinkedIn's organization choice; and no
- * client secret, code or token the sandbox handed out in the logs, the store, the views or the
- * redirects.
+ * same flow resumes its held publications; a declined consent, a failed exchange (the code, or
+ * Instagram's and Threads' long-lived token exchange) and a replayed, expired, forged or other
+ * type's state store nothing; LinkedIn's organization choice; Instagram's and Threads' long-lived
+ * token stored with its expiry; and no client secret, code or token the sandbox handed out in the
+ * logs, the store, the views or the redirects.
  */
 class ConnectEachProviderIT extends HeraldIntegrationTest {
 
     private static final HttpClient BROWSER = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private static final String ORGANIZATION = "urn:li:organization:5515715";
+    private static final AtomicInteger IMAGES = new AtomicInteger();
 
     /** What differs between the providers; the test flow is the same for each. */
     enum Provider {
         FACEBOOK("facebook", "100200300400600", "/facebook/login", "authorization code has been used"),
         LINKEDIN("linkedin", null, "/linkedin/login", "Unable to retrieve access token"),
-        MASTODON("mastodon", null, "/mastodon/login", "authorization grant is invalid");
+        MASTODON("mastodon", null, "/mastodon/login", "authorization grant is invalid"),
+        INSTAGRAM("instagram", null, "/instagram/login", "Matching code was not found or was already used"),
+        THREADS("threads", null, "/threads/login", "Invalid verification code format");
 
         final String type;
         /** The choice the test makes when the grant allows several (null: one connection, stored at once). */
@@ -69,7 +82,7 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         assertThat(connection.get("capabilities").get("publish").get("available").asBoolean())
                 .as(connection.toString()).isTrue();
         awaitJson(channels(ws), v -> v.path(0).path("status").asText().equals("ACTIVE"));
-        String publication = publish(ws, "ch", "entry-" + provider.type,
+        String publication = publish(ws, "ch", provider, "entry-" + provider.type,
                 "Connected through " + provider.type + " in " + ws);
         awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
         assertThat(stored(ws)).isEqualTo(1);
@@ -84,7 +97,8 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         JsonNode connection = connect(ws, "ch", provider);
         revoke(provider, connection, issued(provider).subList(before, issued(provider).size()));
 
-        String publication = publish(ws, "ch", "entry-held-" + provider.type, "Held until " + ws + " reconnects");
+        String publication = publish(ws, "ch", provider, "entry-held-" + provider.type,
+                "Held until " + ws + " reconnects");
         awaitJson(publication, v -> v.get("status").asText().equals("HELD"));
         awaitJson(channels(ws), v -> v.path(0).path("status").asText().equals("NEEDS_REAUTH")
                 && v.get(0).get("heldPublications").asInt() == 1);
@@ -178,6 +192,45 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         assertThat(stored(ws)).isZero();
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Provider.class, names = {"INSTAGRAM", "THREADS"}, mode = Mode.INCLUDE)
+    void aLongLivedTokenExchangeTheProviderRefusesGivesItsReasonAndStoresNothing(Provider provider)
+            throws Exception {
+        String ws = newWorkspace("oauth-long-lived-" + provider.type);
+        URI approved = authorize(start(ws, "ch", provider));
+        sandbox("POST", provider.consentSwitch, "{\"refusesExchange\":true}");
+        Response refused;
+        try {
+            refused = browse(approved);
+        } finally {
+            sandbox("POST", provider.consentSwitch, "{\"refusesExchange\":false}");
+        }
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(422);
+        assertThat(refused.json().get("code").asText()).isEqualTo("oauth_failed");
+        assertThat(refused.json().get("detail").asText()).contains("long-lived token exchange was refused")
+                .contains("Application does not have permission");
+        assertThat(stored(ws)).isZero();
+        assertThat(waitingStates(ws)).isZero();
+        assertStateInvalid(browse(approved));
+        assertThat(stored(ws)).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Provider.class, names = {"INSTAGRAM", "THREADS"}, mode = Mode.INCLUDE)
+    void aLongLivedTokenIsStoredWithItsExpirySoHeraldRefreshesIt(Provider provider) throws Exception {
+        String ws = newWorkspace("oauth-expiry-" + provider.type);
+        JsonNode connection = connect(ws, "ch", provider);
+        String user = provider == Provider.INSTAGRAM ? connection.get("settings").get("igUserId").asText()
+                : connection.get("settings").get("threadsUserId").asText();
+        assertThat(user).isEqualTo(provider == Provider.INSTAGRAM ? SandboxDemo.INSTAGRAM_USER_ID
+                : SandboxDemo.THREADS_USER_ID);
+        JsonNode listed = awaitJson(channels(ws), v -> v.path(0).hasNonNull("tokenExpiresAt"));
+        Instant expires = Instant.parse(listed.get(0).get("tokenExpiresAt").asText());
+        // the long-lived token's 60 days, not the short-lived token's hour
+        assertThat(expires).isAfter(Instant.now().plus(Duration.ofDays(50)))
+                .isBefore(Instant.now().plus(Duration.ofDays(61)));
+    }
+
     @Test
     void aLinkedInOrganizationTheMemberAdministersIsChosenAndPublishesAsTheOrganization() throws Exception {
         String ws = newWorkspace("oauth-li-organization");
@@ -199,7 +252,8 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
             assertThat(connection.get("settings").get("authorUrn").asText()).isEqualTo(ORGANIZATION);
             assertThat(connection.get("capabilities").get("publish").get("available").asBoolean())
                     .as(chosen.toString()).isTrue();
-            String publication = publish(ws, "li", "entry-organization", "Posted as the organization in " + ws);
+            String publication = publish(ws, "li", Provider.LINKEDIN, "entry-organization",
+                    "Posted as the organization in " + ws);
             awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
             assertThat(sandboxTruth("linkedin", ORGANIZATION).findValuesAsText("text"))
                     .contains("Posted as the organization in " + ws);
@@ -236,7 +290,7 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
                 assertThat(shown.get("connected").asBoolean()).as(shown.toString()).isTrue();
             }
         }
-        JsonNode listed = awaitJson(channels(ws), v -> v.size() == 3
+        JsonNode listed = awaitJson(channels(ws), v -> v.size() == Provider.values().length
                 && v.findValuesAsText("status").stream().allMatch("ACTIVE"::equals));
         answers.add(listed.toString());
 
@@ -254,7 +308,10 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         }
         assertThat(secrets.keySet()).anyMatch(k -> k.startsWith("facebook code"))
                 .anyMatch(k -> k.startsWith("facebook token")).anyMatch(k -> k.startsWith("linkedin token"))
-                .anyMatch(k -> k.startsWith("mastodon token")).anyMatch(k -> k.startsWith("mastodon client_secret"));
+                .anyMatch(k -> k.startsWith("mastodon token")).anyMatch(k -> k.startsWith("mastodon client_secret"))
+                .anyMatch(k -> k.startsWith("instagram code")).anyMatch(k -> k.startsWith("instagram token"))
+                .anyMatch(k -> k.startsWith("instagram client_secret")).anyMatch(k -> k.startsWith("threads code"))
+                .anyMatch(k -> k.startsWith("threads token")).anyMatch(k -> k.startsWith("threads client_secret"));
 
         List<String> events = jdbc.queryForList("""
                 SELECT convert_from(payload, 'UTF8') || coalesce(convert_from(meta_data, 'UTF8'), '')
@@ -290,7 +347,8 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
             }
         }
         assertThat(log).contains("connected through facebook").contains("connected through linkedin")
-                .contains("connected through mastodon");
+                .contains("connected through mastodon").contains("connected through instagram")
+                .contains("connected through threads");
         assertThat(found).as("%d values, %d events, %d answers, %d columns, %d log characters", secrets.size(),
                 events.size(), answers.size(), columns.size(), log.length()).isEmpty();
     }
@@ -331,6 +389,10 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         List<String> tokens = issuedDuringConnect.stream().filter(v -> v.get("kind").asText().equals("token"))
                 .map(v -> v.get("value").asText()).toList();
         assertThat(tokens).isNotEmpty();
+        if (provider == Provider.THREADS) {
+            tokens.forEach(token -> sandbox("POST", "/threads/tokens/revoke", "{\"token\":\"" + token + "\"}"));
+            return;
+        }
         tokens.forEach(token -> sandbox("POST", "/lapses", "{\"provider\":\"" + provider.type + "\",\"credential\":\""
                 + token + "\",\"afterPosts\":0,\"kind\":\"REVOKED\"}"));
     }
@@ -343,12 +405,31 @@ class ConnectEachProviderIT extends HeraldIntegrationTest {
         return values;
     }
 
-    private String publish(String ws, String channel, String entry, String body) {
+    /** A publication of {@code body}, with an image where the provider needs one (Instagram). */
+    private String publish(String ws, String channel, Provider provider, String entry, String body) {
+        String media = provider == Provider.INSTAGRAM ? ",\"media\":[{\"mediaId\":\"" + upload(ws)
+                + "\",\"altText\":\"a square\"}]" : "";
         Response published = send("POST", "/api/v1/workspaces/" + ws + "/publications", "{\"calendarEntryId\":\""
                 + entry + "\",\"contentVersion\":1,\"channelId\":\"" + channel + "\",\"action\":\"publish\","
-                + "\"content\":{\"body\":\"" + body + "\"}}");
+                + "\"content\":{\"body\":\"" + body + "\"" + media + "}}");
         assertThat(published.status()).as(published.toString()).isEqualTo(202);
         return "/api/v1/workspaces/" + ws + "/publications/" + published.json().get("publicationId").asText();
+    }
+
+    /** A small JPEG uploaded to the workspace: its media id. */
+    private String upload(String ws) {
+        BufferedImage image = new BufferedImage(40, 30, BufferedImage.TYPE_INT_RGB);
+        image.setRGB(IMAGES.incrementAndGet() % 40, 3, 0xcc2233);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            ImageIO.write(image, "jpg", out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Response uploaded = sendBytesAs(keyFor("/api/v1/workspaces/" + ws), "POST", "/api/v1/workspaces/" + ws
+                + "/media", out.toByteArray(), "image/jpeg", Map.of());
+        assertThat(uploaded.status()).as(uploaded.toString()).isIn(200, 201);
+        return uploaded.json().get("mediaId").asText();
     }
 
     /** The provider's page, approving or declining: where it sends the browser back (its fragment dropped). */

@@ -16,14 +16,15 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * An admin connects a Facebook Page from the console, at 390 and at 1600 px: the "Connect a
- * channel" panel's Facebook button goes to the provider's dialog (the sandbox's, approving), the
- * browser comes back to the console with the Pages to choose among, and the chosen one is a
- * connection in the channels table (a declined dialog first: the console says the user declined).
- * When the Page's token is then revoked, its channel's banner
- * (NEEDS_REAUTH, a publication held) offers "Reconnect", which goes through the same dialog and
- * choice and lets the held publication go out. Nothing spills out of its card, every control has a
- * label.
+ * An admin connects a Facebook Page and a Threads profile from the console, at 390 and at 1600 px:
+ * the "Connect a channel" panel's Facebook button goes to the provider's dialog (the sandbox's,
+ * approving), the browser comes back to the console with the Pages to choose among, and the chosen
+ * one is a connection in the channels table (a declined dialog first: the console says the user
+ * declined). When the Page's token is then revoked, its channel's banner (NEEDS_REAUTH, a
+ * publication held) offers "Reconnect", which goes through the same dialog and choice and lets the
+ * held publication go out. The Threads button connects the demo's profile at
+ * once (no choice), and its "Reconnect" after a revoked token lets its held publication go out too.
+ * Nothing spills out of its card, every control has a label.
  */
 class ConsoleConnectIT extends HeraldIntegrationTest {
 
@@ -116,14 +117,61 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
                 awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
                 awaitJson("/api/v1/workspaces/" + ws + "/channels", v -> v.path(0).path("status").asText()
                         .equals("ACTIVE") && v.path(0).path("heldPublications").asInt() == 0);
+
+                connectAndReconnectAThreadsProfile(console, wait, ws, width);
             }
         }
     }
 
+    /**
+     * The Threads button connects the demo's profile at once (one profile, no choice); its token
+     * revoked, the banner's "Reconnect" goes through Threads' consent again and the held publication
+     * goes out.
+     */
+    private void connectAndReconnectAThreadsProfile(ConsoleBrowser console, WebDriverWait wait, String ws, int width)
+            throws Exception {
+        ChromeDriver browser = console.driver();
+        int issuedBefore = issuedTokens("threads").size();
+        browser.findElement(By.id("connect-channel-id")).clear();
+        browser.findElement(By.id("connect-channel-id")).sendKeys("threads-console");
+        browser.findElement(By.cssSelector("#connect-buttons [data-connect-type='threads']")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                "threads-console is connected (Threads)"));
+        assertThat(browser.getCurrentUrl()).contains("/console?ws=" + ws).doesNotContain("#connect");
+        wait.until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#channels tr[data-channel-id='threads-console']")));
+        assertThat(overflowing(browser)).as("connected Threads profile outside its card at %d px", width).isEmpty();
+
+        List<String> tokens = issuedTokens("threads");
+        tokens.subList(issuedBefore, tokens.size()).forEach(token -> sandbox("POST", "/threads/tokens/revoke",
+                "{\"token\":\"" + token + "\"}"));
+        Response published = send("POST", "/api/v1/workspaces/" + ws + "/publications",
+                "{\"calendarEntryId\":\"entry-threads-reconnect\",\"contentVersion\":1,"
+                        + "\"channelId\":\"threads-console\",\"action\":\"publish\",\"content\":{\"body\":"
+                        + "\"Held until the Threads profile of " + ws + " is reconnected\"}}");
+        assertThat(published.status()).as(published.toString()).isEqualTo(202);
+        String publication = "/api/v1/workspaces/" + ws + "/publications/"
+                + published.json().get("publicationId").asText();
+        awaitJson(publication, v -> v.get("status").asText().equals("HELD"));
+
+        browser.navigate().refresh();
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-reconnect='threads-console']")));
+        console.screenshot("connect-reconnect-threads-" + width);
+        browser.findElement(By.cssSelector("[data-reconnect='threads-console']")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                "threads-console is connected (Threads)"));
+        awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
+    }
+
     /** The tokens the sandbox's Facebook Login handed out so far, oldest first. */
     private List<String> issuedTokens() {
+        return issuedTokens("facebook");
+    }
+
+    /** The tokens the sandbox's OAuth server of {@code provider} handed out so far, oldest first. */
+    private List<String> issuedTokens(String provider) {
         List<String> tokens = new ArrayList<>();
-        for (JsonNode issued : send("GET", "/sandbox/_admin/oauth/issued?provider=facebook", null, null).json()
+        for (JsonNode issued : send("GET", "/sandbox/_admin/oauth/issued?provider=" + provider, null, null).json()
                 .get("issued")) {
             if (issued.get("kind").asText().equals("token")) {
                 tokens.add(issued.get("value").asText());

@@ -12,10 +12,11 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * With the sandbox on, the demo workspace's {@code fb-demo} and {@code li-demo} were connected at
- * start-up through the same OAuth flow an admin's "Connect" button runs (a state started and used,
- * the sandbox's consent, Herald's callback, the Page chosen), are ACTIVE with the demo's Page and
- * member, and publish.
+ * With the sandbox on, the demo workspace's {@code fb-demo}, {@code li-demo}, {@code ig-demo} and
+ * {@code threads-demo} were connected at start-up through the same OAuth flow an admin's "Connect"
+ * button runs (a state started and used, the sandbox's consent, Herald's callback, the Page chosen),
+ * are ACTIVE with the demo's Page, member, Instagram account and Threads profile (the long-lived
+ * tokens with their expiry), and publish.
  */
 class SandboxDemoConnectIT extends HeraldIntegrationTest {
 
@@ -30,11 +31,19 @@ class SandboxDemoConnectIT extends HeraldIntegrationTest {
         // the demo workspace exists already: a key of its own, issued through the system key
         String key = createKey("demo", ALL_ROLES, "demo-connect-test");
         JsonNode channels = poll(key, "/api/v1/workspaces/demo/channels",
-                v -> status(v, "fb-demo").equals("ACTIVE") && status(v, "li-demo").equals("ACTIVE"));
+                v -> status(v, "fb-demo").equals("ACTIVE") && status(v, "li-demo").equals("ACTIVE")
+                        && status(v, "ig-demo").equals("ACTIVE") && status(v, "threads-demo").equals("ACTIVE"));
         assertThat(channel(channels, "fb-demo").path("settings").path("pageId").asText())
                 .isEqualTo(SandboxDemo.FACEBOOK_PAGE);
         assertThat(channel(channels, "li-demo").path("settings").path("authorUrn").asText())
                 .isEqualTo(SandboxDemo.LINKEDIN_MEMBER);
+        assertThat(channel(channels, "ig-demo").path("settings").path("igUserId").asText())
+                .isEqualTo(SandboxDemo.INSTAGRAM_USER_ID);
+        assertThat(channel(channels, "threads-demo").path("settings").path("threadsUserId").asText())
+                .isEqualTo(SandboxDemo.THREADS_USER_ID);
+        for (String longLived : new String[] {"ig-demo", "threads-demo"}) {
+            assertThat(channel(channels, longLived).path("tokenExpiresAt").asText()).as(longLived).isNotBlank();
+        }
         assertThat(channels.findValuesAsText("channelId")).contains("masto-demo", "wp-demo", "bsky-demo");
         // the demo verifies its posts after success, on the channels connected either way
         for (String id : List.of("fb-demo", "li-demo", "masto-demo")) {
@@ -50,6 +59,15 @@ class SandboxDemoConnectIT extends HeraldIntegrationTest {
                 v -> v.path("status").asText().equals("SUCCEEDED"));
         assertThat(send("GET", "/sandbox/_truth/demo/fb-demo", null, null).json().findValuesAsText("text"))
                 .contains(text);
+
+        String thread = "Published through the demo's connected Threads profile " + System.nanoTime();
+        Response threaded = sendAs(key, "POST", "/api/v1/workspaces/demo/publications", "{\"calendarEntryId\":"
+                + "\"demo-oauth-threads-" + System.nanoTime() + "\",\"contentVersion\":1,\"channelId\":"
+                + "\"threads-demo\",\"action\":\"publish\",\"content\":{\"body\":\"" + thread + "\"}}",
+                "application/json", Map.of());
+        assertThat(threaded.status()).as(threaded.toString()).isEqualTo(202);
+        poll(key, "/api/v1/workspaces/demo/publications/" + threaded.json().get("publicationId").asText(),
+                v -> v.path("status").asText().equals("SUCCEEDED"));
     }
 
     private JsonNode poll(String key, String path, Predicate<JsonNode> until) throws InterruptedException {

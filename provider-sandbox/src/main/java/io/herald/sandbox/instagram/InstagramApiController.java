@@ -43,6 +43,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class InstagramApiController {
 
     public static final String BASE = "/sandbox/instagram/v23.0";
+    static final String PROVIDER = "instagram";
 
     private final InstagramAccounts accounts;
     private final SandboxState state;
@@ -125,7 +126,7 @@ public class InstagramApiController {
     public ResponseEntity<String> publish(@PathVariable String userId,
                                           @RequestHeader(value = "Authorization", required = false) String auth,
                                           @RequestParam Map<String, String> form) throws InterruptedException {
-        Optional<ResponseEntity<String>> refused = authorise(auth, form, userId);
+        Optional<ResponseEntity<String>> refused = authorise(auth, form, userId, true);
         if (refused.isPresent()) {
             return refused.get();
         }
@@ -163,6 +164,10 @@ public class InstagramApiController {
         var token = token(auth, query);
         if (token.isEmpty()) {
             return invalidToken();
+        }
+        Optional<String> lapsed = state.lapses().lapsed(PROVIDER, token.get().value(), false);
+        if (lapsed.isPresent()) {
+            return lapsedToken(lapsed.get());
         }
         if ("me".equals(id)) {
             var account = accounts.account(token.get().accountId()).orElseThrow();
@@ -299,9 +304,19 @@ public class InstagramApiController {
     }
 
     private Optional<ResponseEntity<String>> authorise(String auth, Map<String, String> params, String userId) {
+        return authorise(auth, params, userId, false);
+    }
+
+    /** {@code post}: the call makes a post, which uses up one of those a lapsing token has left. */
+    private Optional<ResponseEntity<String>> authorise(String auth, Map<String, String> params, String userId,
+                                                       boolean post) {
         var token = token(auth, params);
         if (token.isEmpty()) {
             return Optional.of(invalidToken());
+        }
+        Optional<String> lapsed = state.lapses().lapsed(PROVIDER, token.get().value(), post);
+        if (lapsed.isPresent()) {
+            return Optional.of(lapsedToken(lapsed.get()));
         }
         if (!token.get().expiresAt().isAfter(accounts.now())) {
             return Optional.of(error(400, "Error validating access token: Session has expired", 190, 463));
@@ -310,6 +325,18 @@ public class InstagramApiController {
             return Optional.of(error(400, "Unsupported request: the token cannot act for user " + userId, 100, 33));
         }
         return Optional.empty();
+    }
+
+    /** Meta's answer to a token that lapsed ({@code /sandbox/_admin/lapses}), by the kind of lapse. */
+    private static ResponseEntity<String> lapsedToken(String kind) {
+        return switch (kind) {
+            case "APP_REMOVED", "REVOKED" -> error(400, "Error validating access token: The user has not authorized"
+                    + " application.", 190, 458);
+            case "PASSWORD_CHANGED" -> error(400, "Error validating access token: The session has been invalidated"
+                    + " because the user changed their password.", 190, 460);
+            case "LOGGED_OUT" -> error(400, "Error validating access token: The user has logged out.", 190, 467);
+            default -> error(400, "Error validating access token: Session has expired.", 190, 463);
+        };
     }
 
     private ResponseEntity<String> invalidToken() {
