@@ -51,11 +51,13 @@ public class PublicationViewRepository implements PublicationRows {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
+    private final PublicationCounters counters;
     private final RowMapper<PublicationView> viewMapper = this::view;
 
     public PublicationViewRepository(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
         this.jdbc = jdbc;
         this.columns = new JdbcColumns(objectMapper);
+        this.counters = new PublicationCounters(jdbc);
     }
 
     /**
@@ -103,10 +105,17 @@ public class PublicationViewRepository implements PublicationRows {
         return found;
     }
 
-    /** Inserts the first row of a publication; a second delivery of its first event changes nothing. */
+    /**
+     * Inserts the first row of a publication; a second delivery of its first event changes nothing.
+     * Here and in every write below, the publication counts change with the rows.
+     */
     @Override
     public void insert(PublicationView view, long sequence) {
-        jdbc.update(INSERT + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence));
+        if (jdbc.update(INSERT + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence)) == 1) {
+            PublicationCounters.Changes changes = new PublicationCounters.Changes();
+            changes.inserted(view);
+            counters.add(changes);
+        }
     }
 
     /**
@@ -115,6 +124,11 @@ public class PublicationViewRepository implements PublicationRows {
      */
     @Override
     public void update(PublicationView view, long sequence) {
+        PublicationCounters.Counted before = counters.lock(List.of(view.publicationId().value()))
+                .get(view.publicationId().value());
+        if (before == null) {
+            return;
+        }
         jdbc.update("""
                 UPDATE publication_view SET status = :status, updated_at = :updatedAt,
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
@@ -123,6 +137,9 @@ public class PublicationViewRepository implements PublicationRows {
                     last_sequence = :sequence, target_ref_id = :targetRefId, target_ref_url = :targetRefUrl,
                     steps = CAST(:steps AS jsonb), decision_step = :decisionStep, held_reason = :heldReason
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
+        PublicationCounters.Changes changes = new PublicationCounters.Changes();
+        changes.written(before, view, sequence);
+        counters.add(changes);
     }
 
     /**
@@ -134,6 +151,8 @@ public class PublicationViewRepository implements PublicationRows {
         if (rows.isEmpty()) {
             return;
         }
+        Map<String, PublicationCounters.Counted> before =
+                counters.lock(rows.stream().map(row -> row.view().publicationId().value()).toList());
         jdbc.batchUpdate(INSERT + """
                  ON CONFLICT (publication_id) DO UPDATE SET status = EXCLUDED.status,
                     updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
@@ -144,11 +163,18 @@ public class PublicationViewRepository implements PublicationRows {
                     steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step, held_reason = EXCLUDED.held_reason
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
+        PublicationCounters.Changes changes = new PublicationCounters.Changes();
+        for (Stored row : rows) {
+            changes.written(before.get(row.view().publicationId().value()), row.view(), row.lastSequence());
+        }
+        counters.add(changes);
     }
 
+    /** Every row and the counts with them: a rebuild writes both again. */
     @Override
     public void deleteAll() {
         jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
+        counters.deleteAll();
     }
 
     /** The publication, if it belongs to that workspace. */
