@@ -49,7 +49,29 @@ public final class ReadStore {
 
     public void clear() {
         jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
+        jdbc.getJdbcTemplate().update("DELETE FROM publication_counts");
         jdbc.getJdbcTemplate().update("DELETE FROM channel_connection_view");
+    }
+
+    /**
+     * What {@code publication_counts} says, its slots summed, and what counting the view's rows
+     * says: per workspace, channel and status, the publications and how many need a decision (keys
+     * whose count is zero left out). Equal when the counts are right.
+     */
+    public List<List<Map<String, Object>>> countsAndViewCounted() {
+        var sql = jdbc.getJdbcTemplate();
+        return List.of(
+                sql.queryForList("""
+                        SELECT workspace_id, channel_id, status, sum(publications) AS publications,
+                               sum(waiting) AS waiting
+                        FROM publication_counts GROUP BY workspace_id, channel_id, status
+                        HAVING sum(publications) <> 0 OR sum(waiting) <> 0
+                        ORDER BY workspace_id, channel_id, status"""),
+                sql.queryForList("""
+                        SELECT workspace_id, channel_id, status, count(*)::numeric AS publications,
+                               count(*) FILTER (WHERE needs_decision)::numeric AS waiting
+                        FROM publication_view GROUP BY workspace_id, channel_id, status
+                        ORDER BY workspace_id, channel_id, status"""));
     }
 
     /** Every row of a table, every column as text, in key order: for comparing whole table states. */

@@ -8,7 +8,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Gauges of what is waiting, counted in the publication view by {@link GaugeRefresher}:
+ * Gauges of what is waiting, summed from the publication counts (a few rows per workspace, channel
+ * and status, kept with the publication view) by {@link GaugeRefresher}:
  * publications whose outcome is unknown, and those in the decision queue. A scrape reads the last
  * count (NaN until the first one, or while the database cannot be read). Alongside the counters
  * and timers the attempt runner records ({@code herald.attempts}, {@code herald.attempt.duration},
@@ -35,9 +36,9 @@ public class OpenCasesMetrics implements RefreshedGauges {
     public void refresh() {
         try {
             Map<String, Object> counts = jdbc.queryForMap("""
-                    SELECT count(*) FILTER (WHERE status = 'OUTCOME_UNKNOWN') AS outcome_unknown,
-                           count(*) FILTER (WHERE needs_decision) AS needs_decision
-                    FROM publication_view""");
+                    SELECT coalesce(sum(publications) FILTER (WHERE status = 'OUTCOME_UNKNOWN'), 0) AS outcome_unknown,
+                           coalesce(sum(waiting), 0) AS needs_decision
+                    FROM publication_counts""");
             outcomeUnknown = ((Number) counts.get("outcome_unknown")).doubleValue();
             needsDecision = ((Number) counts.get("needs_decision")).doubleValue();
         } catch (DataAccessException unavailable) {

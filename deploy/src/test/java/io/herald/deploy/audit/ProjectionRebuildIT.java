@@ -117,6 +117,8 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
         assertThat(before.get("answer_time_buckets")).isNotEmpty();
         jdbc.update("UPDATE publication_hour_stats SET publications = publications + 7 WHERE workspace_id = ?", ws);
         jdbc.update("DELETE FROM answer_time_buckets WHERE workspace_id = ?", ws);
+        assertThat(before.get("publication_counts")).hasSize(6);
+        jdbc.update("UPDATE publication_counts SET publications = publications + 3 WHERE workspace_id = ?", ws);
         assertThat(snapshot(ws)).isNotEqualTo(before);
 
         long head = headOfStore();
@@ -201,6 +203,11 @@ class ProjectionRebuildIT extends HeraldIntegrationTest {
         TABLES.forEach((table, key) -> tables.put(table, jdbc.queryForList(
                 "SELECT to_jsonb(t)::text FROM " + table + " t WHERE workspace_id = ? ORDER BY " + key,
                 String.class, ws)));
+        // summed over the slots: which slot holds a count depends on the thread that wrote it
+        tables.put("publication_counts", jdbc.queryForList("""
+                SELECT channel_id || ' ' || status || ' ' || sum(publications) || ' ' || sum(waiting)
+                FROM publication_counts WHERE workspace_id = ? GROUP BY channel_id, status
+                HAVING sum(publications) <> 0 ORDER BY channel_id, status""", String.class, ws));
         return tables;
     }
 

@@ -116,8 +116,8 @@ public class ChannelViewRepository {
 
     private static final String HEALTH = """
             status, status_reason, token_expires_at, api_version, api_version_sunset_at, api_version_state,
-            (SELECT count(*) FROM publication_view p WHERE p.workspace_id = v.workspace_id
-               AND p.channel_id = v.channel_id AND p.status = 'HELD') AS held_publications,
+            (SELECT coalesce(sum(c.publications), 0) FROM publication_counts c WHERE c.workspace_id = v.workspace_id
+               AND c.channel_id = v.channel_id AND c.status = 'HELD') AS held_publications,
             (SELECT jsonb_build_object('remaining', r.remaining, 'resetsAt', r.resets_at, 'source', r.source)::text
                FROM (SELECT CASE WHEN b.blocked_until > now() THEN 0
                                  WHEN b.capacity IS NULL THEN NULL

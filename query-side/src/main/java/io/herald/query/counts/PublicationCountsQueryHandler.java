@@ -10,7 +10,11 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
-/** Answers {@link FindPublicationCountsQuery} with one GROUP BY over the publication view. */
+/**
+ * Answers {@link FindPublicationCountsQuery} from the workspace's rows of {@code publication_counts}
+ * (a few per channel and status, whatever the number of publications), which the publication view's
+ * projection keeps in step with the view.
+ */
 @Component
 public class PublicationCountsQueryHandler {
 
@@ -30,10 +34,10 @@ public class PublicationCountsQueryHandler {
         long[] total = {0};
         long[] needsDecision = {0};
         jdbc.query("""
-                        SELECT channel_id, status, count(*) AS publications,
-                               count(*) FILTER (WHERE needs_decision) AS waiting
-                        FROM publication_view WHERE workspace_id = :workspace
-                        GROUP BY channel_id, status ORDER BY channel_id, status""",
+                        SELECT channel_id, status, sum(publications) AS publications, sum(waiting) AS waiting
+                        FROM publication_counts WHERE workspace_id = :workspace
+                        GROUP BY channel_id, status HAVING sum(publications) <> 0
+                        ORDER BY channel_id, status""",
                 new MapSqlParameterSource("workspace", query.workspaceId().value()),
                 rs -> {
                     PublicationStatus status = PublicationStatus.valueOf(rs.getString("status"));

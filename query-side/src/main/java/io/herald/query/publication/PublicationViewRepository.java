@@ -52,11 +52,13 @@ public class PublicationViewRepository implements PublicationRows {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final JdbcColumns columns;
+    private final PublicationCounters counters;
     private final RowMapper<PublicationView> viewMapper = this::view;
 
     public PublicationViewRepository(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
         this.jdbc = jdbc;
         this.columns = new JdbcColumns(objectMapper);
+        this.counters = new PublicationCounters(jdbc);
     }
 
     /**
@@ -104,10 +106,17 @@ public class PublicationViewRepository implements PublicationRows {
         return found;
     }
 
-    /** Inserts the first row of a publication; a second delivery of its first event changes nothing. */
+    /**
+     * Inserts the first row of a publication; a second delivery of its first event changes nothing.
+     * Here and in every write below, the publication counts change with the rows.
+     */
     @Override
     public void insert(PublicationView view, long sequence) {
-        jdbc.update(INSERT + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence));
+        if (jdbc.update(INSERT + " ON CONFLICT (publication_id) DO NOTHING", params(view, sequence)) == 1) {
+            PublicationCounters.Changes changes = new PublicationCounters.Changes();
+            changes.inserted(view);
+            counters.add(changes);
+        }
     }
 
     /**
@@ -116,6 +125,11 @@ public class PublicationViewRepository implements PublicationRows {
      */
     @Override
     public void update(PublicationView view, long sequence) {
+        PublicationCounters.Counted before = counters.lock(List.of(view.publicationId().value()))
+                .get(view.publicationId().value());
+        if (before == null) {
+            return;
+        }
         jdbc.update("""
                 UPDATE publication_view SET status = :status, updated_at = :updatedAt,
                     provider_ref_id = :providerRefId, provider_ref_url = :providerRefUrl,
@@ -125,6 +139,9 @@ public class PublicationViewRepository implements PublicationRows {
                     steps = CAST(:steps AS jsonb), decision_step = :decisionStep, held_reason = :heldReason,
                     verified_at = :verifiedAt, vanished_at = :vanishedAt
                 WHERE publication_id = :publicationId AND last_sequence < :sequence""", params(view, sequence));
+        PublicationCounters.Changes changes = new PublicationCounters.Changes();
+        changes.written(before, view, sequence);
+        counters.add(changes);
     }
 
     /**
@@ -136,6 +153,8 @@ public class PublicationViewRepository implements PublicationRows {
         if (rows.isEmpty()) {
             return;
         }
+        Map<String, PublicationCounters.Counted> before =
+                counters.lock(rows.stream().map(row -> row.view().publicationId().value()).toList());
         jdbc.batchUpdate(INSERT + """
                  ON CONFLICT (publication_id) DO UPDATE SET status = EXCLUDED.status,
                     updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
@@ -147,11 +166,18 @@ public class PublicationViewRepository implements PublicationRows {
                     verified_at = EXCLUDED.verified_at, vanished_at = EXCLUDED.vanished_at
                 WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
                 rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
+        PublicationCounters.Changes changes = new PublicationCounters.Changes();
+        for (Stored row : rows) {
+            changes.written(before.get(row.view().publicationId().value()), row.view(), row.lastSequence());
+        }
+        counters.add(changes);
     }
 
+    /** Every row and the counts with them: a rebuild writes both again. */
     @Override
     public void deleteAll() {
         jdbc.getJdbcTemplate().update("DELETE FROM publication_view");
+        counters.deleteAll();
     }
 
     /** The publication, if it belongs to that workspace. */

@@ -9,6 +9,8 @@ import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.query.ReadStore;
 import io.herald.query.channel.ChannelViewRepository;
+import io.herald.query.counts.FindPublicationCountsQuery;
+import io.herald.query.counts.PublicationCountsQueryHandler;
 import io.herald.query.decisionqueue.DecisionQueueQueryHandler;
 import io.herald.query.decisionqueue.FindDecisionQueueQuery;
 import io.herald.query.publication.PublicationCursor;
@@ -82,6 +84,13 @@ class QueryPlansIT {
                 FROM generate_series(1, ?) i, (VALUES (?), (?)) AS w(ws)
                 WHERE ws = ? OR i <= ? / 10""",
                 CHANNELS, Timestamp.from(NOW), Timestamp.from(NOW), PUBLICATIONS, WS, OTHER, WS, PUBLICATIONS);
+        // the counts as the projection keeps them: every key's count spread over the 16 slots
+        sql.update("""
+                INSERT INTO publication_counts (workspace_id, channel_id, status, slot, publications, waiting)
+                SELECT workspace_id, channel_id, status, slot, count(*), count(*) FILTER (WHERE needs_decision)
+                FROM (SELECT *, (hashtext(publication_id) & 15)::smallint AS slot FROM publication_view
+                      WHERE workspace_id IN (?, ?)) p
+                GROUP BY workspace_id, channel_id, status, slot""", WS, OTHER);
         sql.update("""
                 INSERT INTO channel_connection_view (workspace_id, channel_id, connection_id, type, settings,
                     auto_reattempt, credential_version, updated_at, last_sequence)
@@ -101,6 +110,7 @@ class QueryPlansIT {
                 FROM generate_series(1, 24 * 30) h, generate_series(0, ? - 1) c, generate_series(0, 4) b""",
                 WS, Timestamp.from(NOW), CHANNELS);
         sql.execute("ANALYZE publication_view");
+        sql.execute("ANALYZE publication_counts");
         sql.execute("ANALYZE channel_connection_view");
         sql.execute("ANALYZE publication_hour_stats");
         sql.execute("ANALYZE answer_time_buckets");
@@ -109,8 +119,8 @@ class QueryPlansIT {
     @AfterAll
     static void removeRows() {
         var sql = store.jdbc().getJdbcTemplate();
-        for (String table : List.of("publication_view", "channel_connection_view", "publication_hour_stats",
-                "answer_time_buckets")) {
+        for (String table : List.of("publication_view", "publication_counts", "channel_connection_view",
+                "publication_hour_stats", "answer_time_buckets")) {
             sql.update("DELETE FROM " + table + " WHERE workspace_id IN (?, ?)", WS, OTHER);
         }
     }
@@ -179,12 +189,23 @@ class QueryPlansIT {
         plan.readsPageThrough("publication_view_decision_idx");
     }
 
+    /** Each connection's held publications are its few counter rows, not its held publications. */
     @Test
-    void theChannelListingCountsHeldRowsThroughTheHeldIndex() {
+    void theChannelListingReadsHeldCountsFromTheCounterKey() {
         ChannelViewRepository channels = new ChannelViewRepository(capturing, store.objectMapper());
         Plan plan = planOf(() -> channels.findAll(WorkspaceId.of(WS)));
-        plan.uses("publication_view_held_idx").hasNoSeqScan()
-                .doesNotUse("publication_view_channel_idx").doesNotUse("publication_view_status_idx");
+        plan.uses("channel_connection_view_pkey").uses("publication_counts_pkey").uses("connection_budget_pkey")
+                .hasNoSeqScan().doesNotRead("publication_view");
+        assertThat(plan.text()).containsPattern("\"Index Cond\": \"[^\"]*status\\)::text = 'HELD'");
+    }
+
+    /** The counts are the workspace's counter rows (a few per channel and status), never its publications. */
+    @Test
+    void theCountsReadTheWorkspacesCounterRowsThroughTheirKey() {
+        PublicationCountsQueryHandler counts = new PublicationCountsQueryHandler(capturing);
+        Plan plan = planOf(() -> counts.handle(new FindPublicationCountsQuery(WorkspaceId.of(WS))));
+        plan.uses("publication_counts_pkey").hasNoSeqScan().doesNotRead("publication_view");
+        assertThat(plan.text()).containsPattern("\"Index Cond\": \"[^\"]*workspace_id\\)::text = \\$1");
     }
 
     @Test
@@ -341,6 +362,11 @@ class QueryPlansIT {
 
         Plan doesNotUse(String index) {
             assertThat(text).as(describe()).doesNotContain("\"Index Name\": \"" + index + "\"");
+            return this;
+        }
+
+        Plan doesNotRead(String table) {
+            assertThat(text).as(describe()).doesNotContain("\"Relation Name\": \"" + table + "\"");
             return this;
         }
 
