@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,6 +29,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * what this one took), counts its starts in memory and writes the rows back before its commit;
  * a batch that rolls back takes nothing. Workspaces never share a row, so one workspace's budget
  * never slows another's.
+ *
+ * <p>A batch's calls go out together after its commit, and the provider counts each in the window
+ * it arrives in: so a batch's starts count in the window of its commit, not of each start. A
+ * window that ends while the batch runs hands the batch's starts on to the next one, and a commit
+ * within {@link #inFlight} of a window's end counts them in the next window, as the calls may
+ * reach the provider after it ends; the rest of the ending window then starts nothing. How late
+ * the commit is comes from a monotonic clock, measured from the last start, so the windows follow
+ * the starts' own {@code now}.
  */
 public class ConnectionBudgets {
 
@@ -36,13 +45,32 @@ public class ConnectionBudgets {
     static final String RATE_LIMIT_SOURCE = "rate-limit-headers";
     /** The longest window a rate-limit answer spends. */
     static final Duration SPENT_BY_A_REFUSAL = Duration.ofHours(1);
+    /**
+     * How long after a batch's commit its calls may still reach the provider, on a busy node: the
+     * calls are handed to threads, and the provider may queue them before it counts them (never
+     * more than a quarter of a window).
+     */
+    static final Duration IN_FLIGHT = Duration.ofSeconds(10);
 
     private final JdbcTemplate jdbc;
     private final ChannelPlugins plugins;
+    private final LongSupplier nanoTime;
 
     public ConnectionBudgets(JdbcTemplate jdbc, ChannelPlugins plugins) {
+        this(jdbc, plugins, System::nanoTime);
+    }
+
+    /** @param nanoTime a monotonic clock (as {@link System#nanoTime()}): how long a batch ran since a start */
+    ConnectionBudgets(JdbcTemplate jdbc, ChannelPlugins plugins, LongSupplier nanoTime) {
         this.jdbc = jdbc;
         this.plugins = plugins;
+        this.nanoTime = nanoTime;
+    }
+
+    /** How long after its commit a batch's calls may still be on their way, for a window of {@code length}. */
+    static Duration inFlight(Duration length) {
+        Duration quarter = length.dividedBy(4);
+        return quarter.compareTo(IN_FLIGHT) < 0 ? quarter : IN_FLIGHT;
     }
 
     /**
@@ -186,14 +214,21 @@ public class ConnectionBudgets {
             this.blockedUntil = blockedUntil;
         }
 
-        /** The window that contains {@code now}: a new one starts empty. */
-        void roll(Instant now) {
-            long seconds = length.toSeconds();
-            Instant current = Instant.ofEpochSecond(Math.floorDiv(now.getEpochSecond(), seconds) * seconds);
+        /**
+         * The window that contains {@code now}: a new one holds only the {@code pending} starts of
+         * this batch, whose calls go out after its commit, so in that window or later.
+         */
+        void roll(Instant now, int pending) {
+            Instant current = startOf(now);
             if (start == null || start.isBefore(current)) {
                 start = current;
-                used = 0;
+                used = pending;
             }
+        }
+
+        Instant startOf(Instant at) {
+            long seconds = length.toSeconds();
+            return Instant.ofEpochSecond(Math.floorDiv(at.getEpochSecond(), seconds) * seconds);
         }
 
         Instant end() {
@@ -209,6 +244,10 @@ public class ConnectionBudgets {
         private final Instant blockedUntil;
         private boolean dirty;
         private boolean flushAfterEachTake;
+        /** Starts taken since the last write: their calls go out after the commit that follows it. */
+        private int pending;
+        private Instant lastTake;
+        private long lastTakeNanos;
 
         Account(WorkspaceId workspace, ChannelId channel, List<Window> windows, Instant blockedUntil) {
             this.workspace = workspace;
@@ -220,9 +259,13 @@ public class ConnectionBudgets {
         Optional<Instant> take(Instant now) {
             Instant allowed = blockedUntil != null && blockedUntil.isAfter(now) ? blockedUntil : null;
             for (Window window : windows) {
-                window.roll(now);
+                window.roll(now, pending);
                 if (window.blockedUntil != null && window.blockedUntil.isAfter(now)) {
                     allowed = later(allowed, window.blockedUntil);
+                }
+                if (window.start.isAfter(now)) {
+                    // the window of now is over for this connection: starts near its end went to the next one
+                    allowed = later(allowed, window.start);
                 }
                 if (window.used >= window.capacity) {
                     allowed = later(allowed, window.end());
@@ -235,6 +278,9 @@ public class ConnectionBudgets {
                 return Optional.empty();
             }
             windows.forEach(window -> window.used++);
+            pending++;
+            lastTake = now;
+            lastTakeNanos = nanoTime.getAsLong();
             dirty = true;
             if (flushAfterEachTake) {
                 flush();
@@ -242,12 +288,22 @@ public class ConnectionBudgets {
             return Optional.empty();
         }
 
+        /**
+         * Writes the windows back just before the commit: the starts taken count in the window their
+         * calls may reach the provider in, the one {@link #inFlight} after now, if a later one.
+         */
         void flush() {
             if (!dirty) {
                 return;
             }
+            Instant committing = lastTake.plusNanos(Math.max(0, nanoTime.getAsLong() - lastTakeNanos));
             List<Object[]> rows = new ArrayList<>();
             for (Window window : windows) {
+                Instant landing = window.startOf(committing.plus(inFlight(window.length)));
+                if (window.start.isBefore(landing)) {
+                    window.start = landing;
+                    window.used = pending;
+                }
                 rows.add(new Object[] {Timestamp.from(window.start), window.used, workspace.value(), channel.value(),
                         window.name});
             }
@@ -255,6 +311,7 @@ public class ConnectionBudgets {
                     UPDATE connection_budget SET window_start = ?, used = ?
                      WHERE workspace_id = ? AND channel_id = ? AND window_name = ?""", rows);
             dirty = false;
+            pending = 0;
         }
 
         private static Instant later(Instant a, Instant b) {

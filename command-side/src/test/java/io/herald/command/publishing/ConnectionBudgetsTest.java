@@ -21,6 +21,11 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,18 +60,42 @@ class ConnectionBudgetsTest {
     private static Node nodeB;
     private static Node budgetedA;
     private static Node budgetedB;
+    /** Facebook with 3 calls a minute, on a monotonic clock the test moves: how long a batch runs. */
+    private static final AtomicLong NANOS = new AtomicLong();
+    private static Node perMinute;
 
     /** One node's view of the database: its own connections and transactions. */
-    private record Node(ConnectionBudgets budgets, TransactionTemplate transactions) {
+    private record Node(ConnectionBudgets budgets, TransactionTemplate transactions,
+                        DataSourceTransactionManager transactionManager) {
 
         static Node on(String url, ChannelPlugins plugins) {
+            return on(url, plugins, System::nanoTime);
+        }
+
+        static Node on(String url, ChannelPlugins plugins, LongSupplier nanoTime) {
             DriverManagerDataSource dataSource = new DriverManagerDataSource(url);
-            return new Node(new ConnectionBudgets(new JdbcTemplate(dataSource), plugins),
-                    new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
+            DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
+            return new Node(new ConnectionBudgets(new JdbcTemplate(dataSource), plugins, nanoTime),
+                    new TransactionTemplate(transactionManager), transactionManager);
         }
 
         Optional<Instant> take(String ws, String channel, ChannelType type, Instant now) {
             return transactions.execute(tx -> budgets.take(new WorkspaceId(ws), new ChannelId(channel), type, now));
+        }
+
+        /** The starts of one batch (one unit of work and transaction, as the dispatcher's): the ones that may start. */
+        int batch(String ws, String channel, ChannelType type, List<Instant> nows, Runnable beforeCommit) {
+            UnitOfWork<?> unitOfWork = DefaultUnitOfWork.startAndGet(null);
+            unitOfWork.attachTransaction(new SpringTransactionManager(transactionManager));
+            int started = 0;
+            for (Instant now : nows) {
+                if (budgets.take(new WorkspaceId(ws), new ChannelId(channel), type, now).isEmpty()) {
+                    started++;
+                }
+            }
+            beforeCommit.run();
+            unitOfWork.commit();
+            return started;
         }
     }
 
@@ -90,6 +119,9 @@ class ConnectionBudgetsTest {
         nodeB = Node.on(database, plugins);
         budgetedA = Node.on(database, withFacebookBudget);
         budgetedB = Node.on(database, withFacebookBudget);
+        perMinute = Node.on(database, ChannelAdaptersConfiguration.create(PluginProperties.of(java.util.Map.of(
+                "herald.channels.facebook.budget-calls", "3", "herald.channels.facebook.budget-window", "1m")),
+                OutboundGuard.privateNetworksAllowed(), Clock.systemUTC()), NANOS::get);
         threads = Executors.newFixedThreadPool(8);
     }
 
@@ -175,5 +207,36 @@ class ConnectionBudgetsTest {
                 io.herald.adapters.port.ProviderUsage.remaining(0, NOW.plusSeconds(300), NOW), NOW);
         assertThat(budgetedB.take("usage", "md", ChannelType.of("mastodon"), NOW.plusSeconds(1)))
                 .contains(NOW.plusSeconds(300));
+    }
+
+    @Test
+    void aBatchCountsItsStartsInTheWindowItsCallsGoOutIn() {
+        Instant minute = Instant.parse("2026-12-05T22:10:00Z");
+        Instant next = minute.plusSeconds(60);
+        // a batch that starts 3 near the end of a minute and commits 5 s later: its calls go out in the next minute
+        assertThat(perMinute.batch("late", "fb", FACEBOOK, List.of(minute.plusSeconds(50), minute.plusSeconds(51),
+                minute.plusSeconds(52)), () -> NANOS.addAndGet(java.time.Duration.ofSeconds(13).toNanos())))
+                .isEqualTo(3);
+        assertThat(perMinute.take("late", "fb", FACEBOOK, next.plusSeconds(1))).as("the next minute holds them")
+                .contains(next.plusSeconds(60));
+
+        // a batch during which a minute ends: its starts before the end go out with the rest, in the new minute
+        Instant third = next.plusSeconds(60);
+        assertThat(perMinute.batch("across", "fb", FACEBOOK, List.of(next.plusSeconds(30), next.plusSeconds(31),
+                third.plusSeconds(1), third.plusSeconds(2)), () -> { })).as("2 before the end, 1 after").isEqualTo(3);
+        assertThat(perMinute.take("across", "fb", FACEBOOK, third.plusSeconds(3))).contains(third.plusSeconds(60));
+
+        // a start just before a minute ends may reach the provider after it: it counts in the next minute
+        Instant fourth = third.plusSeconds(60);
+        assertThat(perMinute.take("edge", "fb", FACEBOOK, third.plusMillis(59_500))).isEmpty();
+        assertThat(perMinute.take("edge", "fb", FACEBOOK, fourth.plusSeconds(1))).isEmpty();
+        assertThat(perMinute.take("edge", "fb", FACEBOOK, fourth.plusSeconds(2))).isEmpty();
+        assertThat(perMinute.take("edge", "fb", FACEBOOK, fourth.plusSeconds(3))).contains(fourth.plusSeconds(60));
+        // one early in a minute counts in it
+        Instant fifth = fourth.plusSeconds(60);
+        for (int i = 0; i < 3; i++) {
+            assertThat(perMinute.take("early", "fb", FACEBOOK, fifth.plusSeconds(1))).isEmpty();
+        }
+        assertThat(perMinute.take("early", "fb", FACEBOOK, fifth.plusSeconds(2))).contains(fifth.plusSeconds(60));
     }
 }

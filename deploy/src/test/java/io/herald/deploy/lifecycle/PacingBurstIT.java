@@ -26,26 +26,28 @@ import org.junit.jupiter.api.Test;
 /**
  * A burst on one Facebook connection: 1,000 publications due in the same second (held while the
  * connection's token had lapsed, released at once by new credentials), on a Page whose
- * sandbox budget allows 200 posts per window (the minute of production scaled to 6 s; Herald's
+ * sandbox budget allows 200 posts per window (the minute of production scaled to 20 s; Herald's
  * budget for Facebook connections is configured the same, herald.channels.facebook.budget-*).
  * Herald starts attempts within the budget: at most a handful of rate-limit answers reach
- * attempts, every publication succeeds, and no 6-second window of the budget holds more attempt
- * starts than the budget allows. The same with two nodes sharing the budget through PostgreSQL.
+ * attempts, every publication succeeds, no 20-second window of the budget holds more attempt
+ * starts than the budget allows, and the starts spread over the windows the budget needs. The
+ * same with two nodes sharing the budget through PostgreSQL. Everything is read from the outcome
+ * (the attempts' start times and failure kinds), nothing from how long Herald took.
  */
-@Tag("burst")
+// it runs alone, after the other classes: a burst beside their work would measure the machine, not Herald
+@Tag("own-jvm")
 class PacingBurstIT extends HeraldIntegrationTest {
 
     private static final int PUBLICATIONS = 1_000;
     private static final int CALLS = 200;
-    private static final long WINDOW_SECONDS = 6;
-    /** Starts above the budget in a window: none expected, Herald counts each start in its window. */
-    private static final int SLACK = 10;
+    private static final long WINDOW_SECONDS = 20;
     /**
-     * Rate-limit answers, 5 % of the burst at most (without pacing the sandbox refuses most of it):
-     * a call whose start was counted late in one window may reach the sandbox in the next (on a
-     * busy machine its call waits for a thread), where it meets that window's starts.
+     * Rate-limit answers that may reach attempts: a handful (without pacing the sandbox refuses
+     * most of the burst). Herald counts a batch's starts in the window its calls go out in, so
+     * none is expected; a call held up for seconds between its batch's commit and the provider
+     * can still arrive in the next window.
      */
-    private static final int HANDFUL = PUBLICATIONS / 20;
+    private static final int HANDFUL = 5;
     private static final String NODE_KEY = "hs.pacing-burst-system-key-abcdefghijklmnopqrstuvwxyz012345";
 
     /** One Herald, or two sharing a database, as the test calls them: answers with their status and body. */
@@ -143,7 +145,7 @@ class PacingBurstIT extends HeraldIntegrationTest {
         assertThat(reconnected.status()).as("reconnect %s", reconnected).isEqualTo(200);
         // five windows of the budget; on a busy machine an answer that was not recorded in time (a call that
         // outlived its attempt's deadline, a lost lock race) is read back after the attempt's deadline
-        awaitCount(database, ws, "SUCCEEDED", PUBLICATIONS, Duration.ofMinutes(5));
+        awaitCount(database, ws, "SUCCEEDED", PUBLICATIONS, Duration.ofMinutes(8));
         return burstOf(database, ws, released);
     }
 
@@ -213,7 +215,7 @@ class PacingBurstIT extends HeraldIntegrationTest {
         assertThat(seen.rateLimited()).as("rate-limit answers that reached attempts (%s)", how)
                 .isLessThanOrEqualTo(HANDFUL);
         assertThat(busiest).as("attempt starts in the busiest %d s window (%s)", WINDOW_SECONDS, how)
-                .isLessThanOrEqualTo(CALLS + SLACK);
+                .isLessThanOrEqualTo(CALLS);
         assertThat(spread).as("the burst's spread follows the budget (%s)", how)
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(WINDOW_SECONDS * (PUBLICATIONS / CALLS - 2)));
     }
