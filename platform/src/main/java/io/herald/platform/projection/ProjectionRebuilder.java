@@ -7,6 +7,7 @@ import io.herald.platform.threads.BackgroundThreads;
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import jakarta.annotation.PreDestroy;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,20 +49,23 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>The processor stops on this node and its segments are claimed here, so no node writes the
  * projection meanwhile (another node that still holds a segment makes the rebuild refuse). Then,
  * in one transaction: the projection's {@code @ResetHandler}s empty its tables, and every stored
- * event is handed to its own {@code @EventHandler}s, aggregate after aggregate, each aggregate's
- * events in sequence order, a page of {@code herald.rebuild.page-size} events per batch; the
- * claims are released and the transaction commits. Readers see the old rows until the commit and
+ * event of the types it handles is handed to its own {@code @EventHandler}s in store order, read in
+ * one snapshot of the store ({@link StoredEventPages}), a page of {@code herald.rebuild.page-size}
+ * events per batch; the claims are released and the transaction commits. Readers see the old rows until the commit and
  * the new ones after; a rebuild that fails or a node that dies mid-way leaves the old rows.
  *
  * <p>The processor's tokens are not moved: started again, it handles the events since it stopped
  * a second time, and the projections ignore an event at or below a row's last applied sequence
  * number, so nothing appended during the rebuild is lost or applied twice.
  *
- * <p>Aggregate order rather than store order is what makes it fast (a publication's events arrive
- * together and its row is written once, instead of once per event), and it is the order the live
- * processor guarantees too: its segments handle different aggregates in parallel, so a projection
- * may only rely on the order of each aggregate's own events. A processor configured with any other
- * sequencing policy is rebuilt by Axon's token reset instead, which replays in store order.
+ * <p>Each aggregate's events arrive in sequence order, which is all the live processor guarantees
+ * too: its segments handle different aggregates in parallel, so a projection may only rely on the
+ * order of each aggregate's own events. A page is one batch to the handlers, so a publication's
+ * events in one page write its row once. Only processors sequenced per aggregate are rebuilt here;
+ * one configured with any other sequencing policy is rebuilt by Axon's token reset instead.
+ *
+ * <p>While it runs, {@link #progress} tells how many of the events counted at its start it has
+ * handled, at what rate, and about how long is left; the log says so every few seconds.
  */
 @Component
 @EnableConfigurationProperties(RebuildProperties.class)
@@ -74,6 +78,8 @@ public class ProjectionRebuilder {
      */
     public static final String REBUILDING = ProjectionRebuilder.class.getName() + ".rebuilding";
 
+    /** How often a running rebuild logs how far it is. */
+    private static final long PROGRESS_LOG_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** Pages read ahead of the one being handled. */
     private static final int READ_AHEAD = 2;
 
@@ -88,6 +94,8 @@ public class ProjectionRebuilder {
     /** The projections this node is rebuilding, and the cause of the last failed rebuild of each. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final Map<String, String> failed = new ConcurrentHashMap<>();
+    /** How far this node's last rebuild of each projection got. */
+    private final Map<String, Progress> progress = new ConcurrentHashMap<>();
 
     public ProjectionRebuilder(EventProcessingConfiguration processing, TokenStore tokenStore,
                                NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactions,
@@ -97,7 +105,7 @@ public class ProjectionRebuilder {
         this.tokenStore = tokenStore;
         this.transaction = new TransactionTemplate(transactions);
         this.jdbc = jdbc.getJdbcTemplate();
-        this.store = new StoredEventPages(jdbc, axon.eventSerializer(), axon.upcasterChain(),
+        this.store = new StoredEventPages(jdbc, transactions, axon.eventSerializer(), axon.upcasterChain(),
                 mayChangeTypes(upcasters.stream().toList()), properties.pageSize());
     }
 
@@ -138,7 +146,9 @@ public class ProjectionRebuilder {
             // fails fast, before anything is deleted, while another node holds a segment
             transaction.executeWithoutResult(status -> claimAndRelease(name));
             failed.remove(name);
-            worker.execute(() -> fold(processor, handlers.eventHandlerInvoker()));
+            Progress tracked = new Progress();
+            progress.put(name, tracked);
+            worker.execute(() -> fold(processor, handlers.eventHandlerInvoker(), tracked));
         } catch (UnableToClaimTokenException e) {
             processor.start();
             running.remove(name);
@@ -161,12 +171,17 @@ public class ProjectionRebuilder {
         return Optional.ofNullable(failed.get(name));
     }
 
+    /** How far this node's running or last rebuild of the projection got; empty if it rebuilt none. */
+    public Optional<RebuildProgress> progress(String name) {
+        return Optional.ofNullable(progress.get(name)).map(Progress::snapshot);
+    }
+
     /** Herald names each processor after its one processing group. */
     private boolean perAggregate(String name) {
         return processing.sequencingPolicy(name) instanceof SequentialPerAggregatePolicy;
     }
 
-    private void fold(StreamingEventProcessor processor, EventHandlerInvoker handlers) {
+    private void fold(StreamingEventProcessor processor, EventHandlerInvoker handlers, Progress tracked) {
         String name = processor.getName();
         long started = System.nanoTime();
         try {
@@ -175,16 +190,18 @@ public class ProjectionRebuilder {
                 LongStatements.liftTimeouts(jdbc);
                 int[] segments = claimAll(name);
                 handlers.performReset();
-                long handled = foldEveryStream(handlers);
+                long handled = foldEveryStream(name, handlers, tracked);
                 for (int segment : segments) {
                     tokenStore.releaseClaim(name, segment);
                 }
                 return handled;
             });
+            tracked.finish();
             double seconds = (System.nanoTime() - started) / 1e9;
             log.info("projection {} rebuilt from {} stored events in {} s ({} events/s)", name, events,
                     String.format("%.1f", seconds), Math.round(events / Math.max(seconds, 1e-3)));
         } catch (RuntimeException e) {
+            tracked.finish();
             log.error("rebuild of projection {} failed; its rows are as they were before", name, e);
             failed.put(name, "rebuild failed: " + e.getClass().getSimpleName());
         } finally {
@@ -199,11 +216,13 @@ public class ProjectionRebuilder {
 
     /**
      * Hands every stored event the projection may handle to its handlers, a page at a time. A
-     * second thread reads and deserializes the next pages (on connections of its own, outside the
+     * second thread reads and deserializes the next pages (on a connection of its own, outside the
      * rebuild's transaction) while this one handles the current page and writes its rows.
      */
-    private long foldEveryStream(EventHandlerInvoker handlers) {
-        List<String> types = store.storedTypes(handlers);
+    private long foldEveryStream(String name, EventHandlerInvoker handlers, Progress tracked) {
+        StoredEventPages.Types stored = store.storedTypes(handlers);
+        tracked.total = stored.events();
+        List<String> types = stored.names();
         if (types.isEmpty()) {
             return 0;
         }
@@ -213,6 +232,7 @@ public class ProjectionRebuilder {
             return null;
         });
         long handled = 0;
+        long loggedAt = System.nanoTime();
         try {
             while (true) {
                 List<TrackedEventMessage<?>> page = pages.poll(1, TimeUnit.SECONDS);
@@ -226,6 +246,11 @@ public class ProjectionRebuilder {
                 } else {
                     handle(handlers, page);
                     handled += page.size();
+                    tracked.done = handled;
+                    if (System.nanoTime() - loggedAt > PROGRESS_LOG_NANOS) {
+                        loggedAt = System.nanoTime();
+                        log.info("rebuilding {}", tracked.snapshot().describe(name));
+                    }
                 }
             }
         } catch (InterruptedException e) {
@@ -278,6 +303,26 @@ public class ProjectionRebuilder {
             throw new IllegalStateException("interrupted while stopping " + processor.getName(), e);
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not stop " + processor.getName(), e.getCause());
+        }
+    }
+
+    /** A rebuild's counters: written by its one handling thread, read by any. */
+    private static final class Progress {
+        private final Instant startedAt = Instant.now();
+        private final long started = System.nanoTime();
+        private volatile long done;
+        private volatile Long total;
+        private volatile long finished;
+
+        void finish() {
+            finished = System.nanoTime();
+        }
+
+        RebuildProgress snapshot() {
+            long end = finished;
+            boolean running = end == 0;
+            return new RebuildProgress(running, done, total, startedAt,
+                    ((running ? System.nanoTime() : end) - started) / 1e9);
         }
     }
 

@@ -58,14 +58,16 @@ public class ProjectionAdminController {
 
     private ProcessorStatus status(EventProcessor processor) {
         String name = processor.getName();
-        return status(processor, rebuilder.isRebuilding(name), rebuilder.failure(name).orElse(null));
+        return status(processor, rebuilder.isRebuilding(name), rebuilder.failure(name).orElse(null),
+                rebuilder.progress(name).map(ProcessorStatus.Rebuild::of).orElse(null));
     }
 
     /** {@code rebuildFailure}: why this node's last rebuild of it failed, shown unless a segment is in error. */
-    private static ProcessorStatus status(EventProcessor processor, boolean rebuilding, String rebuildFailure) {
+    private static ProcessorStatus status(EventProcessor processor, boolean rebuilding, String rebuildFailure,
+                                          ProcessorStatus.Rebuild rebuild) {
         if (!(processor instanceof StreamingEventProcessor streaming)) {
             return new ProcessorStatus(processor.getName(), false, processor.isRunning(), false, true, List.of(),
-                    processor.isError() ? "in error" : null);
+                    processor.isError() ? "in error" : null, null);
         }
         Map<Integer, EventTrackerStatus> segments = streaming.processingStatus();
         List<ProcessorStatus.Segment> rows = segments.entrySet().stream()
@@ -81,7 +83,7 @@ public class ProjectionAdminController {
                 .map(s -> "segment " + s.getSegment().getSegmentId() + ": " + s.getError().getClass().getSimpleName())
                 .findFirst().orElse(rebuildFailure);
         return new ProcessorStatus(streaming.getName(), streaming.supportsReset(), streaming.isRunning(), replaying,
-                caughtUp, rows, error);
+                caughtUp, rows, error, rebuild);
     }
 
     private static ProcessorStatus.Segment segment(int id, EventTrackerStatus status) {

@@ -3,6 +3,7 @@ package io.herald.query.audit;
 import java.util.ArrayList;
 import java.util.List;
 import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
@@ -16,11 +17,14 @@ import org.springframework.stereotype.Component;
  * this runs after them, on its own token. One segment, so the chain has one writer and one order
  * (the store's); a new processor starts from the first event, so on an existing store its first
  * run computes the chain of everything stored before (progress: {@code GET
- * /api/v1/admin/audit/chain}). It cannot be reset: a chain is only ever appended to. With
+ * /api/v1/admin/audit/chain}). It cannot be reset, so it is no projection to rebuild: a chain is
+ * only ever appended to, and a replay would only read the whole store again through the processor
+ * to find every event chained already. With
  * {@code herald.audit.chain-enabled=false} it is not registered on this node, so the benchmark can
  * measure a publication's cost without it; its token then waits, and the chain catches up later.
  */
 @Component
+@DisallowReplay
 @ConditionalOnProperty(name = "herald.audit.chain-enabled", havingValue = "true", matchIfMissing = true)
 @ProcessingGroup(AuditChainProcessor.PROCESSING_GROUP)
 public class AuditChainProcessor {
