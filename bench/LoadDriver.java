@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  * {@code key=value} pairs.
  *
  * <pre>
- * setup      BASE SYSTEM_KEY WORKSPACE PAGE TOKEN          -> key=...
+ * setup      BASE SYSTEM_KEY WORKSPACE PAGE TOKEN [SANDBOX] -> key=... (SANDBOX: the sandbox's base where it
+ *                                                           runs apart from Herald; BASE otherwise)
  * saturate   BASE KEY WORKSPACE CONCURRENCY SECONDS PREFIX  -> accepted_per_s p50_ms p99_ms
  * fixed      BASE KEY WORKSPACE RATE SECONDS PREFIX         -> accepted_per_s p50_ms p99_ms
  * e2e        BASE KEY WORKSPACE COUNT PREFIX JDBC_URL       -> publications_per_s seconds
@@ -56,7 +57,7 @@ public final class LoadDriver {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "setup" -> setup(args[1], args[2], args[3], args[4], args[5]);
+            case "setup" -> setup(args[1], args[2], args[3], args[4], args[5], args.length > 6 ? args[6] : args[1]);
             case "saturate" -> saturate(args[1], args[2], args[3], Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]), args[6]);
             case "fixed" -> fixed(args[1], args[2], args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]),
@@ -73,9 +74,9 @@ public final class LoadDriver {
         System.exit(0);
     }
 
-    private static void setup(String base, String systemKey, String ws, String page, String token)
+    private static void setup(String base, String systemKey, String ws, String page, String token, String sandbox)
             throws Exception {
-        check(send(base, systemKey, "POST", "/sandbox/_admin/facebook/tokens",
+        check(send(sandbox, systemKey, "POST", "/sandbox/_admin/facebook/tokens",
                 "{\"token\":\"" + token + "\",\"pageId\":\"" + page + "\",\"kind\":\"PAGE\"}"));
         check(send(base, systemKey, "POST", "/api/v1/admin/workspaces",
                 "{\"workspaceId\":\"" + ws + "\",\"name\":\"benchmark\"}"));

@@ -7,8 +7,8 @@
 # and a PostgreSQL server reachable through PGHOST/PGPORT/PGUSER/PGPASSWORD (default
 # 127.0.0.1:5432, user postgres). It creates a database of its own and drops it at the end,
 # builds deploy/target/herald.jar if it is missing, measures the raw append limit with pgbench,
-# starts Herald with its provider sandbox, drives load from a separate JVM (LoadDriver.java) and
-# prints one result block. Not part of the test suite. Durations and sizes: see the variables below.
+# starts the provider sandbox in a JVM of its own and Herald pointed at it, drives load from a
+# separate JVM (LoadDriver.java) and prints one result block. Not part of the test suite. Durations and sizes: see the variables below.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -41,7 +41,19 @@ SATURATION_CLIENTS=${BENCH_CLIENTS:-64}
 SUSTAINED_RATE=${BENCH_SUSTAINED_RATE:-50}
 # the open loop's fixed rate, and the rate at which the database's own answer time is measured
 FIXED_RATE=${BENCH_FIXED_RATE:-500}
+# an open loop below intake's saturation on two cores, its p99 set against the database's own at that rate
+MID_RATE=${BENCH_MID_RATE:-250}
+# "own": the provider sandbox in a JVM of its own (SandboxLauncher), Herald pointed at it by its
+# providers' base URLs, so the sandbox's side of every call is not counted as Herald's;
+# "in-process": the sandbox served by Herald itself (herald.sandbox.enabled), as until 2026-12-07
+SANDBOX_MODE=${BENCH_SANDBOX:-own}
+SANDBOX_OPTS=${BENCH_SANDBOX_OPTS:--Xmx512m -XX:+UseParallelGC}
+# a folder: Herald's GC log, and a flight recording (jcmd JFR.start, settings=profile) of each
+# measured intake and slow-provider phase, written there; unset, neither
+PROFILE_DIR=${BENCH_PROFILE_DIR:-}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
+# how long Herald and the sandbox may take to start (on a machine other builds keep busy, minutes)
+START_SECONDS=${BENCH_START_SECONDS:-600}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
 JAR=deploy/target/herald.jar
@@ -49,10 +61,12 @@ LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 DB=herald_bench_$(date +%s)
 WORK=$(mktemp -d)
 HERALD_PID=
+SANDBOX_PID=
 log() { echo "[bench] $*" >&2; }
 
 cleanup() {
     if [ -n "$HERALD_PID" ]; then kill "$HERALD_PID" 2>/dev/null || true; wait "$HERALD_PID" 2>/dev/null || true; fi
+    if [ -n "$SANDBOX_PID" ]; then kill "$SANDBOX_PID" 2>/dev/null || true; wait "$SANDBOX_PID" 2>/dev/null || true; fi
     dropdb --if-exists "$DB" >/dev/null 2>&1 || true
     rm -rf "$WORK"
 }
@@ -85,21 +99,28 @@ VALUES ('pub_' || md5(random()::text), 0, 'Publication', gen_random_uuid()::text
 SQL
 pgbench -n -c 8 -j 2 -T "$SECONDS_PER_PHASE" -f "$WORK/append.sql" "$DB" > "$WORK/pgbench.txt" 2>&1
 RAW_TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
-# --- 1a. the database's own answer time at the fixed intake rate: the same append, FIXED_RATE
+# --- 1a. the database's own answer time at the fixed intake rates: the same append, RATE
 # transactions a second (pgbench's --rate: Poisson arrivals) from 8 clients, each timed from its
 # scheduled start as the driver times a request. A request at that rate waits for an append and a
 # commit too, so this p99 is about the least intake's can be on this machine (bench/results/2026-12-02-runs.md, runs 8 and 9).
-log "pgbench: the append at a fixed $FIXED_RATE tx/s, ${SECONDS_PER_PHASE}s"
-DB_FIXED="not measured: pgbench failed"
-if pgbench -n -c 8 -j 2 -R "$FIXED_RATE" -T "$SECONDS_PER_PHASE" -l --log-prefix="$WORK/fixed" -f "$WORK/append.sql" \
-        "$DB" > "$WORK/pgbench-fixed.txt" 2>&1; then
-    # a log line: client, transaction, microseconds, script, epoch seconds, microseconds, schedule lag
-    DB_FIXED=$(cat "$WORK"/fixed.* | python3 -c 'import sys
+db_at_rate() {
+    local rate=$1 line="not measured: pgbench failed"
+    log "pgbench: the append at a fixed $rate tx/s, ${SECONDS_PER_PHASE}s"
+    rm -f "$WORK"/fixed.*
+    if pgbench -n -c 8 -j 2 -R "$rate" -T "$SECONDS_PER_PHASE" -l --log-prefix="$WORK/fixed" -f "$WORK/append.sql" \
+            "$DB" > "$WORK/pgbench-fixed.txt" 2>&1; then
+        # a log line: client, transaction, microseconds, script, epoch seconds, microseconds, schedule lag
+        line=$(cat "$WORK"/fixed.* | python3 -c 'import sys
 ms = sorted((int(f[2]) + int(f[6])) / 1000 for f in (l.split() for l in sys.stdin))
 at = lambda p: ms[min(len(ms) - 1, max(0, -(-len(ms) * p // 100) - 1))]
 print(f"transactions={len(ms)} p50_ms={at(50):.1f} p99_ms={at(99):.1f}")') \
-        || DB_FIXED="not measured: pgbench logged no transactions"
-fi
+            || line="not measured: pgbench logged no transactions"
+    fi
+    echo "$line"
+}
+DB_FIXED=$(db_at_rate "$FIXED_RATE")
+DB_MID=$(db_at_rate "$MID_RATE")
+DB_SUSTAINED=$(db_at_rate "$SUSTAINED_RATE")
 psql -q -d "$DB" -c 'DROP TABLE bench_event'
 
 # --- Herald, with its sandbox, on that database
@@ -108,8 +129,10 @@ rm -f "$WORK"/lib/logback-*.jar   # the reference logs nothing; no provider mean
 # a new JVM per phase: C1 alone compiles the driver's few hot paths at once, so its JIT takes little
 # of the CPU it shares with Herald
 DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$(ls "$WORK"/lib/postgresql-*.jar)" bench/LoadDriver.java)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
 BASE=http://localhost:$PORT
+SANDBOX_BASE=$BASE
 SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
 HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
@@ -117,16 +140,53 @@ HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 
-start_herald() {
+# the sandbox in a JVM of its own: Herald's libraries, only the sandbox's beans and a web server
+# (io.herald.sandbox.SandboxLauncher), no database; it keeps its state in memory for the whole run
+start_sandbox() {
+    local port
+    port=$(free_port)
+    SANDBOX_BASE=http://localhost:$port
     # shellcheck disable=SC2086
-    java -Xmx"$HERALD_HEAP" $HERALD_OPTS -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
+    java $SANDBOX_OPTS -cp "$WORK/lib/*" io.herald.sandbox.SandboxLauncher --server.port="$port" \
+        >> "$WORK/sandbox.log" 2>&1 &
+    SANDBOX_PID=$!
+    local deadline=$((SECONDS + START_SECONDS))
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        if curl -fs -o /dev/null "$SANDBOX_BASE/sandbox/_admin/latency" -X PUT -H 'Content-Type: application/json' \
+                -d '{"millis":0}' 2>/dev/null; then return 0; fi
+        kill -0 "$SANDBOX_PID" 2>/dev/null || { tail -50 "$WORK/sandbox.log" >&2; exit 1; }
+        sleep 0.5
+    done
+    echo "the sandbox did not start" >&2; exit 1
+}
+# how Herald finds its sandbox: its own (sandbox on), or the one above by the providers' base URLs, as
+# SandboxChannelsEnvironment.pointedAt sets them (private networks allowed: the sandbox is on loopback)
+sandbox_arguments() {
+    if [ "$SANDBOX_MODE" = own ]; then
+        local at="$SANDBOX_BASE/sandbox"
+        echo "--herald.sandbox.enabled=false --herald.public-base-url=$BASE" \
+            "--herald.channels.facebook.graph-base-url=$at/facebook/v25.0" \
+            "--herald.channels.linkedin.api-base-url=$at/linkedin" \
+            "--herald.channels.threads.base-url=$at/threads/v1.0" \
+            "--herald.channels.instagram.graph-base-url=$at/instagram/v23.0" \
+            "--herald.outbound.allow-private-networks=true"
+    else
+        echo "--herald.sandbox.enabled=true --herald.sandbox.allow-external-database=true"
+    fi
+}
+GC_LOG=
+[ -n "$PROFILE_DIR" ] && { mkdir -p "$PROFILE_DIR"; GC_LOG="-Xlog:gc*,safepoint:file=$PROFILE_DIR/herald-gc-%p.log:uptime,level,tags"; }
+start_herald() {
+    # shellcheck disable=SC2086,SC2046
+    java -Xmx"$HERALD_HEAP" $HERALD_OPTS $GC_LOG -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
         --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
-        --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true --herald.sandbox.allow-external-database=true \
+        --herald.data-dir="$WORK/data" $(sandbox_arguments) \
         --herald.secrets.encryption-key="$ENCRYPTION_KEY" --herald.security.system-key="$SYSTEM_KEY" \
         --herald.security.rate-limit.limit-for-period=100000000 >> "$WORK/herald.log" 2>&1 &
     HERALD_PID=$!
-    for _ in $(seq 1 240); do
+    local deadline=$((SECONDS + START_SECONDS))
+    while [ "$SECONDS" -lt "$deadline" ]; do
         if curl -fs "$BASE/actuator/health" 2>/dev/null | grep -q UP; then return 0; fi
         kill -0 "$HERALD_PID" 2>/dev/null || { tail -50 "$WORK/herald.log" >&2; exit 1; }
         sleep 0.5
@@ -134,17 +194,23 @@ start_herald() {
     echo "Herald did not start" >&2; exit 1
 }
 stop_herald() { kill "$HERALD_PID"; wait "$HERALD_PID" || true; HERALD_PID=; }
-latency() { curl -fs -X PUT "$BASE/sandbox/_admin/latency" -H 'Content-Type: application/json' -d "{\"millis\":$1}" >/dev/null; }
+latency() { curl -fs -X PUT "$SANDBOX_BASE/sandbox/_admin/latency" -H 'Content-Type: application/json' -d "{\"millis\":$1}" >/dev/null; }
 measure() { local out; if out=$("${DRIVER[@]}" "$@" 2>>"$WORK/driver.err"); then log "$out"; echo "$out"; else echo "not measured: the load driver failed ($(tail -1 "$WORK/driver.err"))"; fi; }
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
 rss_mb() { echo $(( $(ps -o rss= -p "$HERALD_PID") / 1024 )); }
-# CPU ticks used so far by Herald, by all PostgreSQL server processes (user + system), and by
-# Herald's JIT compiler threads (part of Herald's)
+# a flight recording of Herald for one phase, where BENCH_PROFILE_DIR names a folder
+profile_start() { [ -z "$PROFILE_DIR" ] || jcmd "$HERALD_PID" JFR.start name="$1" settings=profile \
+    filename="$PROFILE_DIR/$1.jfr" >/dev/null 2>&1 || true; }
+profile_stop() { [ -z "$PROFILE_DIR" ] || jcmd "$HERALD_PID" JFR.stop name="$1" >/dev/null 2>&1 || true; }
+# CPU ticks used so far by Herald's process alone (/proc/<pid>/stat, user + system), by all PostgreSQL
+# server processes, by Herald's JIT compiler threads (part of Herald's), and by the sandbox's process
+# where it runs apart (0 where it runs inside Herald: then its CPU is in Herald's)
 cpu_seconds() {
-    local tck herald pg=0 pid jit=0 task name
+    local tck herald pg=0 pid jit=0 task name sandbox=0
     tck=$(getconf CLK_TCK)
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
+    [ -n "$SANDBOX_PID" ] && sandbox=$(awk '{print $14+$15}' "/proc/$SANDBOX_PID/stat")
     for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
         pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
@@ -155,11 +221,13 @@ cpu_seconds() {
             jit=$((jit + $(awk '{print $14+$15}' "$task/stat" 2>/dev/null || echo 0)))
         fi
     done
-    echo "$herald $pg $tck $jit"
+    echo "$herald $pg $tck $jit $sandbox"
 }
 cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
-print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.1f} ms (its JIT compiler {(int(b[3])-int(a[3]))/t*1000/n:.1f} ms),'
-      f' PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.1f} ms')"; }
+print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.2f} ms (its JIT compiler {(int(b[3])-int(a[3]))/t*1000/n:.2f} ms),'
+      f' PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.2f} ms, sandbox {(int(b[4])-int(a[4]))/t*1000/n:.2f} ms')"; }
+# Herald's CPU per publication alone, from a cpu_per line
+herald_ms() { sed -n 's/^Herald \([0-9.]*\) ms.*/\1/p' <<<"$1"; }
 
 # A server with autovacuum off (some CI set-ups turn it off) lets the dead rows of Herald's busiest small
 # tables pile up (every publication inserts and deletes a timer row and rewrites its view row), and
@@ -171,7 +239,9 @@ settle() { if [ "$AUTOVACUUM" = "off" ]; then psql -q -d "$DB" -c 'VACUUM (ANALY
 # --- 1b. the yardstick: stock Axon on the same database (tables of its own), before Herald starts
 log "stock Axon reference, $REF_WARMUP lifecycles of warm-up, then $REF_COUNT measured"
 REF="not measured: the reference failed"
-if javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
+if [ "$REF_COUNT" -eq 0 ]; then
+    REF="skipped"
+elif javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
     # shellcheck disable=SC2086
     REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$WORK/lib/*" StockAxonReference "$JDBC" \
         "$REF_WARMUP" "$REF_COUNT" "$REF_SEGMENTS" 2>>"$WORK/driver.err") \
@@ -211,9 +281,10 @@ FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname 
 SQL
 }
 
+if [ "$SANDBOX_MODE" = own ]; then log "starting the provider sandbox"; start_sandbox; fi
 log "starting Herald"
 start_herald
-KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench 1000000001 EAAB-bench-token)")
+KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench 1000000001 EAAB-bench-token "$SANDBOX_BASE")")
 latency 0
 
 # --- warm-up: not a figure
@@ -238,8 +309,15 @@ log "intake at saturation, $SATURATION_CLIENTS clients"
 SAT=$(measure saturate "$BASE" "$KEY" bench "$SATURATION_CLIENTS" "$SECONDS_PER_PHASE" sat-)
 DRAIN_1=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_1"; settle
 log "intake at $FIXED_RATE req/s"
+profile_start intake-$FIXED_RATE
 FIX=$(measure fixed "$BASE" "$KEY" bench "$FIXED_RATE" "$SECONDS_PER_PHASE" fix-)
+profile_stop intake-$FIXED_RATE
 DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"; settle
+log "intake at $MID_RATE req/s"
+profile_start intake-$MID_RATE
+MID=$(measure fixed "$BASE" "$KEY" bench "$MID_RATE" "$SECONDS_PER_PHASE" mid-)
+profile_stop intake-$MID_RATE
+DRAIN_M=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_M"; settle
 log "intake at $SUSTAINED_RATE req/s"
 SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus-)
 DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"; settle
@@ -274,21 +352,29 @@ settle
 # --- 4. slow provider: every answer takes SLOW_LATENCY_MS
 log "slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms"
 latency "$SLOW_LATENCY_MS"
+profile_start slow
 CPU_0=$(cpu_seconds)
 SLOW=$(measure e2e "$BASE" "$KEY" bench "$SLOW_COUNT" slow- "$JDBC")
 SLOW_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$SLOW_COUNT")
+profile_stop slow
 settle
 FIT="skipped"
+FIT_CPU="not measured"
 if [ "$FIT_COUNT" -gt 0 ]; then
     log "slow provider within the CPU budget, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms"
     latency "$FIT_LATENCY_MS"
+    CPU_0=$(cpu_seconds)
     FIT=$(measure e2e "$BASE" "$KEY" bench "$FIT_COUNT" fit- "$JDBC")
+    FIT_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$FIT_COUNT")
 fi
 latency 0
 RSS_AFTER_LOAD=$(rss_mb)
 
 # --- 5. replay: copies of the stored publication streams (new ids) up to REPLAY_EVENTS, written while
 # Herald is down; the dispatcher is moved past them (it must not publish the copies), projections rebuilt
+REPLAY="skipped"
+RSS_END="not measured"
+if [ "$REPLAY_EVENTS" -gt 0 ]; then
 log "replay: filling the store to $REPLAY_EVENTS events"
 stop_herald
 psql -q -d "$DB" -v target="$REPLAY_EVENTS" <<'SQL'
@@ -314,6 +400,7 @@ SQL
 start_herald
 REPLAY=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
 RSS_END=$(rss_mb)
+fi
 
 RAW_THIRD=$(calc "$RAW_TPS/3" .1f)
 E2E_RATE=$(field publications_per_s "$E2E")
@@ -326,18 +413,30 @@ SLOW_IDEAL="$SLOW_COUNT/($SLOW_LATENCY_MS/1000)"
 SAT_RATE=$(field accepted_per_s "$SAT")
 SLOW_BOUND=$(calc "$SLOW_COUNT/($SLOW_COUNT/${SAT_RATE:-none}+$SLOW_LATENCY_MS/1000)" .3f)
 FIT_RATE=$(field publications_per_s "$FIT")
+E2E_HERALD_MS=$(herald_ms "$E2E_CPU")
+# an intake phase's p99 ÷ the database's own p99 at that rate (pgbench), where both were measured
+p99_ratio() { calc "$(field p99_ms "$1")/$(field p99_ms "$2")" .1f; }
+SANDBOX_LINE="provider sandbox in Herald's process (its CPU counted in Herald's)"
+[ "$SANDBOX_MODE" = own ] && SANDBOX_LINE="provider sandbox in a JVM of its own ($SANDBOX_OPTS), its CPU apart from Herald's"
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
-machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
   the append alone at $FIXED_RATE tx/s (8 clients):  $DB_FIXED
+  the append alone at $MID_RATE tx/s (8 clients):  $DB_MID
+  the append alone at $SUSTAINED_RATE tx/s (8 clients):   $DB_SUSTAINED
 warm-up, $WARMUP_COUNT publications (not a figure): $WARM
 warm-up, slow provider, last of $SLOW_WARMUP_ROUNDS rounds (not a figure): $SLOW_WARM
 intake, saturation ($SATURATION_CLIENTS clients):   $SAT
   then backlog done: $DRAIN_1
 intake, fixed $FIXED_RATE req/s:                    $FIX
+  p99 ÷ the append alone's p99 at $FIXED_RATE tx/s: $(p99_ratio "$FIX" "$DB_FIXED"); $FIXED_RATE ÷ intake at saturation: $(calc "$FIXED_RATE/${SAT_RATE:-none}" .2f)
   then backlog done: $DRAIN_2
+intake, fixed $MID_RATE req/s:                    $MID
+  p99 ÷ the append alone's p99 at $MID_RATE tx/s: $(p99_ratio "$MID" "$DB_MID"); $MID_RATE ÷ intake at saturation: $(calc "$MID_RATE/${SAT_RATE:-none}" .2f)
+  then backlog done: $DRAIN_M
 intake, fixed $SUSTAINED_RATE req/s:                     $SUS
+  p99 ÷ the append alone's p99 at $SUSTAINED_RATE tx/s: $(p99_ratio "$SUS" "$DB_SUSTAINED")
   then backlog done: $DRAIN_3
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
@@ -349,10 +448,13 @@ stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
   Herald end to end ÷ reference:            $(calc "$E2E_RATE/$REF_RATE" .3f)
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
   ideal (in flight ÷ latency):              $(calc "$SLOW_IDEAL" .0f) publications/s; reached $(calc "$SLOW_RATE/($SLOW_IDEAL)" .3f)
-  at most, intake at saturation's rate:     $(calc "$SLOW_BOUND" .0f) publications/s; $(calc "$SLOW_BOUND/($SLOW_IDEAL)" .3f) of the ideal
+  at most, intake at saturation's rate:     $(calc "$SLOW_BOUND" .0f) publications/s; $(calc "$SLOW_BOUND/($SLOW_IDEAL)" .3f) of the ideal; reached $(calc "$SLOW_RATE/$SLOW_BOUND" .3f) of that
   CPU per publication:                      $SLOW_CPU
+  Herald's CPU ÷ its CPU at 0 ms:           $(calc "$(herald_ms "$SLOW_CPU")/$E2E_HERALD_MS" .2f)
 slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
   ideal (in flight ÷ latency):              $(calc "$FIT_COUNT/($FIT_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$FIT_RATE/($FIT_COUNT/($FIT_LATENCY_MS/1000))" .3f)
+  CPU per publication:                      $FIT_CPU
+  Herald's CPU ÷ its CPU at 0 ms:           $(calc "$(herald_ms "$FIT_CPU")/$E2E_HERALD_MS" .2f)
 replay, all projections rebuilt:            $REPLAY
 resident memory (Herald):                   ${RSS_AFTER_LOAD} MB after the load phases, ${RSS_END} MB after the replay
 EOF
