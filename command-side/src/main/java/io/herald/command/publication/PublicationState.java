@@ -50,6 +50,7 @@ final class PublicationState {
     private ReconciliationSource lastNotFoundSource;
     private int notSentFailures;
     private int rateLimitedFailures;
+    /** NOT_READY polls of the container on record: a new container starts its budget again. */
     private int notReadyFailures;
     /** For update and delete: the entry's post acted on, fixed when the operation takes its turn. */
     private ProviderRef targetRef;
@@ -306,8 +307,10 @@ final class PublicationState {
             notReadyFailures++;
         }
         if (lastStep.makesPost() && (event.retryAt() == null || event.preparationExpired())) {
-            // what a per-post step prepared is not used again: a later try prepares the post anew
+            // what a per-post step prepared is not used again: a later try prepares the post anew,
+            // and the new container's polls have the not-ready budget to themselves
             steps.forgetPrepared();
+            notReadyFailures = 0;
         }
         if (lastStep.followsPost()) {
             steps.commentFailed(event.retryAt() != null);

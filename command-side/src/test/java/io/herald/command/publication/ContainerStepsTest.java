@@ -211,6 +211,33 @@ class ContainerStepsTest {
     }
 
     @Test
+    void aNewContainerIsPolledWithANotReadyBudgetOfItsOwn() {
+        // the first container is still processing at every one of the budget's 60 polls
+        Object[] history = publishing();
+        for (int n = 2; n < 61; n++) {
+            history = append(history, new PublicationFailedEvent(ID, WS, n, FailureKind.NOT_READY,
+                    "container_not_ready", "no", TRACE, T0.plusSeconds(10L * n + 5), T0.plusSeconds(10L * n)),
+                    attempted(n + 1, AttemptTrigger.RETRY, PUBLISH_BOX));
+        }
+        PublicationFailedEvent spent = new PublicationFailedEvent(ID, WS, 61, FailureKind.NOT_READY,
+                "container_not_ready", "no", TRACE, null, T0.plusSeconds(610));
+        fixture.given(history)
+                .when(failure(61, FailureKind.NOT_READY, "container_not_ready", Duration.ofSeconds(5)))
+                .expectEvents(spent);
+        // the operator's re-attempt makes a new container; its polls are not counted against the old one's
+        ProviderRef second = new ProviderRef("box-2", null);
+        history = append(history, spent, new PublicationExecutionRequestedEvent(ID, WS,
+                        AttemptTrigger.OPERATOR_REATTEMPT, "olga", null, T0.plusSeconds(620), 62),
+                attempted(62, AttemptTrigger.OPERATOR_REATTEMPT, CREATE_BOX),
+                new PublicationSucceededEvent(ID, WS, 62, second, TRACE, T0.plusSeconds(621)),
+                due(63, PUBLISH_BOX, T0.plusSeconds(621)), attempted(63, AttemptTrigger.NEXT_STEP, PUBLISH_BOX));
+        fixture.given(history)
+                .when(failure(63, FailureKind.NOT_READY, "container_not_ready", Duration.ofSeconds(5)))
+                .expectEvents(new PublicationFailedEvent(ID, WS, 63, FailureKind.NOT_READY, "container_not_ready",
+                        "no", TRACE, T0.plusSeconds(635), T0.plusSeconds(630)));
+    }
+
+    @Test
     void anExpiredContainerIsForgottenAndTheRetryCreatesANewOne() {
         Object[] expired = append(publishing(), new PublicationFailedEvent(ID, WS, 2, FailureKind.NOT_SENT,
                 PublicationFailedEvent.PREPARATION_EXPIRED, "expired", TRACE, T0.plusSeconds(30), T0.plusSeconds(20)));

@@ -46,6 +46,9 @@ import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReadBackLicence;
+import io.herald.contracts.publication.StepClass;
+import io.herald.contracts.publication.StepRole;
+import io.herald.contracts.publication.StepScope;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.contracts.publication.RecordAttemptFailedCommand;
@@ -65,11 +68,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
@@ -107,6 +112,23 @@ import org.junit.jupiter.api.Test;
  * hour); the only second create without a NOT_FOUND between is such a re-send, within its bounds,
  * and the auditor's verifier accepts every history a life makes.
  *
+ * <p>A quarter of the lives are on a container connection (Instagram, Threads: {@code read_back}):
+ * the post is {@code create_container} (repeatable, once for the post) then
+ * {@code publish_container} (once only). The fake provider holds each container made, invisible
+ * until published: {@code IN_PROGRESS} for a few status reads, then {@code FINISHED} or now and then
+ * {@code ERROR}; in some lives days pass and an unpublished one {@code EXPIRED}. A publish reads
+ * the status first, as the adapters do: still processing fails {@code NOT_READY} (polled through
+ * the retry row, within a small not-ready budget), expired fails {@code preparation_expired},
+ * {@code ERROR} fails for good, an already published one is unknown, and only a {@code FINISHED}
+ * one becomes the post, once. An unknown publish is read back through its container
+ * ({@code PUBLISHED} FOUND; {@code FINISHED}, {@code EXPIRED}, {@code ERROR} NOT_FOUND;
+ * {@code IN_PROGRESS} UNKNOWN). Nodes die at each boundary of both steps. There, too, the provider
+ * holds at most one post; a container is created only while none is on record, and a publish is
+ * granted only with the container recorded as succeeded and not forgotten since, never one a
+ * publish found expired; a {@code NOT_READY} poll is never a call that may have created the post;
+ * and each container is polled at most the budget's times, the last ending in a failure an
+ * operator sees, after which only a person's re-attempt or execute starts the publication again.
+ *
  * <p>The random driver is a few lines here, not a property-testing library: the moves and the
  * invariants do not depend on it, so a library's driver (and its shrinking) can be put under them.
  */
@@ -115,6 +137,8 @@ class PublicationStateMachineTest {
     private static final long SEED = 20261201L;
     private static final int SEQUENCES = Integer.getInteger("herald.state-machine.sequences", 5000);
     private static final int MAX_STEPS = 50;
+    /** A container life has more to do before its post: a container, and polls while it is processed. */
+    private static final int CONTAINER_MAX_STEPS = 70;
     private static final Integer ONLY = Integer.getInteger("herald.state-machine.only");
 
     private static final WorkspaceId WS = new WorkspaceId("acme");
@@ -151,6 +175,18 @@ class PublicationStateMachineTest {
             "read:comment-NOT_FOUND", "operator:comment", "resend:due-client_id", "resend:due-provider_key",
             "resend:start-client_id", "resend:start-provider_key");
 
+    /** What the container lives must have exercised somewhere. */
+    private static final List<String> CONTAINER_MUST_HAPPEN = List.of("call:create_container",
+            "call:publish_container", "container:created", "container:not-ready", "container:not-ready-budget-spent",
+            "container:expired", "container:expired-at-publish", "container:error", "container:new-after-expiry",
+            "container:published", "read:container-PUBLISHED", "read:container-FINISHED", "read:container-EXPIRED",
+            "read:container-IN_PROGRESS", "read-first:container-FINISHED",
+            "container-crash:before-commit-create_container", "container-crash:before-commit-publish_container",
+            "container-crash:after-commit-create_container",
+            "container-crash:after-commit-publish_container", "container-crash:during-create_container",
+            "container-crash:during-publish_container", "container-crash:before-recorded-create_container",
+            "container-crash:before-recorded-publish_container", "upload:again-create_container");
+
     @Test
     void randomLivesKeepTheRulesAndNeverCreateTwiceWithoutANotFoundBetween() {
         long began = System.nanoTime();
@@ -171,6 +207,10 @@ class PublicationStateMachineTest {
                 throw new AssertionError("sequence " + sequence + " (seed " + seed + ") broke a rule at step "
                         + life.steps + " of:\n  " + String.join("\n  ", life.journal), broken);
             }
+            if (ONLY != null) {
+                System.out.println("[state-machine] sequence " + sequence + ":\n  "
+                        + String.join("\n  ", life.journal));
+            }
             sequences++;
             steps += life.steps;
             starts += life.starts;
@@ -186,6 +226,8 @@ class PublicationStateMachineTest {
         if (ONLY == null) {
             assertThat(happened).as("every move and boundary was exercised").containsKeys(
                     MUST_HAPPEN.toArray(String[]::new));
+            assertThat(happened).as("every move and boundary of a container life was exercised").containsKeys(
+                    CONTAINER_MUST_HAPPEN.toArray(String[]::new));
             assertThat(starts).as("attempts started across all sequences").isGreaterThan(sequences);
         }
     }
@@ -265,13 +307,66 @@ class PublicationStateMachineTest {
     private static final Duration PROVIDER_KEY_WINDOW = Duration.ofMinutes(50);
     /** The retry policy's tries of a request that never left; a {@code client_id} chain re-sends one fewer at most. */
     private static final int NOT_SENT_MAX_TRIES = 3;
+    /**
+     * The container channels' kinds, with the rules Instagram's and Threads' plug-ins declare them
+     * with (one instance per wire name, so these are theirs where the plug-ins are loaded too).
+     */
+    static final PublicationStep CREATE_CONTAINER = PublicationStep.declare("create_container",
+            StepClass.REPEATABLE, false, StepRole.PREPARES_POST, StepScope.PER_POST, "create container");
+    static final PublicationStep PUBLISH_CONTAINER = PublicationStep.declare("publish_container",
+            StepClass.ONCE_ONLY, true, StepRole.MAKES_POST, "publish container");
+    /** The not-ready budget of a container life: small (60 by default), so that lives reach its end. */
+    private static final int NOT_READY_MAX_TRIES = 2;
+    /** How often a container still processing is asked again (the adapter's poll interval). */
+    private static final Duration CONTAINER_POLL = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+    /**
+     * A container at the fake provider, as Instagram's and Threads' hold one: {@code IN_PROGRESS}
+     * for a few status reads, then {@code FINISHED} (or, now and then, {@code ERROR});
+     * {@code EXPIRED} once a day passes unpublished; {@code PUBLISHED} by the one publish that
+     * finds it {@code FINISHED}. A publish of any other status makes no post (the sandbox answers
+     * 9007 "Media ID is not available", and the adapters read the status first).
+     */
+    private static final class Box {
+        private final String id;
+        private String status = "IN_PROGRESS";
+        private int readsInProgress;
+        private final boolean endsInError;
+
+        Box(String id, int readsInProgress, boolean endsInError) {
+            this.id = id;
+            this.readsInProgress = readsInProgress;
+            this.endsInError = endsInError;
+        }
+
+        /** {@code GET /{container-id}?fields=status_code}: each read is one poll of the processing. */
+        String read() {
+            if ("IN_PROGRESS".equals(status)) {
+                if (readsInProgress == 0) {
+                    status = endsInError ? "ERROR" : "FINISHED";
+                } else {
+                    readsInProgress--;
+                }
+            }
+            return status;
+        }
+
+        boolean expirable() {
+            return "IN_PROGRESS".equals(status) || "FINISHED".equals(status);
+        }
+    }
 
     private static final class Life {
         private final Random random;
         /** The connection's retry safety: null for {@code read_back}, else {@code client_id} or {@code provider_key}. */
         private final RetrySafety safety;
+        /** A container connection (Instagram, Threads; {@code read_back}): a container, then its publish. */
+        private final boolean containers;
+        /** A container life in which days pass, so that containers expire unpublished. */
+        private boolean daysPass;
+        private final ChannelType type;
         private final FixtureConfiguration<Publication> fixture = new AggregateTestFixture<>(Publication.class);
         private final ConnectionThrottle throttle = new ConnectionThrottle();
         private final List<Object> history = new ArrayList<>();
@@ -308,6 +403,18 @@ class PublicationStateMachineTest {
         private final Map<Integer, PublicationStep> stepOf = new TreeMap<>();
         /** The attempts sent again with the key of the unknown one before them. */
         private final Set<Integer> sameKeyResends = new TreeSet<>();
+        // the fake provider's containers, and what the history says of them
+        private final Map<String, Box> boxes = new LinkedHashMap<>();
+        /** The container the publication holds on record (recorded as succeeded, not forgotten since), or null. */
+        private String containerOnRecord;
+        /** Containers a publish found expired ({@code preparation_expired}): never published again. */
+        private final Set<String> expiredOnRecord = new TreeSet<>();
+        /** The container each publish attempt was granted. */
+        private final Map<Integer, String> containerOf = new TreeMap<>();
+        /** Publish attempts answered NOT_READY: the container's status was read, nothing was published. */
+        private final Set<Integer> notReadyPolls = new TreeSet<>();
+        /** Some container's NOT_READY polls spent the budget. */
+        private boolean budgetSpent;
 
         private int steps;
         private int starts;
@@ -328,22 +435,28 @@ class PublicationStateMachineTest {
                 new Move("operator asks for a read-back", 1, () -> true, this::operatorReadBack),
                 new Move("client executes", 1, () -> true, this::clientExecutes),
                 new Move("client requests again", 1, () -> true, this::clientRequestsAgain),
-                new Move("rate limit on the connection", 1, () -> true, this::connectionRateLimited));
+                new Move("rate limit on the connection", 1, () -> true, this::connectionRateLimited),
+                new Move("a day passes: a container expires", 1,
+                        () -> daysPass && boxes.values().stream().anyMatch(Box::expirable), this::containerExpires));
 
         Life(long seed) {
             random = new Random(seed);
-            // drawn apart from the life's moves, so a read_back life is the one it was before re-sends
-            safety = switch (new Random(~seed).nextInt(4)) {
+            // drawn apart from the life's moves, so that the other lives are the ones they were before; a
+            // quarter of the lives are on a container connection, whose retry safety is read_back
+            containers = new SplittableRandom(seed).nextInt(4) == 0;
+            safety = containers ? null : switch (new Random(~seed).nextInt(4)) {
                 case 0 -> RetrySafety.CLIENT_ID;
                 case 1 -> RetrySafety.PROVIDER_KEY;
                 default -> null;
             };
+            daysPass = containers && new SplittableRandom(~seed).nextBoolean();
+            type = ChannelType.of(containers ? "instagram" : "facebook");
             autoReattempt = random.nextBoolean();
             fixture.registerInjectableResource(throttle);
             fixture.registerInjectableResource(new ScriptedEntryOrder());
             fixture.registerInjectableResource(ConnectionHealth.allActive());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
-                    new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
+                    new ChannelConnection(ws, ch, type, null, null, autoReattempt))));
             Duration window = safety == RetrySafety.PROVIDER_KEY ? PROVIDER_KEY_WINDOW
                     : ChronoUnit.FOREVER.getDuration();
             fixture.registerInjectableResource(safety == null ? SameKeyResendPolicy.never()
@@ -351,7 +464,7 @@ class PublicationStateMachineTest {
             // no jitter: a sequence replays exactly from its seed
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                     new PublishingProperties.Retry(NOT_SENT_MAX_TRIES, 3, Duration.ofSeconds(2), 2.0, 0.0,
-                            Duration.ofMinutes(1), null),
+                            Duration.ofMinutes(1), containers ? NOT_READY_MAX_TRIES : null),
                     null)));
             Instant scheduledAt = random.nextInt(4) == 0 ? T0.plusSeconds(1 + random.nextInt(600)) : null;
             List<ContentMedia> images = List.of(new ContentMedia(RED, "red"), new ContentMedia(BLUE, "blue"))
@@ -361,13 +474,15 @@ class PublicationStateMachineTest {
                     : new Content(null, "Hello from Herald", null, images, comment);
             journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", retry safety "
                     + (safety == null ? "read_back" : safety.wireName()) + ", auto re-attempt "
-                    + autoReattempt + ", " + images.size() + " image(s), comment " + (comment != null));
-            commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, ChannelType.of("facebook"),
-                    PublicationAction.PUBLISH, content, content.hash(), scheduledAt, T0, "calendar")));
+                    + autoReattempt + ", " + images.size() + " image(s), comment " + (comment != null)
+                    + (containers ? ", container connection" + (daysPass ? " whose containers expire" : "") : ""));
+            commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, type,
+                    PublicationAction.PUBLISH, content, content.hash(), scheduledAt, T0, "calendar",
+                    containers ? List.of(CREATE_CONTAINER, PUBLISH_CONTAINER, PublicationStep.FIRST_COMMENT) : null)));
         }
 
         void live() {
-            while (steps < MAX_STEPS && !settled()) {
+            while (steps < (containers ? CONTAINER_MAX_STEPS : MAX_STEPS) && !settled()) {
                 now = now.plusSeconds(1 + random.nextInt(20));
                 List<Move> enabled = moves.stream().filter(m -> m.enabled().getAsBoolean()).toList();
                 int ticket = random.nextInt(enabled.stream().mapToInt(Move::weight).sum());
@@ -455,11 +570,13 @@ class PublicationStateMachineTest {
                 assertThat(decided.events()).as("rule 1: a granted start is on record first").singleElement()
                         .isInstanceOfSatisfying(PublicationAttemptedEvent.class,
                                 a -> assertThat(a.attemptNo()).isEqualTo(decision.attemptNo()));
+                grantedWithItsContainer(decision);
             } else {
                 assertThat(decided.events()).as("a start that is not granted appends nothing").isEmpty();
             }
             if (crash == Crash.BEFORE_COMMIT) {
                 happened("crash:before-dispatch-commit");
+                containerCrash("before-commit", decision.started() ? decision.stepOrPost() : null);
                 return null;
             }
             commit(decided.events());
@@ -473,8 +590,12 @@ class PublicationStateMachineTest {
                     if (trigger == AttemptTrigger.AUTO_REATTEMPT_AFTER_NOT_FOUND) {
                         happened("auto-reattempt");
                     }
+                    if (decision.stepOrPost() == PUBLISH_CONTAINER) {
+                        containerOf.put(decision.attemptNo(), decision.uploads().get(0).providerRef().id());
+                    }
                     if (crash == Crash.AFTER_COMMIT) {
                         happened("crash:after-commit-before-call");
+                        containerCrash("after-commit", decision.stepOrPost());
                     } else {
                         licensed.add(decision);
                     }
@@ -489,6 +610,33 @@ class PublicationStateMachineTest {
                 case REFUSED -> { }
             }
             return decision;
+        }
+
+        /**
+         * A container is created only while none is on record; a publish is granted only with the
+         * container recorded as succeeded and not forgotten since, never one a publish found expired.
+         */
+        private void grantedWithItsContainer(AttemptDecision decision) {
+            PublicationStep step = decision.stepOrPost();
+            if (step == CREATE_CONTAINER) {
+                assertThat(decision.mediaId()).as("a container is made for the whole post").isNull();
+                assertThat(containerOnRecord).as("a container is created only while none is on record").isNull();
+            } else if (step == PUBLISH_CONTAINER) {
+                assertThat(decision.uploads()).as("a publish carries its container, and no image").singleElement()
+                        .satisfies(u -> assertThat(u.mediaId()).isNull());
+                String box = decision.uploads().get(0).providerRef().id();
+                assertThat(box).as("a publish is granted only with the container recorded as succeeded and not"
+                        + " forgotten").isEqualTo(containerOnRecord);
+                assertThat(expiredOnRecord).as("after preparation_expired the next publish uses a new container")
+                        .doesNotContain(box);
+            }
+        }
+
+        /** The container steps' own crash boundaries, counted apart so that each is seen exercised. */
+        private void containerCrash(String boundary, PublicationStep step) {
+            if (step == CREATE_CONTAINER || step == PUBLISH_CONTAINER) {
+                happened("container-crash:" + boundary + "-" + step.wireName());
+            }
         }
 
         private Crash crashAtStart() {
@@ -516,6 +664,14 @@ class PublicationStateMachineTest {
             happened("call:" + step.wireName());
             if (step == PublicationStep.UPLOAD_MEDIA) {
                 upload(licence);
+                return;
+            }
+            if (step == CREATE_CONTAINER) {
+                createContainer(licence);
+                return;
+            }
+            if (step == PUBLISH_CONTAINER) {
+                publishContainer(licence);
                 return;
             }
             if (step == PublicationStep.CREATE_POST) {
@@ -615,6 +771,140 @@ class PublicationStateMachineTest {
             answers.add(answer);
         }
 
+        /**
+         * {@code create_container}: repeatable, so the provider may hold containers no publish uses
+         * (invisible; they expire); only the one recorded as succeeded is published.
+         */
+        private void createContainer(AttemptDecision licence) {
+            int attemptNo = licence.attemptNo();
+            int dice = random.nextInt(8);
+            if (dice == 0) {
+                happened("crash:during-call");
+                containerCrash("during", CREATE_CONTAINER);
+                journal.add("     node dies while the container is created");
+                if (random.nextBoolean()) {
+                    newBox();
+                }
+                return;
+            }
+            Object answer;
+            if (dice <= 5) {
+                answer = new RecordAttemptSucceededCommand(ID, attemptNo, new ProviderRef(newBox().id, null), TRACE,
+                        now);
+            } else if (dice == 6) {
+                FailureKind kind = pick(FailureKind.NOT_SENT, FailureKind.RATE_LIMITED, FailureKind.REJECTED);
+                answer = new RecordAttemptFailedCommand(ID, attemptNo, kind, "x", "x", TRACE,
+                        kind == FailureKind.RATE_LIMITED ? Duration.ofSeconds(5) : null, now);
+            } else {
+                if (random.nextBoolean()) {
+                    newBox();
+                }
+                answer = new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, UnknownCause.READ_TIMEOUT, "x", TRACE,
+                        now);
+            }
+            journal.add("     provider answers the container's creation: " + describe(answer));
+            answers.add(answer);
+        }
+
+        private Box newBox() {
+            Box box = new Box("box-" + (boxes.size() + 1), random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(5),
+                    random.nextInt(12) == 0);
+            boxes.put(box.id, box);
+            happened("container:created");
+            return box;
+        }
+
+        /**
+         * {@code publish_container}: the container's status first (the adapters' order), and only a
+         * {@code FINISHED} one is published; the account's publishing limit may refuse it before.
+         */
+        private void publishContainer(AttemptDecision licence) {
+            int attemptNo = licence.attemptNo();
+            String id = licence.uploads().get(0).providerRef().id();
+            Box box = boxes.get(id);
+            assertThat(box).as("the publish names a container the provider made").isNotNull();
+            if (random.nextInt(16) == 0) {
+                happened("crash:during-call");
+                containerCrash("during", PUBLISH_CONTAINER);
+                journal.add("     node dies while reading the status of " + id);
+                return;
+            }
+            String status = box.read();
+            Object answer = switch (status) {
+                case "IN_PROGRESS" -> {
+                    happened("container:not-ready");
+                    notReadyPolls.add(attemptNo);
+                    yield new RecordAttemptFailedCommand(ID, attemptNo, FailureKind.NOT_READY, "container_not_ready",
+                            "still processing", TRACE, CONTAINER_POLL, now);
+                }
+                case "EXPIRED" -> {
+                    happened("container:expired-at-publish");
+                    yield new RecordAttemptFailedCommand(ID, attemptNo, FailureKind.NOT_SENT,
+                            PublicationFailedEvent.PREPARATION_EXPIRED, "expired", TRACE, null, now);
+                }
+                case "ERROR" -> {
+                    happened("container:error");
+                    yield new RecordAttemptFailedCommand(ID, attemptNo, FailureKind.REJECTED, "container_error",
+                            "could not be processed", TRACE, null, now);
+                }
+                // an earlier publish whose answer was lost: nothing is sent, it is read back
+                case "PUBLISHED" -> new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, UnknownCause.SERVER_ERROR,
+                        "already published", TRACE, now);
+                default -> mediaPublish(attemptNo, box);
+            };
+            if (answer == null) {
+                return;
+            }
+            journal.add("     container " + id + " " + status + ", provider answers " + describe(answer)
+                    + ", post exists: " + (posts > 0));
+            answers.add(answer);
+        }
+
+        /** {@code media_publish} of a FINISHED container; null when the node dies during the call. */
+        private Object mediaPublish(int attemptNo, Box box) {
+            createCalls++;
+            int dice = random.nextInt(12);
+            if (dice == 0) {
+                happened("crash:during-call");
+                containerCrash("during", PUBLISH_CONTAINER);
+                journal.add("     node dies during the publish of " + box.id);
+                publishMaybe(attemptNo, box, random.nextBoolean());
+                return null;
+            }
+            if (dice <= 4) {
+                publishMaybe(attemptNo, box, true);
+                return new RecordAttemptSucceededCommand(ID, attemptNo, POST, TRACE, now);
+            }
+            if (dice <= 6) {
+                // the publishing limit, or a request that never left: nothing was published
+                FailureKind kind = pick(FailureKind.NOT_SENT, FailureKind.RATE_LIMITED, FailureKind.REJECTED);
+                return new RecordAttemptFailedCommand(ID, attemptNo, kind, "x", "x", TRACE,
+                        kind == FailureKind.RATE_LIMITED ? Duration.ofSeconds(5) : null, now);
+            }
+            publishMaybe(attemptNo, box, random.nextBoolean());
+            return new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, pick(UnknownCause.READ_TIMEOUT,
+                    UnknownCause.CONNECTION_RESET, UnknownCause.SERVER_ERROR), "x", TRACE, now);
+        }
+
+        /** The publish reached the provider: a FINISHED container becomes the post, once. */
+        private void publishMaybe(int attemptNo, Box box, boolean published) {
+            mayHaveCreated.add(attemptNo);
+            if (published && "FINISHED".equals(box.status)) {
+                box.status = "PUBLISHED";
+                posts++;
+                happened("container:published");
+            }
+        }
+
+        /** A day passes for one container: unpublished, it expires at the provider. */
+        private void containerExpires() {
+            List<Box> expirable = boxes.values().stream().filter(Box::expirable).toList();
+            Box box = expirable.get(random.nextInt(expirable.size()));
+            box.status = "EXPIRED";
+            happened("container:expired");
+            journal.add("     container " + box.id + " expired");
+        }
+
         private void recordAnswer() {
             Object answer = answers.remove(random.nextInt(answers.size()));
             happened("answer:" + describe(answer));
@@ -638,6 +928,7 @@ class PublicationStateMachineTest {
         private void loseAnswer() {
             Object answer = answers.remove(random.nextInt(answers.size()));
             happened("crash:before-result-recorded");
+            containerCrash("before-recorded", stepOf.get(attemptNoOf(answer)));
             journal.add("     node dies before recording " + describe(answer) + " of attempt " + attemptNoOf(answer));
         }
 
@@ -688,14 +979,38 @@ class PublicationStateMachineTest {
                     // TimerRows clears the row; the dispatcher asks for the next step
                     timer = null;
                     undelivered.add(new Trigger(due.attemptNo(), AttemptTrigger.NEXT_STEP));
-                    if (due.step() == PublicationStep.UPLOAD_MEDIA && stepOf.get(due.attemptNo() - 1)
-                            == PublicationStep.UPLOAD_MEDIA && history.get(history.size() - 2)
-                            instanceof PublicationOutcomeUnknownEvent) {
-                        happened("upload:again");
+                    if (due.step().isRepeatable() && stepOf.get(due.attemptNo() - 1) == due.step()
+                            && history.get(history.size() - 2) instanceof PublicationOutcomeUnknownEvent) {
+                        happened(due.step() == PublicationStep.UPLOAD_MEDIA ? "upload:again"
+                                : "upload:again-" + due.step().wireName());
                     }
                 } else if (event instanceof PublicationSucceededEvent || event instanceof PublicationAbandonedEvent) {
                     timer = null;
+                    if (event instanceof PublicationSucceededEvent ok
+                            && stepOf.get(ok.attemptNo()) == CREATE_CONTAINER) {
+                        containerOnRecord = ok.providerRef().id();
+                        if (!expiredOnRecord.isEmpty()) {
+                            happened("container:new-after-expiry");
+                        }
+                        if (budgetSpent) {
+                            happened("container:new-after-budget-spent");
+                        }
+                    }
                 } else if (event instanceof PublicationFailedEvent failed) {
+                    if (stepOf.get(failed.attemptNo()) == PUBLISH_CONTAINER
+                            && (failed.retryAt() == null || failed.preparationExpired())) {
+                        // the publication forgets the container: a later try creates a new one
+                        containerOnRecord = null;
+                        if (failed.preparationExpired()) {
+                            expiredOnRecord.add(containerOf.get(failed.attemptNo()));
+                        }
+                        if (failed.kind() == FailureKind.NOT_READY) {
+                            happened("container:not-ready-budget-spent");
+                            budgetSpent = true;
+                        }
+                    } else if (failed.kind() == FailureKind.NOT_READY && budgetSpent) {
+                        happened("container:polled-after-budget-spent");
+                    }
                     if (failed.retryAt() != null) {
                         write(Kind.ATTEMPT_DUE, failed.attemptNo() + 1, AttemptTrigger.RETRY, 0, failed.retryAt());
                     } else {
@@ -763,7 +1078,7 @@ class PublicationStateMachineTest {
                                     .hasSizeLessThanOrEqualTo(2);
                             assertThat(decided.events().stream().skip(1))
                                     .allMatch(PublicationResendDueEvent.class::isInstance);
-                        } else if (stepOf.get(fired.attemptNo()) != PublicationStep.UPLOAD_MEDIA) {
+                        } else if (!stepOf.get(fired.attemptNo()).isRepeatable()) {
                             assertThat(decided.events()).as("only an upload is made due again").hasSize(1);
                         }
                     } else {
@@ -820,7 +1135,7 @@ class PublicationStateMachineTest {
 
         // ---- reads at the provider: truthful, or inconclusive ----
 
-        private ReconciliationResult lookAtTheProvider(ReadBackLicence licence) {
+        private ReconciliationResult lookAtTheProvider(ReadBackLicence licence, String what) {
             if (random.nextInt(4) == 0) {
                 return ReconciliationResult.UNKNOWN;
             }
@@ -828,7 +1143,27 @@ class PublicationStateMachineTest {
             if (comment) {
                 assertThat(licence.postRef()).as("a comment is read back under its post").isNotNull();
             }
+            if (licence.stepOrPost() == PUBLISH_CONTAINER) {
+                return throughTheContainer(licence, what);
+            }
             return (comment ? comments : posts) > 0 ? ReconciliationResult.FOUND : ReconciliationResult.NOT_FOUND;
+        }
+
+        /**
+         * An unknown publish is settled by its container's status: {@code PUBLISHED} → FOUND;
+         * {@code FINISHED}, {@code EXPIRED}, {@code ERROR} → NOT_FOUND; {@code IN_PROGRESS} → UNKNOWN.
+         */
+        private ReconciliationResult throughTheContainer(ReadBackLicence licence, String what) {
+            assertThat(licence.prepared()).as("an unknown publish is read back through its container").isNotNull();
+            assertThat(licence.prepared().id()).as("the container attempt %d published", licence.attemptNo())
+                    .isEqualTo(containerOf.get(licence.attemptNo()));
+            String status = boxes.get(licence.prepared().id()).read();
+            happened(what + ":container-" + status);
+            return switch (status) {
+                case "PUBLISHED" -> ReconciliationResult.FOUND;
+                case "IN_PROGRESS" -> ReconciliationResult.UNKNOWN;
+                default -> ReconciliationResult.NOT_FOUND;
+            };
         }
 
         private void readBackAnswers() {
@@ -837,7 +1172,7 @@ class PublicationStateMachineTest {
                 journal.add("     node dies during read-back " + read.readNo());
                 return;
             }
-            ReconciliationResult result = lookAtTheProvider(read.licence());
+            ReconciliationResult result = lookAtTheProvider(read.licence(), "read");
             happened("read:" + (read.licence().stepOrPost() == PublicationStep.FIRST_COMMENT ? "comment-" : "")
                     + result);
             int attemptNo = read.licence().attemptNo();
@@ -857,7 +1192,7 @@ class PublicationStateMachineTest {
                 journal.add("     node dies during the read before attempt " + read.decision().attemptNo());
                 return;
             }
-            ReconciliationResult result = lookAtTheProvider(read.decision().readFirst());
+            ReconciliationResult result = lookAtTheProvider(read.decision().readFirst(), "read-first");
             happened("read-first:" + result);
             journal.add("     read before attempt " + read.decision().attemptNo() + ": " + result);
             switch (result) {
@@ -917,7 +1252,7 @@ class PublicationStateMachineTest {
         private void clientRequestsAgain() {
             Content again = random.nextBoolean() ? content : new Content(null, "Other text", null);
             Decided decided = decide(new RequestPublicationCommand(ID, WS, "entry-42", 3, CHANNEL,
-                    ChannelType.of("facebook"), PublicationAction.PUBLISH, again, scheduledAt(), now, "calendar"));
+                    type, PublicationAction.PUBLISH, again, scheduledAt(), now, "calendar"));
             happened("client:request-again");
             assertThat(decided.events()).as("a repeated request appends nothing").isEmpty();
         }
@@ -956,6 +1291,8 @@ class PublicationStateMachineTest {
                     .hasSizeLessThanOrEqualTo(1);
             assertThat(mayHaveCommented).as("calls that may have created the comment since its last NOT_FOUND")
                     .hasSizeLessThanOrEqualTo(1);
+            assertThat(notReadyPolls.stream().filter(mayHaveCreated::contains))
+                    .as("a NOT_READY poll is never a call that may have created a post").isEmpty();
             Integer inFlight = null;
             Integer unknownUpload = null;
             int lastAttemptNo = 0;
@@ -968,6 +1305,8 @@ class PublicationStateMachineTest {
             PublicationResendDueEvent resendDue = null;
             int chainResends = 0;
             Instant chainStartedAt = null;
+            int notReadyPolled = 0;
+            boolean waitsForOperator = false;
             for (Object event : history) {
                 assertThat(abandoned || commentDone).as("nothing after a final state, but %s", event).isFalse();
                 if (postDone) {
@@ -976,18 +1315,20 @@ class PublicationStateMachineTest {
                 }
                 if (event instanceof PublicationAttemptedEvent a) {
                     PublicationStep step = stepOf.get(a.attemptNo());
+                    assertThat(waitsForOperator).as("a publish that failed for good is tried again only when a"
+                            + " person asks").isFalse();
                     assertThat(inFlight).as("rule 1: one attempt in flight").isNull();
                     assertThat(a.attemptNo()).as("rule 1: consecutive attempt numbers").isEqualTo(lastAttemptNo + 1);
                     assertThat(a.idempotencyKey()).as("rule 6: the attempt carries its key").isEqualTo(ID.value());
                     assertThat(a.contentHash()).as("rule 6: and its content hash").isEqualTo(content.hash());
-                    switch (step.wireName()) {
-                        case "upload_media" -> assertThat(postDone).as("uploads come before the post").isFalse();
-                        case "first_comment" -> {
+                    switch (step.role()) {
+                        case PREPARES_POST -> assertThat(postDone).as("uploads come before the post").isFalse();
+                        case FOLLOWS_POST -> {
                             assertThat(postDone).as("the comment comes after the post").isTrue();
                             assertThat(commentUnknown).as("rule 3 for the comment: not again after an unknown"
                                     + " outcome without NOT_FOUND").isFalse();
                         }
-                        default -> {
+                        case MAKES_POST -> {
                             if (a.trigger() == AttemptTrigger.RESEND_SAME_KEY) {
                                 assertThat(resendDue).as("rule 3's exception: a re-send only when made due").isNotNull();
                                 assertThat(resendDue.attemptNo()).isEqualTo(a.attemptNo());
@@ -1019,10 +1360,12 @@ class PublicationStateMachineTest {
                     assertThat(ok.attemptNo()).as("rule 5: results only for the attempt in flight").isEqualTo(inFlight);
                     assertThat(ok.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    if (lastStep == PublicationStep.FIRST_COMMENT) {
+                    if (lastStep.followsPost()) {
                         commentDone = true;
-                    } else if (lastStep != PublicationStep.UPLOAD_MEDIA) {
+                    } else if (lastStep.makesPost()) {
                         postDone = true;
+                    } else if (lastStep == CREATE_CONTAINER) {
+                        notReadyPolled = 0;
                     }
                 } else if (event instanceof PublicationFailedEvent f) {
                     // an upload whose outcome stayed unknown past the retry policy fails, as that attempt's end
@@ -1031,18 +1374,31 @@ class PublicationStateMachineTest {
                     assertThat(f.trace()).as("rule 6").isNotNull();
                     assertThat(f.retryAt() == null || f.kind().provablyNotExecuted())
                             .as("only a failure that provably did not execute is retried").isTrue();
+                    if (f.kind() == FailureKind.NOT_READY && lastStep == PUBLISH_CONTAINER) {
+                        // the budget is the container's: polled at most that often, and then it ends
+                        notReadyPolled++;
+                        assertThat(notReadyPolled).as("NOT_READY polls of one container").isLessThanOrEqualTo(
+                                NOT_READY_MAX_TRIES);
+                        assertThat(f.retryAt() == null).as("a NOT_READY poll %d of %d ends the publish for an"
+                                + " operator only at the end of the budget", notReadyPolled, NOT_READY_MAX_TRIES)
+                                .isEqualTo(notReadyPolled == NOT_READY_MAX_TRIES);
+                    }
+                    if (f.retryAt() == null && lastStep == PUBLISH_CONTAINER) {
+                        waitsForOperator = true;
+                    }
                     inFlight = null;
                 } else if (event instanceof PublicationOutcomeUnknownEvent u) {
                     assertThat(u.attemptNo()).as("rules 2 and 5").isEqualTo(inFlight);
                     assertThat(u.trace()).as("rule 6").isNotNull();
                     inFlight = null;
-                    switch (lastStep.wireName()) {
-                        case "upload_media" -> unknownUpload = u.attemptNo();
-                        case "first_comment" -> commentUnknown = true;
-                        default -> postUnknown = true;
+                    switch (lastStep.role()) {
+                        case PREPARES_POST -> unknownUpload = u.attemptNo();
+                        case FOLLOWS_POST -> commentUnknown = true;
+                        case MAKES_POST -> postUnknown = true;
                     }
                 } else if (event instanceof PublicationReconciledEvent r) {
                     assertThat(r.attemptNo()).as("rule 5: a read-back of the latest attempt").isEqualTo(lastAttemptNo);
+                    waitsForOperator = false;
                     if (inFlight != null) {
                         // only a duplicate refusal closes an attempt in flight (it is that attempt's answer)
                         assertThat(r.source()).as("rule 2").isEqualTo(ReconciliationSource.PROVIDER_DUPLICATE_SIGNAL);
@@ -1080,6 +1436,8 @@ class PublicationStateMachineTest {
                 } else if (event instanceof PublicationAbandonedEvent) {
                     assertThat(inFlight).as("rule 2: an attempt is closed only by its outcome").isNull();
                     abandoned = true;
+                } else if (event instanceof PublicationExecutionRequestedEvent) {
+                    waitsForOperator = false;
                 }
             }
         }
@@ -1095,14 +1453,13 @@ class PublicationStateMachineTest {
                 }
                 boolean found = event instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.FOUND;
                 boolean succeeded = event instanceof PublicationSucceededEvent;
-                if (event instanceof PublicationStepSkippedEvent
-                        || (found || succeeded) && last == PublicationStep.FIRST_COMMENT) {
+                if (event instanceof PublicationStepSkippedEvent || (found || succeeded) && last.followsPost()) {
                     commentDone = true;
-                } else if (found || succeeded && last != PublicationStep.UPLOAD_MEDIA) {
+                } else if (found || succeeded && last.makesPost()) {
                     postDone = true;
                 }
             }
-            return step == PublicationStep.FIRST_COMMENT ? commentDone : postDone;
+            return step.followsPost() ? commentDone : postDone;
         }
 
         private static ProviderRef foundRef(ReadBackLicence licence) {
