@@ -257,7 +257,8 @@ public final class LoadDriver {
         }
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
         while (System.nanoTime() < deadline) {
-            Thread.sleep(500);
+            // often enough that a rebuild of a few seconds is timed to a few percent
+            Thread.sleep(100);
             String status = send(base, systemKey, "GET", "/api/v1/admin/projections", null).body();
             // done when every segment is claimed and at the head of the store; Axon keeps the replay
             // mark until a newer event arrives, so that mark says nothing here

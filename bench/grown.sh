@@ -34,8 +34,14 @@ HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 REBUILD_PAGE_SIZE=${BENCH_REBUILD_PAGE_SIZE:-}
+# BENCH_REBUILD_ONLY=yes: the seed, the store grown, then only the rebuild and the database's read,
+# BENCH_REBUILD_ROUNDS times with each jar of BENCH_REBUILD_JARS in turn (an A/B on one store)
+REBUILD_ONLY=${BENCH_REBUILD_ONLY:-}
+REBUILD_ROUNDS=${BENCH_REBUILD_ROUNDS:-1}
 
 JAR=deploy/target/herald.jar
+read -r -a REBUILD_JARS <<<"${BENCH_REBUILD_JARS:-$JAR}"
+HERALD_JAR=$JAR
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
@@ -92,7 +98,7 @@ TOKEN=EAAB-bench-token
 # start_herald [extra option…]
 start_herald() {
     # shellcheck disable=SC2086
-    java -Xmx"$HERALD_HEAP" $HERALD_OPTS -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
+    java -Xmx"$HERALD_HEAP" $HERALD_OPTS -Daxoniq.update-checker.disabled=true -jar "$HERALD_JAR" --server.port="$PORT" \
         --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
         --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true --herald.sandbox.allow-external-database=true \
@@ -100,7 +106,8 @@ start_herald() {
         --herald.security.rate-limit.limit-for-period=100000000 \
         ${REBUILD_PAGE_SIZE:+--herald.rebuild.page-size=$REBUILD_PAGE_SIZE} "$@" >> "$WORK/herald.log" 2>&1 &
     HERALD_PID=$!
-    for _ in $(seq 1 360); do
+    # a loaded machine may take minutes to start Herald: up to 15 of them
+    for _ in $(seq 1 1800); do
         if curl -fs "$BASE/actuator/health" 2>/dev/null | grep -q UP; then
             # the sandbox keeps its state in memory: the page's token again after every start
             curl -fs -X POST "$BASE/sandbox/_admin/facebook/tokens" -H "Authorization: Bearer $SYSTEM_KEY" \
@@ -171,6 +178,7 @@ KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench "$PAGE" "$TO
 log "seed: $SEED_COUNT publications end to end"
 SEED=$(measure e2e "$BASE" "$KEY" bench "$SEED_COUNT" seed- "$JDBC")
 
+if [ -z "$REBUILD_ONLY" ]; then
 # --- 2. the audit chain's cost: on, then off (restarted, warmed up as much), then on again
 log "audit chain on: $CHAIN_COUNT publications"
 CHAIN_ON=$(phase chain-on- "$CHAIN_COUNT"); log "$CHAIN_ON"
@@ -188,12 +196,19 @@ SMALL_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
 log "the small store ($SMALL_EVENTS events): the calls, $QUERY_ROUNDS rounds each"
 SMALL=$(measure queries "$BASE" "$KEY" bench "$QUERY_ROUNDS" "$VERIFY_ROUNDS" "$JDBC")
 SMALL_REBUILD=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+else
+SMALL_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
+fi
 
 # --- 4. grow: copies of the stored publication streams, written while Herald is down
 log "growing the store to $STORE_EVENTS events"
 stop_herald
 GROW_STARTED=$(date +%s.%N)
-psql -q -v ON_ERROR_STOP=1 -d "$DB" -v target="$STORE_EVENTS" <<'SQL'
+# with BENCH_REBUILD_ONLY the audit chain and the live verifier skip the copies too (the rebuild
+# measured is the verifier's, and the chain has no part in it)
+FOLLOWERS="'audit-chain', 'audit-verifier'"
+[ -n "$REBUILD_ONLY" ] && FOLLOWERS="''"
+psql -q -v ON_ERROR_STOP=1 -d "$DB" -v target="$STORE_EVENTS" -v followers="$FOLLOWERS" <<'SQL'
 -- every stored instant of a payload ("…T…Z"), moved back by d: a copy is a day of the past
 CREATE FUNCTION pg_temp.shifted(t text, d interval) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE m text;
@@ -223,7 +238,7 @@ VACUUM (ANALYZE) domain_event_entry;
 -- chain and the live verifier follow them, and the projections are rebuilt
 UPDATE token_entry SET token = convert_to(regexp_replace(convert_from(token, 'UTF8'),
         '"index":[0-9]+', '"index":' || (SELECT max(global_index) FROM domain_event_entry)), 'UTF8')
-WHERE token IS NOT NULL AND processor_name NOT IN ('audit-chain', 'audit-verifier');
+WHERE token IS NOT NULL AND processor_name NOT IN (:followers);
 SQL
 GROW_SECONDS=$(calc "$(date +%s.%N)-$GROW_STARTED" .1f)
 GROWN_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
@@ -231,6 +246,49 @@ log "grown to $GROWN_EVENTS events in $GROW_SECONDS s"
 start_herald
 log "the audit chain and the live verifier follow the copies"
 FOLLOW=$(measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS")
+# rebuild_once -> "rebuild line | CPU | statements per event"
+rebuild_once() {
+    local cpu0 out cpu st=0 sts="not measured ($STATEMENTS)"
+    statements_reset
+    cpu0=$(cpu_seconds)
+    out=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+    cpu=$(cpu_per "$cpu0" "$(cpu_seconds)" "$(field events "$out")/1000")
+    if [ "$STATEMENTS" = on ]; then
+        read -r st _ <<<"$(statements)"
+        sts=$(calc "$st/$(field events "$out")" .4f)
+    fi
+    echo "$out | CPU per 1,000 events: $cpu | statements per event: $sts"
+}
+if [ -n "$REBUILD_ONLY" ]; then
+    echo "=== rebuild A/B on a grown store $(date -u +%FT%TZ) ==="
+    echo "machine: $(nproc) cores, load average at start $LOAD_AT_START, $(free -m | awk '/Mem:/{print $2}') MB RAM, PostgreSQL $(psql -tAc 'SHOW server_version' -d "$DB" | head -1), Herald -Xmx$HERALD_HEAP $HERALD_OPTS${REBUILD_PAGE_SIZE:+ herald.rebuild.page-size=$REBUILD_PAGE_SIZE}"
+    echo "grown store: $GROWN_EVENTS events (from $SMALL_EVENTS; copies written by SQL in $GROW_SECONDS s); followed: $FOLLOW"
+    for round in $(seq 1 "$REBUILD_ROUNDS"); do
+        for jar in "${REBUILD_JARS[@]}"; do
+            stop_herald
+            HERALD_JAR=$jar
+            start_herald
+            measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS" >/dev/null
+            load=$(cut -d' ' -f1-3 /proc/loadavg)
+            logged=$(wc -l < "$WORK/herald.log")
+            out=$(rebuild_once)
+            rows=$(psql -tA -d "$DB" -c "SELECT string_agg(t || ' ' || h, ', ' ORDER BY t) FROM (
+                SELECT 'publication_view' t, md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) h FROM publication_view v
+                UNION ALL SELECT 'channel_connection_view', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM channel_connection_view v
+                UNION ALL SELECT 'publication_hour_stats', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM publication_hour_stats v
+                UNION ALL SELECT 'answer_time_buckets', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM answer_time_buckets v) x")
+            read_out=$(measure read "$JDBC")
+            rate=$(field events_per_s "$out")
+            echo "round $round $(basename "$jar") (load $load → $(cut -d' ' -f1-3 /proc/loadavg)): $out"
+            echo "  each projection, as Herald logged it:"
+            tail -n +"$((logged + 1))" "$WORK/herald.log" | sed -n 's/.*: projection \(.* rebuilt from .*\)/    \1/p'
+            echo "  the database's read: $read_out"
+            echo "  rows after it (md5 of each table's rows in order; equal in every round): $rows"
+            echo "  rebuild ÷ the database's read, store order: $(calc "$rate/$(field store_order_events_per_s "$read_out")" .3f); aggregate order: $(calc "$rate/$(field aggregate_order_events_per_s "$read_out")" .3f)"
+        done
+    done
+    exit 0
+fi
 log "rebuilding every projection"
 statements_reset
 CPU_0=$(cpu_seconds)
