@@ -25,6 +25,10 @@ import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationVerifiedEvent;
+import io.herald.contracts.publication.PublicationVanishedEvent;
+import io.herald.contracts.publication.PublicationVanishDecidedEvent;
+import io.herald.contracts.publication.OperatorDecision;
 import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
@@ -160,6 +164,21 @@ public final class PublicationEvents {
                 ChannelId.of(channel), attemptNo, at));
     }
 
+    public void verified(PublicationId id, String workspace, ProviderRef ref, Instant at) {
+        send(id, new PublicationVerifiedEvent(id, WorkspaceId.of(workspace), ref,
+                "the post exists", at));
+    }
+
+    public void vanished(PublicationId id, String workspace, ProviderRef ref, Instant at) {
+        send(id, new PublicationVanishedEvent(id, WorkspaceId.of(workspace), ref,
+                "no post " + ref.id() + " (404)", at));
+    }
+
+    public void vanishDecided(PublicationId id, String workspace, Instant at) {
+        send(id, new PublicationVanishDecidedEvent(id, WorkspaceId.of(workspace),
+                OperatorDecision.CONFIRM_REMOVED, null, "ops", null, at));
+    }
+
     private void send(PublicationId id, Object event) {
         long sequence = nextSequence.merge(id, 1L, Long::sum) - 1;
         delivered.add(new Delivery(event, sequence));
@@ -168,6 +187,12 @@ public final class PublicationEvents {
 
     private void deliver(Object event, long sequence) {
         if (event instanceof PublicationRequestedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationVerifiedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationVanishedEvent e) {
+            projection.on(e, sequence);
+        } else if (event instanceof PublicationVanishDecidedEvent e) {
             projection.on(e, sequence);
         } else if (event instanceof PublicationAttemptedEvent e) {
             projection.on(e, sequence);

@@ -12,6 +12,7 @@ import io.herald.contracts.publication.FindPublicationQuery;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStatus;
+import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationView;
 import io.herald.contracts.publication.PublicationView.AttemptOutcome;
 import io.herald.contracts.publication.ReconciliationResult;
@@ -521,6 +522,37 @@ class PublicationViewProjectionIT {
         assertThat(done.status()).isEqualTo(PublicationStatus.SUCCEEDED);
         assertThat(done.attempts()).extracting(PublicationView.Attempt::trigger)
                 .containsExactly(AttemptTrigger.INITIAL, AttemptTrigger.RESEND_SAME_KEY);
+        assertThat(decisionQueue()).isEmpty();
+    }
+
+    @Test
+    void aVerifiedPostStaysSucceededAndAVanishedOneWaitsInTheQueueUntilDecided() {
+        PublicationId kept = events.requested(WS, "entry-kept", "fb-main", T0);
+        events.attempted(kept, WS, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.succeeded(kept, WS, 1, POST, T0.plusSeconds(2));
+        events.verified(kept, WS, POST, T0.plusSeconds(600));
+        PublicationView verified = view(kept);
+        assertThat(verified.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(verified.verifiedAt()).isEqualTo(T0.plusSeconds(600));
+        assertThat(verified.vanishedAt()).isNull();
+        assertThat(verified.needsDecision()).isFalse();
+
+        PublicationId gone = events.requested(WS, "entry-gone", "fb-main", T0);
+        events.attempted(gone, WS, 1, AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.succeeded(gone, WS, 1, POST, T0.plusSeconds(2));
+        events.vanished(gone, WS, POST, T0.plusSeconds(600));
+        PublicationView vanished = view(gone);
+        assertThat(vanished.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(vanished.vanishedAt()).isEqualTo(T0.plusSeconds(600));
+        assertThat(vanished.needsDecision()).isTrue();
+        assertThat(vanished.decisionReason()).contains("vanished after success").contains("(404)")
+                .contains("version 4");
+        assertThat(vanished.decisionStep()).isEqualTo(PublicationStep.CREATE_POST);
+        assertThat(decisionQueue()).extracting(PublicationView::publicationId).containsExactly(gone);
+
+        events.vanishDecided(gone, WS, T0.plusSeconds(700));
+        assertThat(view(gone).needsDecision()).isFalse();
+        assertThat(view(gone).vanishedAt()).isEqualTo(T0.plusSeconds(600));
         assertThat(decisionQueue()).isEmpty();
     }
 
