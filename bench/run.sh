@@ -222,7 +222,8 @@ cpu_seconds() {
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
     [ -n "$SANDBOX_PID" ] && sandbox=$(awk '{print $14+$15}' "/proc/$SANDBOX_PID/stat")
     for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
-        pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+        # with the children's: a backend that ended is in its postmaster's, so the sum never falls
+        pg=$((pg + $(awk '{print $14+$15+$16+$17}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
     # the thread names read by the shell itself: no process started per thread of Herald's
     for task in /proc/"$HERALD_PID"/task/*; do
