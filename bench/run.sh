@@ -43,6 +43,9 @@ SUSTAINED_RATE=${BENCH_SUSTAINED_RATE:-50}
 FIXED_RATE=${BENCH_FIXED_RATE:-500}
 # an open loop below intake's saturation on two cores, its p99 set against the database's own at that rate
 MID_RATE=${BENCH_MID_RATE:-250}
+# 0 skips the three fixed-rate intake phases and the database's own figures at those rates (on a machine
+# too busy to drain their backlog in time, so that the other phases still run)
+FIXED_PHASES=${BENCH_FIXED_PHASES:-1}
 # "own": the provider sandbox in a JVM of its own (SandboxLauncher), Herald pointed at it by its
 # providers' base URLs, so the sandbox's side of every call is not counted as Herald's;
 # "in-process": the sandbox served by Herald itself (herald.sandbox.enabled), as until 2026-12-07
@@ -118,9 +121,12 @@ print(f"transactions={len(ms)} p50_ms={at(50):.1f} p99_ms={at(99):.1f}")') \
     fi
     echo "$line"
 }
-DB_FIXED=$(db_at_rate "$FIXED_RATE")
-DB_MID=$(db_at_rate "$MID_RATE")
-DB_SUSTAINED=$(db_at_rate "$SUSTAINED_RATE")
+DB_FIXED="skipped" DB_MID="skipped" DB_SUSTAINED="skipped"
+if [ "$FIXED_PHASES" -ne 0 ]; then
+    DB_FIXED=$(db_at_rate "$FIXED_RATE")
+    DB_MID=$(db_at_rate "$MID_RATE")
+    DB_SUSTAINED=$(db_at_rate "$SUSTAINED_RATE")
+fi
 psql -q -d "$DB" -c 'DROP TABLE bench_event'
 
 # --- Herald, with its sandbox, on that database
@@ -128,7 +134,11 @@ unzip -o -j -q "$JAR" 'BOOT-INF/lib/*' -d "$WORK/lib"
 rm -f "$WORK"/lib/logback-*.jar   # the reference logs nothing; no provider means slf4j's no-op logger
 # a new JVM per phase: C1 alone compiles the driver's few hot paths at once, so its JIT takes little
 # of the CPU it shares with Herald
-DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$(ls "$WORK"/lib/postgresql-*.jar)" bench/LoadDriver.java)
+# compiled once here, not by the source launcher in each phase: a phase's CPU figures start before its
+# driver does, and on a busy machine compiling the source took a minute of them
+PG_JAR=$(ls "$WORK"/lib/postgresql-*.jar)
+javac -nowarn -cp "$PG_JAR" -d "$WORK/driver" bench/LoadDriver.java
+DRIVER=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$WORK/driver:$PG_JAR" LoadDriver)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'; }
 PORT=$(free_port)
 BASE=http://localhost:$PORT
@@ -212,7 +222,8 @@ cpu_seconds() {
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
     [ -n "$SANDBOX_PID" ] && sandbox=$(awk '{print $14+$15}' "/proc/$SANDBOX_PID/stat")
     for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
-        pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+        # with the children's: a backend that ended is in its postmaster's, so the sum never falls
+        pg=$((pg + $(awk '{print $14+$15+$16+$17}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
     # the thread names read by the shell itself: no process started per thread of Herald's
     for task in /proc/"$HERALD_PID"/task/*; do
@@ -226,6 +237,19 @@ cpu_seconds() {
 cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
 print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.2f} ms (its JIT compiler {(int(b[3])-int(a[3]))/t*1000/n:.2f} ms),'
       f' PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.2f} ms, sandbox {(int(b[4])-int(a[4]))/t*1000/n:.2f} ms')"; }
+# nanoseconds Herald's threads have run, and have waited runnable for a CPU (the run queue), so far
+# (/proc/<pid>/task/*/schedstat; threads that ended meanwhile are not counted)
+sched_ns() {
+    local task run=0 wait=0 r w _
+    for task in /proc/"$HERALD_PID"/task/*; do
+        read -r r w _ < "$task/schedstat" 2>/dev/null || continue
+        run=$((run + r)); wait=$((wait + w))
+    done
+    echo "$run $wait"
+}
+sched_per() { python3 -c "a='$1'.split(); b='$2'.split(); n=$3
+run=(int(b[0])-int(a[0]))/1e6/n; wait=(int(b[1])-int(a[1]))/1e6/n
+print(f'herald_threads_ran_ms={run:.2f} waited_for_cpu_ms={wait:.2f} per request')"; }
 # Herald's CPU per publication alone, from a cpu_per line
 herald_ms() { sed -n 's/^Herald \([0-9.]*\) ms.*/\1/p' <<<"$1"; }
 
@@ -306,21 +330,32 @@ settle
 
 # --- 2. intake: closed loop at saturation, then an open loop at a fixed 500 req/s
 log "intake at saturation, $SATURATION_CLIENTS clients"
+SCHED_0=$(sched_ns)
 SAT=$(measure saturate "$BASE" "$KEY" bench "$SATURATION_CLIENTS" "$SECONDS_PER_PHASE" sat-)
+SAT_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$(field accepted "$SAT" | grep . || echo 1)")
 DRAIN_1=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_1"; settle
-log "intake at $FIXED_RATE req/s"
-profile_start intake-$FIXED_RATE
-FIX=$(measure fixed "$BASE" "$KEY" bench "$FIXED_RATE" "$SECONDS_PER_PHASE" fix-)
-profile_stop intake-$FIXED_RATE
-DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"; settle
-log "intake at $MID_RATE req/s"
-profile_start intake-$MID_RATE
-MID=$(measure fixed "$BASE" "$KEY" bench "$MID_RATE" "$SECONDS_PER_PHASE" mid-)
-profile_stop intake-$MID_RATE
-DRAIN_M=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_M"; settle
-log "intake at $SUSTAINED_RATE req/s"
-SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus-)
-DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"; settle
+FIX="skipped" MID="skipped" SUS="skipped" FIX_SCHED= MID_SCHED= SUS_SCHED= DRAIN_2= DRAIN_M= DRAIN_3=
+if [ "$FIXED_PHASES" -ne 0 ]; then
+    log "intake at $FIXED_RATE req/s"
+    profile_start intake-$FIXED_RATE
+    SCHED_0=$(sched_ns)
+    FIX=$(measure fixed "$BASE" "$KEY" bench "$FIXED_RATE" "$SECONDS_PER_PHASE" fix-)
+    FIX_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((FIXED_RATE * SECONDS_PER_PHASE))")
+    profile_stop intake-$FIXED_RATE
+    DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"; settle
+    log "intake at $MID_RATE req/s"
+    profile_start intake-$MID_RATE
+    SCHED_0=$(sched_ns)
+    MID=$(measure fixed "$BASE" "$KEY" bench "$MID_RATE" "$SECONDS_PER_PHASE" mid-)
+    MID_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((MID_RATE * SECONDS_PER_PHASE))")
+    profile_stop intake-$MID_RATE
+    DRAIN_M=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_M"; settle
+    log "intake at $SUSTAINED_RATE req/s"
+    SCHED_0=$(sched_ns)
+    SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus-)
+    SUS_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((SUSTAINED_RATE * SECONDS_PER_PHASE))")
+    DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"; settle
+fi
 
 # --- 3. end to end, zero-latency provider
 log "end to end, $E2E_COUNT publications"
@@ -354,7 +389,9 @@ log "slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms"
 latency "$SLOW_LATENCY_MS"
 profile_start slow
 CPU_0=$(cpu_seconds)
+SCHED_0=$(sched_ns)
 SLOW=$(measure e2e "$BASE" "$KEY" bench "$SLOW_COUNT" slow- "$JDBC")
+SLOW_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$SLOW_COUNT" | sed 's/per request/per publication/')
 SLOW_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$SLOW_COUNT")
 profile_stop slow
 settle
@@ -428,15 +465,19 @@ raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
 warm-up, $WARMUP_COUNT publications (not a figure): $WARM
 warm-up, slow provider, last of $SLOW_WARMUP_ROUNDS rounds (not a figure): $SLOW_WARM
 intake, saturation ($SATURATION_CLIENTS clients):   $SAT
+  during the phase: $SAT_SCHED
   then backlog done: $DRAIN_1
 intake, fixed $FIXED_RATE req/s:                    $FIX
   p99 ÷ the append alone's p99 at $FIXED_RATE tx/s: $(p99_ratio "$FIX" "$DB_FIXED"); $FIXED_RATE ÷ intake at saturation: $(calc "$FIXED_RATE/${SAT_RATE:-none}" .2f)
+  during the phase: $FIX_SCHED
   then backlog done: $DRAIN_2
 intake, fixed $MID_RATE req/s:                    $MID
   p99 ÷ the append alone's p99 at $MID_RATE tx/s: $(p99_ratio "$MID" "$DB_MID"); $MID_RATE ÷ intake at saturation: $(calc "$MID_RATE/${SAT_RATE:-none}" .2f)
+  during the phase: $MID_SCHED
   then backlog done: $DRAIN_M
 intake, fixed $SUSTAINED_RATE req/s:                     $SUS
   p99 ÷ the append alone's p99 at $SUSTAINED_RATE tx/s: $(p99_ratio "$SUS" "$DB_SUSTAINED")
+  during the phase: $SUS_SCHED
   then backlog done: $DRAIN_3
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
@@ -451,6 +492,7 @@ slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW
   at most, intake at saturation's rate:     $(calc "$SLOW_BOUND" .0f) publications/s; $(calc "$SLOW_BOUND/($SLOW_IDEAL)" .3f) of the ideal; reached $(calc "$SLOW_RATE/$SLOW_BOUND" .3f) of that
   CPU per publication:                      $SLOW_CPU
   Herald's CPU ÷ its CPU at 0 ms:           $(calc "$(herald_ms "$SLOW_CPU")/$E2E_HERALD_MS" .2f)
+  during the phase:                         $SLOW_SCHED
 slow provider, $FIT_COUNT publications at ${FIT_LATENCY_MS} ms: $FIT
   ideal (in flight ÷ latency):              $(calc "$FIT_COUNT/($FIT_LATENCY_MS/1000)" .0f) publications/s; reached $(calc "$FIT_RATE/($FIT_COUNT/($FIT_LATENCY_MS/1000))" .3f)
   CPU per publication:                      $FIT_CPU
