@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.messaging.StreamableMessageSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -70,12 +71,16 @@ public class AuditSigningConfiguration {
         return new AuditKeys(signer);
     }
 
-    /** One writer, one order. */
+    /**
+     * One writer, one order; a first start reads the store from its first event as new events, not
+     * as a replay (Axon's default first token is a replay token, which the chain's handler refuses).
+     */
     @Bean
     ConfigurerModule auditChainSegments() {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .registerPooledStreamingEventProcessorConfiguration(AuditChainProcessor.PROCESSING_GROUP,
-                        (config, builder) -> builder.initialSegmentCount(1)));
+                        (config, builder) -> builder.initialSegmentCount(1)
+                                .initialToken(StreamableMessageSource::createTailToken)));
     }
 
     @Bean
