@@ -45,10 +45,6 @@ import org.springframework.test.context.DynamicPropertySource;
         "herald.security.rate-limit.limit-for-period=1000000",
         // pages smaller than a publication's stream, so a rebuild continues streams across pages
         "herald.rebuild.page-size=3",
-        // a Facebook connection's budget, a minute of production scaled to 20 s (PacingBurstIT); no other test
-        // comes near 200 posts on one Page in 20 s
-        "herald.channels.facebook.budget-calls=200",
-        "herald.channels.facebook.budget-window=20s",
         // an Instagram publish held by a sandbox fault times out soon; a container still processing is asked soon again
         "herald.channels.instagram.read-timeout=3s",
         "herald.channels.instagram.container-poll-interval=1s",
