@@ -42,14 +42,7 @@ final class FacebookLogin implements OAuthFlow {
 
     @Override
     public List<String> missingConfiguration() {
-        List<String> missing = new ArrayList<>();
-        if (appId == null || appId.isBlank()) {
-            missing.add("herald.channels.facebook.app-id");
-        }
-        if (appSecret == null || appSecret.isBlank()) {
-            missing.add("herald.channels.facebook.app-secret");
-        }
-        return missing;
+        return OAuthCalls.unset("herald.channels.facebook.app-id", appId, "herald.channels.facebook.app-secret", appSecret);
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.herald.adapters.port.OAuthApps;
 import io.herald.adapters.port.OAuthFlow;
 import io.herald.platform.wire.Json;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -64,14 +63,7 @@ final class InstagramLogin implements OAuthFlow {
 
     @Override
     public List<String> missingConfiguration() {
-        List<String> missing = new ArrayList<>();
-        if (appId == null || appId.isBlank()) {
-            missing.add("herald.channels.instagram.app-id");
-        }
-        if (appSecret == null || appSecret.isBlank()) {
-            missing.add("herald.channels.instagram.app-secret");
-        }
-        return missing;
+        return OAuthCalls.unset("herald.channels.instagram.app-id", appId, "herald.channels.instagram.app-secret", appSecret);
     }
 
     @Override

@@ -56,14 +56,7 @@ final class LinkedInLogin implements OAuthFlow {
 
     @Override
     public List<String> missingConfiguration() {
-        List<String> missing = new ArrayList<>();
-        if (clientId == null || clientId.isBlank()) {
-            missing.add("herald.channels.linkedin.client-id");
-        }
-        if (clientSecret == null || clientSecret.isBlank()) {
-            missing.add("herald.channels.linkedin.client-secret");
-        }
-        return missing;
+        return OAuthCalls.unset("herald.channels.linkedin.client-id", clientId, "herald.channels.linkedin.client-secret", clientSecret);
     }
 
     /** LinkedIn sends its own words when the member cancels the sign-in or the authorization. */

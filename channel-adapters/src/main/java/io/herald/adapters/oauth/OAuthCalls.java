@@ -49,6 +49,20 @@ public final class OAuthCalls {
                 .collect(Collectors.joining("&"));
     }
 
+    /**
+     * The configuration keys of a connect flow that are not set, in order: {@code unset("…app-id",
+     * appId, "…app-secret", appSecret)} names each key whose value is null or blank.
+     */
+    public static List<String> unset(String... keysAndValues) {
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            if (keysAndValues[i + 1] == null || keysAndValues[i + 1].isBlank()) {
+                missing.add(keysAndValues[i]);
+            }
+        }
+        return missing;
+    }
+
     /** An ordered map that leaves out null values: {@code params("a", x, "b", y)}. */
     public static Map<String, String> params(String... keysAndValues) {
         Map<String, String> params = new LinkedHashMap<>();

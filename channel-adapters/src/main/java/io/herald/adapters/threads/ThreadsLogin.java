@@ -7,7 +7,6 @@ import io.herald.adapters.port.OAuthApps;
 import io.herald.adapters.port.OAuthFlow;
 import io.herald.platform.wire.Json;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -55,14 +54,7 @@ final class ThreadsLogin implements OAuthFlow {
 
     @Override
     public List<String> missingConfiguration() {
-        List<String> missing = new ArrayList<>();
-        if (appId == null || appId.isBlank()) {
-            missing.add("herald.channels.threads.app-id");
-        }
-        if (appSecret == null || appSecret.isBlank()) {
-            missing.add("herald.channels.threads.app-secret");
-        }
-        return missing;
+        return OAuthCalls.unset("herald.channels.threads.app-id", appId, "herald.channels.threads.app-secret", appSecret);
     }
 
     @Override
