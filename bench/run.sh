@@ -48,7 +48,7 @@ MID_RATE=${BENCH_MID_RATE:-250}
 FIXED_PHASES=${BENCH_FIXED_PHASES:-1}
 # "own": the provider sandbox in a JVM of its own (SandboxLauncher), Herald pointed at it by its
 # providers' base URLs, so the sandbox's side of every call is not counted as Herald's;
-# "in-process": the sandbox served by Herald itself (herald.sandbox.enabled), as until 2026-12-07
+# "in-process": the sandbox served by Herald itself (herald.sandbox.enabled), as before the runs of `bench/results/2026-12-07-runs.md`
 SANDBOX_MODE=${BENCH_SANDBOX:-own}
 SANDBOX_OPTS=${BENCH_SANDBOX_OPTS:--Xmx512m -XX:+UseParallelGC}
 # a folder: Herald's GC log, and a flight recording (jcmd JFR.start, settings=profile) of each
