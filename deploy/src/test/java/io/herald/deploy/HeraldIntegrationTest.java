@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -250,5 +251,17 @@ public abstract class HeraldIntegrationTest {
         public String toString() {
             return status + " " + contentType + " " + body;
         }
+    }
+
+    /** Waits up to 60 s for {@code condition}, asking every 100 ms; fails naming {@code what}. */
+    protected static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("not reached within 60 s: " + what);
     }
 }

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -105,7 +104,7 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
             Response hook = send("PUT", "/api/v1/workspaces/" + ws + "/webhooks/calendar",
                     "{\"url\":\"" + receiver.url("/hooks") + "\",\"events\":[\"channel.token_expiring\"]}");
             assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
-            await("the subscription reaches the projection", () -> jdbc.queryForObject(
+            eventually("the subscription reaches the projection", () -> jdbc.queryForObject(
                     "SELECT count(*) FROM webhook_subscription_view WHERE workspace_id = ?", Long.class, ws) == 1);
             java.time.Instant far = java.time.Instant.now().plus(Duration.ofDays(30)).truncatedTo(
                     java.time.temporal.ChronoUnit.SECONDS);
@@ -117,13 +116,13 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
             awaitJson(channels, list -> list.size() == 1 && far.toString().equals(
                     list.get(0).path("tokenExpiresAt").asText()));
             assertThat(send("PUT", channels + "/li", body.formatted("tok-b", soon)).status()).isEqualTo(200);
-            await("the warning", () -> receiver.received().size() == 1);
+            eventually("the warning", () -> receiver.received().size() == 1);
             // the same expiry again, and a sweep, warn no more
             assertThat(send("PUT", channels + "/li", body.formatted("tok-b", soon)).status()).isEqualTo(200);
             assertThat(send("PUT", channels + "/li", body.formatted("tok-b", soon)).status()).isEqualTo(200);
             java.time.Instant sooner = soon.minus(Duration.ofHours(1));
             assertThat(send("PUT", channels + "/li", body.formatted("tok-c", sooner)).status()).isEqualTo(200);
-            await("the new token's warning", () -> receiver.received().size() == 2);
+            eventually("the new token's warning", () -> receiver.received().size() == 2);
             Thread.sleep(1_000);
             assertThat(receiver.received()).hasSize(2);
             JsonNode first = json.readTree(receiver.received().get(0).body());
@@ -146,7 +145,7 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
             assertThat(receiver.received()).hasSize(2);
             assertThat(inTwentyFiveDays.sweep()).isPositive();
             assertThat(inTwentyFiveDays.sweep()).as("warned once").isZero();
-            await("the swept warning", () -> receiver.received().size() == 3);
+            eventually("the swept warning", () -> receiver.received().size() == 3);
             assertThat(json.readTree(receiver.received().get(2).body()).at("/data/tokenExpiresAt").asText())
                     .isEqualTo(later.toString());
         } finally {
@@ -165,7 +164,7 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
                     "{\"url\":\"" + receiver.url("/hooks") + "\",\"events\":[\"*\"]}");
             assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
             String secret = hook.json().get("secret").asText();
-            await("the subscription reaches the projection", () -> jdbc.queryForObject(
+            eventually("the subscription reaches the projection", () -> jdbc.queryForObject(
                     "SELECT count(*) FROM webhook_subscription_view WHERE workspace_id = ?", Long.class, ws) == 1);
             Response put = send("PUT", channels + "/ch", provider.connectBody());
             assertThat(put.status()).as(put.toString()).isEqualTo(201);
@@ -182,7 +181,7 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
                 textById.put(publish(publications, "batch-" + i, provider.name() + " batch post " + i),
                         provider.name() + " batch post " + i);
             }
-            await("two published, three held", () -> count(publications, textById, "SUCCEEDED")
+            eventually("two published, three held", () -> count(publications, textById, "SUCCEEDED")
                     == POSTS_BEFORE_LAPSE && count(publications, textById, "HELD") == BATCH - POSTS_BEFORE_LAPSE);
             JsonNode lost = awaitJson(channels, list -> list.get(0).get("status").asText().equals("NEEDS_REAUTH")
                     && list.get(0).get("heldPublications").asInt() == BATCH - POSTS_BEFORE_LAPSE).get(0);
@@ -232,7 +231,7 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
             provider.registerNew().run();
             Response reconnected = send("PUT", channels + "/ch", provider.reconnectBody());
             assertThat(reconnected.status()).as(reconnected.toString()).isEqualTo(200);
-            await("every publication published", () -> count(publications, textById, "SUCCEEDED")
+            eventually("every publication published", () -> count(publications, textById, "SUCCEEDED")
                     == textById.size());
             JsonNode again = awaitJson(channels, list -> list.get(0).get("status").asText().equals("ACTIVE")
                     && list.get(0).get("heldPublications").asInt() == 0).get(0);
@@ -268,8 +267,8 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
                             .doesNotContain(provider.newCredential()));
 
             // the calendar was told: channel.needs_reauth, publication.held for each, channel.reauthorized
-            await("the channel deliveries", () -> types(receiver).contains("channel.reauthorized"));
-            await("the held deliveries", () -> types(receiver).stream().filter("publication.held"::equals)
+            eventually("the channel deliveries", () -> types(receiver).contains("channel.reauthorized"));
+            eventually("the held deliveries", () -> types(receiver).stream().filter("publication.held"::equals)
                     .count() >= BATCH - POSTS_BEFORE_LAPSE + DUE_LATER);
             Map<String, WebhookReceiver.Received> once = new LinkedHashMap<>();
             for (WebhookReceiver.Received r : receiver.received()) {
@@ -325,16 +324,5 @@ class ConnectionHealthIT extends HeraldIntegrationTest {
             }
         }
         return types;
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not reached within 60 s: " + what);
     }
 }

@@ -8,7 +8,6 @@ import io.herald.deploy.webhooks.WebhookReceiver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,7 +99,7 @@ class VerificationAfterSuccessIT extends HeraldIntegrationTest {
             JsonNode queue = poll(base + "/decisions", page1 -> ids(page1).contains(removed));
             assertThat(ids(queue)).doesNotContain(kept, quiet);
 
-            await("the publication.vanished webhook", () -> !receiver.received().isEmpty());
+            eventually("the publication.vanished webhook", () -> !receiver.received().isEmpty());
             JsonNode delivered = json.readTree(receiver.received().get(0).body());
             assertThat(delivered.path("type").asText()).isEqualTo("publication.vanished");
             assertThat(delivered.toString()).contains(removed).doesNotContain(token);
@@ -173,16 +172,5 @@ class VerificationAfterSuccessIT extends HeraldIntegrationTest {
         List<String> ids = new ArrayList<>();
         page.path("items").forEach(item -> ids.add(item.path("publicationId").asText()));
         return ids;
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not reached within 60 s: " + what);
     }
 }

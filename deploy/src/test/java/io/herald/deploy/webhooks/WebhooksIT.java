@@ -7,7 +7,6 @@ import com.standardwebhooks.Webhook;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.audit.PublicationScenarios;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.BooleanSupplier;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -60,7 +58,7 @@ class WebhooksIT extends HeraldIntegrationTest {
             PublicationScenarios drive = new PublicationScenarios(commands);
             String id = requestScheduled(ws, "at-once");
             drive.succeed(id, drive.startAttempt(id));
-            await("the delivery", () -> deliveries(ws, "calendar", "DELIVERED").size() == 1);
+            eventually("the delivery", () -> deliveries(ws, "calendar", "DELIVERED").size() == 1);
         } finally {
             receiver.stop();
         }
@@ -191,7 +189,7 @@ class WebhooksIT extends HeraldIntegrationTest {
             drive.succeed(ok, drive.startAttempt(ok));
             succeeding.add(ok);
         }
-        await("tries against a receiver that is down", () -> deliveries(ws, "calendar", null).stream()
+        eventually("tries against a receiver that is down", () -> deliveries(ws, "calendar", null).stream()
                 .anyMatch(d -> d.path("tries").asInt() >= 2 && d.path("lastError").asText().length() > 0));
         for (String id : failing) {
             Response abandoned = send("POST", "/api/v1/workspaces/" + ws + "/publications/" + id + "/decisions",
@@ -202,13 +200,13 @@ class WebhooksIT extends HeraldIntegrationTest {
         // slow: each request is read, but answered after the 2 s try timeout
         receiver.answer(WebhookReceiver.Answer.slow(2_500));
         receiver.start();
-        await("a slow answer", () -> resumedIfPaused(ws, "calendar") && receiver.received().size() >= 2);
+        eventually("a slow answer", () -> resumedIfPaused(ws, "calendar") && receiver.received().size() >= 2);
         receiver.answer(WebhookReceiver.Answer.status(500));
         Thread.sleep(2_500);
         receiver.answer(WebhookReceiver.Answer.status(200));
 
         int expected = failing.size() * 3 + succeeding.size();
-        await("every delivery delivered", () -> {
+        eventually("every delivery delivered", () -> {
             resumedIfPaused(ws, "calendar");
             List<JsonNode> all = deliveries(ws, "calendar", null);
             return all.size() == expected && all.stream().allMatch(d -> d.path("status").asText().equals("DELIVERED"));
@@ -262,7 +260,7 @@ class WebhooksIT extends HeraldIntegrationTest {
         String id = requestScheduled(ws, "rotate-1");
         drive.succeed(id, drive.startAttempt(id));
 
-        await("the delivery", () -> !receiver.received().isEmpty());
+        eventually("the delivery", () -> !receiver.received().isEmpty());
         WebhookReceiver.Received r = receiver.received().get(0);
         String[] signatures = r.signature().split(" ");
         assertThat(signatures).hasSize(2);
@@ -286,14 +284,14 @@ class WebhooksIT extends HeraldIntegrationTest {
         String id = requestScheduled(ws, "redirect-1");
         drive.succeed(id, drive.startAttempt(id));
 
-        await("tries answered 302", () -> receiver.received().size() >= 2);
+        eventually("tries answered 302", () -> receiver.received().size() >= 2);
         JsonNode pending = deliveries(ws, "calendar", "PENDING").get(0);
         assertThat(pending.path("lastStatusCode").asInt()).isEqualTo(302);
         assertThat(pending.path("lastError").asText()).contains("redirects are not followed");
         assertThat(receiver.received()).extracting(WebhookReceiver.Received::path).containsOnly("/hooks");
 
         receiver.answer(WebhookReceiver.Answer.status(410));
-        await("failed at once on 410", () -> !deliveries(ws, "calendar", "FAILED").isEmpty());
+        eventually("failed at once on 410", () -> !deliveries(ws, "calendar", "FAILED").isEmpty());
         JsonNode failed = deliveries(ws, "calendar", "FAILED").get(0);
         int triesWhenFailed = failed.path("tries").asInt();
         assertThat(failed.path("lastStatusCode").asInt()).isEqualTo(410);
@@ -307,7 +305,7 @@ class WebhooksIT extends HeraldIntegrationTest {
         String deliveryId = failed.path("deliveryId").asText();
         Response redeliver = send("POST", hooks(ws) + "/calendar/deliveries/" + deliveryId + "/redeliver", null);
         assertThat(redeliver.status()).as(redeliver.toString()).isEqualTo(202);
-        await("redelivered", () -> !deliveries(ws, "calendar", "DELIVERED").isEmpty());
+        eventually("redelivered", () -> !deliveries(ws, "calendar", "DELIVERED").isEmpty());
         JsonNode delivered = deliveries(ws, "calendar", "DELIVERED").get(0);
         assertThat(delivered.path("deliveryId").asText()).isEqualTo(deliveryId);
         assertThat(delivered.path("tries").asInt()).isEqualTo(triesWhenFailed + 1);
@@ -331,7 +329,7 @@ class WebhooksIT extends HeraldIntegrationTest {
             String id = requestScheduled(ws, "log-" + i);
             drive.succeed(id, drive.startAttempt(id));
         }
-        await("three deliveries", () -> deliveries(ws, "calendar", "DELIVERED").size() == 3);
+        eventually("three deliveries", () -> deliveries(ws, "calendar", "DELIVERED").size() == 3);
         Response first = send("GET", hooks(ws) + "/calendar/deliveries?limit=2", null);
         assertThat(first.json().get("items")).hasSize(2);
         String cursor = first.json().get("nextCursor").asText();
@@ -359,14 +357,14 @@ class WebhooksIT extends HeraldIntegrationTest {
         PublicationScenarios drive = new PublicationScenarios(commands);
         String first = requestScheduled(ws, "rebuild-1");
         drive.succeed(first, drive.startAttempt(first));
-        await("the first delivery", () -> deliveries(ws, "calendar", "DELIVERED").size() == 1);
+        eventually("the first delivery", () -> deliveries(ws, "calendar", "DELIVERED").size() == 1);
         long outboxBefore = jdbc.queryForObject("SELECT count(*) FROM webhook_delivery", Long.class);
 
         // the subscriptions are written with the webhook's own events, not folded by the view: a rebuild
         // of the view leaves them as they are
         Response rebuild = send("POST", "/api/v1/admin/projections/publication-view/rebuild", null, null);
         assertThat(rebuild.status()).as(rebuild.toString()).isEqualTo(202);
-        await("the processor runs again", () -> {
+        eventually("the processor runs again", () -> {
             for (JsonNode p : send("GET", "/api/v1/admin/projections", null, null).json()) {
                 if (p.path("name").asText().equals("publication-view")) {
                     return p.path("running").asBoolean() && p.path("caughtUp").asBoolean();
@@ -380,7 +378,7 @@ class WebhooksIT extends HeraldIntegrationTest {
 
         String second = requestScheduled(ws, "rebuild-2");
         drive.succeed(second, drive.startAttempt(second));
-        await("the delivery after the rebuild", () -> deliveries(ws, "calendar", "DELIVERED").size() == 2);
+        eventually("the delivery after the rebuild", () -> deliveries(ws, "calendar", "DELIVERED").size() == 2);
         assertThat(receiver.received()).extracting(WebhookReceiver.Received::id).doesNotHaveDuplicates().hasSize(2);
         receiver.stop();
     }
@@ -396,7 +394,7 @@ class WebhooksIT extends HeraldIntegrationTest {
 
     /** The projection learns of a subscription asynchronously; events before that are not reported to it. */
     private void awaitSubscribed(String ws, String webhookId) throws InterruptedException {
-        await("the subscription reaches the projection", () -> jdbc.queryForObject(
+        eventually("the subscription reaches the projection", () -> jdbc.queryForObject(
                 "SELECT count(*) FROM webhook_subscription_view WHERE workspace_id = ? AND webhook_id = ?",
                 Long.class, ws, webhookId) == 1);
     }
@@ -419,16 +417,5 @@ class WebhooksIT extends HeraldIntegrationTest {
         List<JsonNode> items = new ArrayList<>();
         r.json().get("items").forEach(items::add);
         return items;
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not reached within 60 s: " + what);
     }
 }
