@@ -8,10 +8,10 @@ import org.axonframework.serialization.Revision;
 /**
  * A connection was created or changed. Secrets are referenced by version, never carried. Revision 2:
  * the settings are the channel plug-in's own record, tagged with the channel type (revision 1 held
- * every provider's fields in one record, untagged). {@code verifyAfterSuccess} came later as an
- * optional field: an event stored without it (null) is a connection that does not verify.
+ * every provider's fields in one record, untagged). Revision 3: {@code verifyAfterSuccess}, whether
+ * the connection's posts are read again after success; an event stored before it says false.
  */
-@Revision("2")
+@Revision("3")
 public record ChannelConnectionConfiguredEvent(
         ChannelConnectionId connectionId,
         WorkspaceId workspaceId,
@@ -22,7 +22,7 @@ public record ChannelConnectionConfiguredEvent(
         boolean autoReattemptAfterNotFound,
         String configuredBy,
         Instant configuredAt,
-        Boolean verifyAfterSuccess) {
+        boolean verifyAfterSuccess) {
 
     /** A connection that does not verify after success. */
     public ChannelConnectionConfiguredEvent(ChannelConnectionId connectionId, WorkspaceId workspaceId,
@@ -30,11 +30,6 @@ public record ChannelConnectionConfiguredEvent(
                                             long credentialVersion, boolean autoReattemptAfterNotFound,
                                             String configuredBy, Instant configuredAt) {
         this(connectionId, workspaceId, channelId, type, settings, credentialVersion, autoReattemptAfterNotFound,
-                configuredBy, configuredAt, null);
-    }
-
-    /** Whether the connection's posts are read again after success. */
-    public boolean verifies() {
-        return Boolean.TRUE.equals(verifyAfterSuccess);
+                configuredBy, configuredAt, false);
     }
 }

@@ -228,7 +228,7 @@ public class ChannelConnection {
         settings = event.settings();
         credentialVersion = event.credentialVersion();
         autoReattemptAfterNotFound = event.autoReattemptAfterNotFound();
-        verifyAfterSuccess = event.verifies();
+        verifyAfterSuccess = event.verifyAfterSuccess();
         publish = null;
         reconcile = null;
     }

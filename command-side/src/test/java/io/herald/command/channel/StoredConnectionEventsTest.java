@@ -18,9 +18,12 @@ import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.wordpress.WordPressSettings;
 import io.herald.contracts.channel.ChannelCapabilitiesProbedEvent;
 import io.herald.contracts.channel.ChannelConnectionConfiguredEvent;
+import io.herald.contracts.channel.ChannelConnectionId;
 import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +42,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Connection events as the code before channel plug-ins stored them (revision 1: one settings record
  * with every provider's fields, untagged) read as each plug-in's own settings record, through the
- * upcaster and a mapper that knows the plug-ins' records, as the application's does.
+ * upcaster and a mapper that knows the plug-ins' records, as the application's does; revision 2 (no
+ * or an optional {@code verifyAfterSuccess}) reads as revision 3.
  */
 class StoredConnectionEventsTest {
 
@@ -57,7 +61,8 @@ class StoredConnectionEventsTest {
     private final Serializer serializer = JacksonSerializer.builder().objectMapper(MAPPER).build();
     private final EventUpcasterChain upcasters =
             new EventUpcasterChain(new ChannelConnectionConfiguredEvent_1_to_2Upcaster(),
-                    new ChannelCapabilitiesProbedEvent_1_to_2Upcaster());
+                    new ChannelCapabilitiesProbedEvent_1_to_2Upcaster(),
+                    new ChannelConnectionConfiguredEvent_2_to_3Upcaster());
 
     @Test
     void aFacebookConnectionOfRevision1ReadsAsFacebookSettings() throws IOException {
@@ -67,8 +72,35 @@ class StoredConnectionEventsTest {
         assertThat(event.credentialVersion()).isEqualTo(2);
         assertThat(event.configuredAt()).isEqualTo(Instant.parse("2026-12-01T09:30:00.123456789Z"));
         // stored before connections verified after success: it does not
-        assertThat(event.verifyAfterSuccess()).isNull();
-        assertThat(event.verifies()).isFalse();
+        assertThat(event.verifyAfterSuccess()).isFalse();
+    }
+
+    @Test
+    void aConnectionOfRevision2WithoutTheVerifyFieldDoesNotVerify() throws IOException {
+        ChannelConnectionConfiguredEvent event = upcast(ChannelConnectionConfiguredEvent.class, "2",
+                fixture("ChannelConnectionConfiguredEvent_2_bluesky.json"));
+        assertThat(event.type()).isEqualTo(ChannelType.of("bluesky"));
+        assertThat(event.verifyAfterSuccess()).isFalse();
+    }
+
+    @Test
+    void aConnectionOfRevision2KeepsWhatItSaidAboutVerifyingAndNullReadsAsNo() throws IOException {
+        String stored = fixture("ChannelConnectionConfiguredEvent_2_mastodon_verifying.json");
+        assertThat(upcast(ChannelConnectionConfiguredEvent.class, "2", stored).verifyAfterSuccess()).isTrue();
+        String optional = stored.replace("\"verifyAfterSuccess\":true", "\"verifyAfterSuccess\":null");
+        assertThat(optional).isNotEqualTo(stored);
+        assertThat(upcast(ChannelConnectionConfiguredEvent.class, "2", optional).verifyAfterSuccess()).isFalse();
+    }
+
+    @Test
+    void aConnectionOfRevision3IsReadAsWritten() throws IOException {
+        ChannelConnectionConfiguredEvent written = new ChannelConnectionConfiguredEvent(
+                ChannelConnectionId.of(new WorkspaceId("acme"), new ChannelId("fb-main")),
+                new WorkspaceId("acme"), new ChannelId("fb-main"),
+                ChannelType.of("facebook"), new FacebookSettings("100200300400500", true), 3, false,
+                "admin@k_5f1e2d3c4b5a6978", Instant.parse("2026-12-06T09:30:00Z"), true);
+        String json = MAPPER.writeValueAsString(written);
+        assertThat(upcast(ChannelConnectionConfiguredEvent.class, "3", json)).isEqualTo(written);
     }
 
     @Test
@@ -117,12 +149,18 @@ class StoredConnectionEventsTest {
 
     /** Reads a revision 1 payload through the upcasters. */
     private <T> T upcast(Class<T> type, String json) {
+        return upcast(type, "1", json);
+    }
+
+    /** Reads a payload of the given stored revision through the upcasters. */
+    private <T> T upcast(Class<T> type, String revision, String json) {
         IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(new InitialEventRepresentation(
                 new GenericDomainEventEntry<>("ChannelConnection", "chn_acme/x", 0, "event-1",
-                        Instant.parse("2026-12-01T09:30:00Z"), type.getName(), "1",
+                        Instant.parse("2026-12-01T09:30:00Z"), type.getName(), revision,
                         json.getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8)),
                 serializer))).findFirst().orElseThrow();
-        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        assertThat(upcast.getType().getRevision())
+                .isEqualTo(type == ChannelConnectionConfiguredEvent.class ? "3" : "2");
         return serializer.deserialize(upcast.getData());
     }
 

@@ -142,7 +142,7 @@ public class ChannelViewProjection {
         repository.save(new ChannelViewRepository.Row(event.connectionId().value(), event.workspaceId(),
                 event.channelId(), event.type(), event.settings(), event.autoReattemptAfterNotFound(),
                 event.credentialVersion(), capabilities, sameCredentials ? stored.get().retrySafety() : null,
-                sameCredentials ? stored.get().probedAt() : null, event.configuredAt(), sequence, event.verifies()));
+                sameCredentials ? stored.get().probedAt() : null, event.configuredAt(), sequence, event.verifyAfterSuccess()));
     }
 
     @EventHandler
