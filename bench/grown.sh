@@ -44,43 +44,22 @@ read -r -a REBUILD_JARS <<<"${BENCH_REBUILD_JARS:-$JAR}"
 HERALD_JAR=$JAR
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 WORK=$(mktemp -d)
-chmod 755 "$WORK"
 HERALD_PID=
-PG_OWN=
 log() { echo "[grown] $(date -u +%T) $*" >&2; }
 
 cleanup() {
     if [ -n "$HERALD_PID" ]; then kill "$HERALD_PID" 2>/dev/null || true; wait "$HERALD_PID" 2>/dev/null || true; fi
-    if [ -n "$PG_OWN" ]; then as_pg pg_ctl -D "$WORK/pg" -m fast stop >/dev/null 2>&1 || true
-    else dropdb --if-exists "$DB" >/dev/null 2>&1 || true; fi
+    pg_stop
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-PG_BIN=$(dirname "$(command -v initdb 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | tail -1)")
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$PG_BIN/$1" "${@:2}"; else "$PG_BIN/$1" "${@:2}"; fi; }
-if [ -z "${BENCH_PGHOST:-}" ]; then
-    PG_OWN=yes
-    PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
-    mkdir "$WORK/pg"
-    [ "$(id -u)" = 0 ] && chown postgres "$WORK/pg"
-    as_pg initdb -D "$WORK/pg" -U postgres -A trust >/dev/null
-    as_pg pg_ctl -D "$WORK/pg" -l "$WORK/pg/server.log" -w -o "-p $PGPORT -k $WORK/pg -c listen_addresses=127.0.0.1 \
-        -c shared_preload_libraries=pg_stat_statements -c max_connections=100 -c shared_buffers=256MB" start >/dev/null
-    export PGHOST=127.0.0.1 PGPORT PGUSER=postgres
-    unset PGPASSWORD
-else
-    export PGHOST=$BENCH_PGHOST PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-fi
+source bench/pg.sh
 DB=herald_grown_$(date +%s)
+pg_start
 createdb "$DB"
 JDBC="jdbc:postgresql://$PGHOST:$PGPORT/$DB?user=$PGUSER${PGPASSWORD:+&password=$PGPASSWORD}"
-STATEMENTS=on
-if [ "$(psql -tAc "SELECT count(*) FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting LIKE '%pg_stat_statements%'" -d "$DB")" = 1 ]; then
-    psql -q -d "$DB" -c 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements'
-else
-    STATEMENTS="off: the server does not preload pg_stat_statements"
-fi
+pg_statements_setup
 
 if [ ! -f "$JAR" ]; then
     log "building $JAR"
@@ -125,14 +104,9 @@ field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
 # CPU ticks so far of Herald and of the benchmark's own PostgreSQL cluster (0 on a server of others)
 cpu_seconds() {
-    local herald pg=0 pid
+    local herald pg=0
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
-    if [ -n "$PG_OWN" ]; then
-        local postmaster; postmaster=$(head -1 "$WORK/pg/postmaster.pid")
-        for pid in $postmaster $(pgrep -P "$postmaster"); do
-            pg=$((pg + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-        done
-    fi
+    [ -n "$PG_OWN" ] && pg=$(pg_cpu_ticks)
     echo "$herald $pg $(getconf CLK_TCK)"
 }
 cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3

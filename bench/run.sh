@@ -3,9 +3,10 @@
 #
 #   bench/run.sh | tee bench/results/$(date +%F)-$(nproc)cores.txt
 #
-# Needs Java 17, the PostgreSQL client tools (psql, createdb, pgbench: package postgresql-contrib)
-# and a PostgreSQL server reachable through PGHOST/PGPORT/PGUSER/PGPASSWORD (default
-# 127.0.0.1:5432, user postgres). It creates a database of its own and drops it at the end,
+# Needs Java 17, the PostgreSQL server binaries and client tools (initdb, pg_ctl, psql, pgbench;
+# pg_stat_statements): it starts a PostgreSQL cluster of its own in a temporary folder
+# (pg_stat_statements preloaded, bench/pg.sh) and removes it at the end; BENCH_PGHOST (with
+# PGPORT/PGUSER/PGPASSWORD) uses a running server instead, in a database it drops at the end. It
 # builds deploy/target/herald.jar if it is missing, measures the raw append limit with pgbench,
 # starts the provider sandbox in a JVM of its own and Herald pointed at it, drives load from a
 # separate JVM (LoadDriver.java) and prints one result block. Not part of the test suite. Durations and sizes: see the variables below.
@@ -57,7 +58,6 @@ PROFILE_DIR=${BENCH_PROFILE_DIR:-}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
 # how long Herald and the sandbox may take to start (on a machine other builds keep busy, minutes)
 START_SECONDS=${BENCH_START_SECONDS:-600}
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
 JAR=deploy/target/herald.jar
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -70,16 +70,18 @@ log() { echo "[bench] $*" >&2; }
 cleanup() {
     if [ -n "$HERALD_PID" ]; then kill "$HERALD_PID" 2>/dev/null || true; wait "$HERALD_PID" 2>/dev/null || true; fi
     if [ -n "$SANDBOX_PID" ]; then kill "$SANDBOX_PID" 2>/dev/null || true; wait "$SANDBOX_PID" 2>/dev/null || true; fi
-    dropdb --if-exists "$DB" >/dev/null 2>&1 || true
+    pg_stop
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+source bench/pg.sh
 
 command -v pgbench >/dev/null || { echo "pgbench is missing (apt-get install postgresql-contrib)" >&2; exit 2; }
 if [ ! -f "$JAR" ]; then
     log "building $JAR"
     ./mvnw -q -B -pl deploy -am package -DskipTests
 fi
+pg_start
 createdb "$DB"
 JDBC="jdbc:postgresql://$PGHOST:$PGPORT/$DB?user=$PGUSER${PGPASSWORD:+&password=$PGPASSWORD}"
 
@@ -217,14 +219,11 @@ profile_stop() { [ -z "$PROFILE_DIR" ] || jcmd "$HERALD_PID" JFR.stop name="$1" 
 # server processes, by Herald's JIT compiler threads (part of Herald's), and by the sandbox's process
 # where it runs apart (0 where it runs inside Herald: then its CPU is in Herald's)
 cpu_seconds() {
-    local tck herald pg=0 pid jit=0 task name sandbox=0
+    local tck herald pg jit=0 task name sandbox=0
     tck=$(getconf CLK_TCK)
     herald=$(awk '{print $14+$15}' "/proc/$HERALD_PID/stat")
     [ -n "$SANDBOX_PID" ] && sandbox=$(awk '{print $14+$15}' "/proc/$SANDBOX_PID/stat")
-    for pid in $(pgrep -u postgres 2>/dev/null || pgrep -x postgres); do
-        # with the children's: a backend that ended is in its postmaster's, so the sum never falls
-        pg=$((pg + $(awk '{print $14+$15+$16+$17}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
+    pg=$(pg_cpu_ticks)
     # the thread names read by the shell itself: no process started per thread of Herald's
     for task in /proc/"$HERALD_PID"/task/*; do
         read -r name < "$task/comm" 2>/dev/null || continue
@@ -275,14 +274,9 @@ log "$REF"
 psql -q -d "$DB" -c 'DROP TABLE IF EXISTS ref_domain_event_entry, ref_snapshot_event_entry, ref_token_entry, ref_view' \
     2>/dev/null || true
 
-# Statements per publication need pg_stat_statements loaded at server start; commits come from the
-# database's own counter and need nothing.
-STATEMENTS=on
-if [ "$(psql -tAc "SELECT count(*) FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting LIKE '%pg_stat_statements%'" -d "$DB")" = 1 ]; then
-    psql -q -d "$DB" -c 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' || STATEMENTS="off: CREATE EXTENSION failed"
-else
-    STATEMENTS="off: pg_stat_statements is not in shared_preload_libraries (ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', then restart PostgreSQL)"
-fi
+# Statements per publication need pg_stat_statements loaded at server start (the benchmark's own
+# cluster does); commits come from the database's own counter and need nothing.
+pg_statements_setup
 commits() { psql -tAc "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()" -d "$DB"; }
 statements_reset() { [ "$STATEMENTS" = on ] && psql -q -tAc 'SELECT pg_stat_statements_reset()' -d "$DB" >/dev/null; true; }
 # Herald's statements in this database since the reset, transaction control apart, the driver's own
@@ -457,7 +451,7 @@ SANDBOX_LINE="provider sandbox in Herald's process (its CPU counted in Herald's)
 [ "$SANDBOX_MODE" = own ] && SANDBOX_LINE="provider sandbox in a JVM of its own ($SANDBOX_OPTS), its CPU apart from Herald's"
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
-machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) on $PGHOST (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) $([ -n "$PG_OWN" ] && echo "(the benchmark's own cluster, pg_stat_statements preloaded)" || echo "on $PGHOST") (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
   the append alone at $FIXED_RATE tx/s (8 clients):  $DB_FIXED
   the append alone at $MID_RATE tx/s (8 clients):  $DB_MID
