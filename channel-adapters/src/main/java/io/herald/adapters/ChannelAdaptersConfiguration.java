@@ -150,7 +150,7 @@ public class ChannelAdaptersConfiguration {
 
     private static MastodonAdapter mastodon(MastodonProperties md, OutboundGuard guard, Clock clock,
                                             UsageReports usage) {
-        return new MastodonAdapter(mastodonHttp(md, guard, clock).reportingUsageTo(usage));
+        return new MastodonAdapter(mastodonHttp(md, guard, clock).reportingUsageTo(usage), md.mediaProcessingWait());
     }
 
     private static ProviderHttp mastodonHttp(MastodonProperties md, OutboundGuard guard, Clock clock) {

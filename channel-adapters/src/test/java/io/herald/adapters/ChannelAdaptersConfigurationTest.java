@@ -43,7 +43,8 @@ class ChannelAdaptersConfigurationTest {
                         "herald.channels.linkedin.version=202612",
                         "herald.channels.wordpress.read-timeout=45s",
                         "herald.channels.bluesky.read-timeout=20s",
-                        "herald.channels.mastodon.idempotency-window=40m")
+                        "herald.channels.mastodon.idempotency-window=40m",
+                        "herald.channels.mastodon.media-processing-wait=12s")
                 .run(context -> {
                     PluginProperties configured = PluginProperties.of(context.getEnvironment());
                     FacebookProperties facebook = configured.bind(FacebookProperties.class);
@@ -57,6 +58,8 @@ class ChannelAdaptersConfigurationTest {
                     ChannelPlugins adapters = context.getBean(ChannelPlugins.class);
                     assertThat(adapters.typeList()).isEqualTo("bluesky, facebook, instagram, linkedin, mastodon, threads or wordpress");
                     assertThat(configured.bind(MastodonProperties.class).idempotencyWindow()).isEqualTo(Duration.ofMinutes(40));
+                    assertThat(configured.bind(MastodonProperties.class).mediaProcessingWait())
+                            .isEqualTo(Duration.ofSeconds(12));
                     assertThat(adapters.plugin(MastodonPlugin.TYPE).resendWindow()).isEqualTo(Duration.ofMinutes(40));
                     assertThat(adapters.plugin(MastodonPlugin.TYPE).retrySafety(null)).isEqualTo(RetrySafety.PROVIDER_KEY);
                     assertThat(adapters.plugin(BlueskyPlugin.TYPE).resendWindow()).isEqualTo(ChronoUnit.FOREVER.getDuration());
@@ -84,6 +87,7 @@ class ChannelAdaptersConfigurationTest {
         assertThat(linkedIn.apiBaseUrl()).isEqualTo("https://api.linkedin.com");
         assertThat(linkedIn.version()).isEqualTo("202611");
         assertThat(defaults.bind(MastodonProperties.class).idempotencyWindow()).isEqualTo(Duration.ofMinutes(50));
+        assertThat(defaults.bind(MastodonProperties.class).mediaProcessingWait()).isEqualTo(Duration.ofSeconds(30));
         for (var timeouts : List.of(defaults.bind(WordPressProperties.class), defaults.bind(BlueskyProperties.class))) {
             assertThat(timeouts.toString()).contains("connectTimeout=PT5S", "readTimeout=PT30S");
         }

@@ -78,9 +78,13 @@ public abstract class SandboxTestSupport {
     }
 
     protected MastodonAdapter mastodon(Duration readTimeout) {
+        return mastodon(readTimeout, Duration.ofSeconds(30));
+    }
+
+    protected MastodonAdapter mastodon(Duration readTimeout, Duration mediaProcessingWait) {
         // the sandbox listens on 127.0.0.1
         return ChannelAdaptersConfiguration.mastodon(
-                new MastodonProperties(Duration.ofSeconds(2), readTimeout, Duration.ofMinutes(50)),
+                new MastodonProperties(Duration.ofSeconds(2), readTimeout, Duration.ofMinutes(50), mediaProcessingWait),
                 OutboundGuard.privateNetworksAllowed(), clock);
     }
 

@@ -1,14 +1,17 @@
 package io.herald.adapters.bluesky;
 
 import io.herald.adapters.http.ProviderHttp;
+import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ContentLimits;
 import io.herald.adapters.port.ProviderAdapter;
 import io.herald.contracts.error.FieldViolation;
+import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Bluesky accounts through their PDS's XRPC API: the session ({@link BlueskySessions}), the write
@@ -18,6 +21,7 @@ import java.util.Optional;
 public final class BlueskyAdapter extends ProviderAdapter {
 
     private final BlueskySessions sessions;
+    private final BlueskyConnectionCheck check;
 
     public BlueskyAdapter(ProviderHttp http) {
         this(http, new BlueskySessions(http));
@@ -30,6 +34,12 @@ public final class BlueskyAdapter extends ProviderAdapter {
     private BlueskyAdapter(ProviderHttp http, BlueskySessions sessions, BlueskyReads reads) {
         super(BlueskyPlugin.TYPE, BlueskyPublisher.steps(http, sessions), reads.feedReader(), reads);
         this.sessions = sessions;
+        this.check = new BlueskyConnectionCheck(http, sessions);
+    }
+
+    /** Whether the PDS resolves the handle and the app password makes a session (before a connection is stored). */
+    CompletableFuture<Optional<HeraldRejection>> verify(ChannelConnection candidate) {
+        return check.verify(candidate);
     }
 
     /** The sessions held, for tests that stand in for time passing. */

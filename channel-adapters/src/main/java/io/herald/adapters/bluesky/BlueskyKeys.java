@@ -14,10 +14,20 @@ import java.util.Optional;
  * publication recorded when it was requested, so that every attempt sends the same bytes: the PDS
  * answers a repeat with the same record and other content under the key with {@code InvalidSwap},
  * never with a second post. A TID is 64 bits written in base32-sortable: a zero bit, 53 bits of
- * microseconds since the epoch, then a 10-bit clock id; here the clock id is the first 10 bits of
- * SHA-256 of the publication id, so two publications requested in the same microsecond still get
- * different keys (but for a 1 in 1,024 chance). The first comment's key is one microsecond after
- * the post's, with its own clock id, so it never equals the post's.
+ * microseconds since the epoch, then a 10-bit clock id.
+ *
+ * <p>A post's key keeps the second of its time and spreads SHA-256 of the publication id over the
+ * rest: the microseconds within that second are the time's own shifted by a number from the hash
+ * (0 to 999,999), and the clock id is 10 more bits of it, so two publications due at the same
+ * instant (a schedule on the minute) share a key with a chance of about 1 in a billion rather than
+ * 1 in 1,024. The key stays within the second of the post's time (a valid TID, in time order to the
+ * second), and {@code createdAt} is the time itself. Keys made before this change
+ * ({@link #legacyPost}: the time's microseconds and a 10-bit clock id) are still looked for by
+ * read-back and before a re-send, so a publication whose first attempt used one never gets a second
+ * post under the new key.
+ *
+ * <p>The first comment's key is one microsecond after the post's, with its own clock id, so it
+ * never equals the post's.
  */
 final class BlueskyKeys {
 
@@ -39,20 +49,41 @@ final class BlueskyKeys {
 
     /**
      * The post's key: its time is when the publication was due (its schedule, where later than the
-     * request), else when it was requested. Empty when the request carries neither.
+     * request), else when it was requested; the microseconds within its second and the clock id
+     * come from the publication id (see above). Empty when the request carries neither time.
      */
     static Optional<Key> post(PublicationId publicationId, Instant requestedAt, Instant scheduledAt) {
+        return due(requestedAt, scheduledAt).map(at -> {
+            byte[] hash = hash(publicationId.value());
+            long micros = toMicros(at);
+            long second = Math.floorDiv(micros, 1_000_000L) * 1_000_000L;
+            long spread = Long.remainderUnsigned(bits(hash, 0, 40), 1_000_000L);
+            long within = (micros - second + spread) % 1_000_000L;
+            return key(second + within, (int) bits(hash, 40, 10), at);
+        });
+    }
+
+    /**
+     * The post's key as Herald derived it before the key spread the publication id over the second:
+     * the time's own microseconds and a clock id of the first 10 bits of the hash. A publication
+     * whose first attempt was made then has its post (if any) under this key.
+     */
+    static Optional<Key> legacyPost(PublicationId publicationId, Instant requestedAt, Instant scheduledAt) {
+        return due(requestedAt, scheduledAt).map(at -> key(toMicros(at), clockId(publicationId.value()), at));
+    }
+
+    private static Optional<Instant> due(Instant requestedAt, Instant scheduledAt) {
         Instant at = requestedAt;
         if (scheduledAt != null && (at == null || scheduledAt.isAfter(at))) {
             at = scheduledAt;
         }
-        return at == null ? Optional.empty() : Optional.of(key(at.truncatedTo(ChronoUnit.MICROS),
-                clockId(publicationId.value())));
+        return Optional.ofNullable(at).map(time -> time.truncatedTo(ChronoUnit.MICROS));
     }
 
     /** The first comment's key: one microsecond after the post's ({@code postRkey}), empty when that is no TID. */
     static Optional<Key> comment(PublicationId publicationId, String postRkey) {
-        return micros(postRkey).map(micros -> key(ofMicros(micros + 1), clockId(publicationId.value() + "comment")));
+        return micros(postRkey).map(micros -> key(micros + 1, clockId(publicationId.value() + "comment"),
+                ofMicros(micros + 1)));
     }
 
     static boolean isTid(String rkey) {
@@ -71,8 +102,8 @@ final class BlueskyKeys {
         return Optional.of(value >>> 10);
     }
 
-    private static Key key(Instant at, int clockId) {
-        long micros = toMicros(at);
+    /** The TID of {@code micros} and {@code clockId}; {@code at} is the record's {@code createdAt}. */
+    private static Key key(long micros, int clockId, Instant at) {
         long value = (micros << 10) | clockId;
         char[] chars = new char[13];
         for (int i = 12; i >= 0; i--) {
@@ -82,9 +113,22 @@ final class BlueskyKeys {
         return new Key(new String(chars), at);
     }
 
+    private static byte[] hash(String seed) {
+        return HexFormat.of().parseHex(IdempotencyKeys.sha256Hex(seed));
+    }
+
+    /** {@code count} bits (at most 63) of {@code hash} from bit {@code from}, the first bit the highest. */
+    private static long bits(byte[] hash, int from, int count) {
+        long value = 0;
+        for (int i = from; i < from + count; i++) {
+            value = (value << 1) | ((hash[i / 8] >>> (7 - i % 8)) & 1);
+        }
+        return value;
+    }
+
+    /** The first 10 bits of the hash of {@code seed}: the legacy post key's and the comment key's clock id. */
     private static int clockId(String seed) {
-        byte[] hash = HexFormat.of().parseHex(IdempotencyKeys.sha256Hex(seed));
-        return ((hash[0] & 0xff) << 2) | ((hash[1] & 0xff) >>> 6);
+        return (int) bits(hash(seed), 0, 10);
     }
 
     private static long toMicros(Instant at) {

@@ -5,6 +5,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -13,6 +14,7 @@ import io.herald.contracts.channel.Capability;
 import io.herald.contracts.channel.ChannelSettings;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RetrySafety;
+import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStep;
 import jakarta.validation.constraints.Pattern;
@@ -21,6 +23,8 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Bluesky accounts: a handle and an app password, on {@code bsky.social} unless the admin names
@@ -50,8 +54,11 @@ public final class BlueskyPlugin extends PluginParts {
                 Quota.documented("day", 35_000 / 3, Duration.ofDays(1)));
     }
 
+    private final BlueskyAdapter bluesky;
+
     public BlueskyPlugin(BlueskyAdapter adapter) {
         super(TYPE, adapter, BlueskySettings.class, BlueskySecrets.class, Form.class);
+        this.bluesky = adapter;
     }
 
     /** The handle and an app password made in the Bluesky app's settings. */
@@ -72,6 +79,16 @@ public final class BlueskyPlugin extends PluginParts {
         BlueskySecrets secrets = new BlueskySecrets(firstNonNull(form.appPassword(), kept.appPassword()));
         ConnectionForms.required().field(handle, "handle").field(secrets.appPassword(), "appPassword").check();
         return new Connection(new BlueskySettings(handle, pdsUrl), secrets);
+    }
+
+    /**
+     * The handle must resolve on the PDS (400 {@code validation_failed} naming {@code handle}
+     * otherwise) and the app password must make a session ({@code appPassword} otherwise); a PDS
+     * that cannot be asked is {@code unavailable}. Nothing is stored unless both hold.
+     */
+    @Override
+    public CompletableFuture<Optional<HeraldRejection>> verify(ChannelConnection candidate) {
+        return bluesky.verify(candidate);
     }
 
     @Override

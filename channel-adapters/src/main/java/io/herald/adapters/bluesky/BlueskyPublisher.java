@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.imageio.ImageIO;
@@ -70,8 +71,48 @@ final class BlueskyPublisher {
         } catch (IllegalArgumentException badUpload) {
             return refused("unknown_media", "A recorded upload is not a Bluesky blob; nothing was sent.", connection);
         }
-        return put(connection, key.get().rkey(), record)
-                .whenComplete((outcome, failure) -> OutcomeLog.publish("bluesky", request, outcome));
+        CompletableFuture<PublishOutcome> written = request.attemptNo() > 1
+                ? underLegacyKey(request, record).thenCompose(earlier -> earlier.isPresent()
+                        ? CompletableFuture.completedFuture(earlier.get()) : put(connection, key.get().rkey(), record))
+                : put(connection, key.get().rkey(), record);
+        return written.whenComplete((outcome, failure) -> OutcomeLog.publish("bluesky", request, outcome));
+    }
+
+    /**
+     * Before a later attempt of a post: the record under the key Herald derived before keys spread
+     * the publication id ({@link BlueskyKeys#legacyPost}), when it holds this post (same
+     * {@code createdAt} and text: an earlier attempt wrote it), so that attempt's post is the
+     * outcome and no second one is written under today's key. Empty when nothing of this post is
+     * there; a read without an answer stops the attempt (nothing written).
+     */
+    private CompletableFuture<Optional<PublishOutcome>> underLegacyKey(PublishRequest request, ObjectNode record) {
+        ChannelConnection connection = request.connection();
+        Optional<BlueskyKeys.Key> legacy = BlueskyKeys.legacyPost(request.publicationId(), request.requestedAt(),
+                request.scheduledAt());
+        if (legacy.isEmpty()) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        AtUri wanted = new AtUri(sessions.repoOf(connection), BlueskyPosts.POST_COLLECTION, legacy.get().rkey());
+        return BlueskyReads.getRecord(http, connection, wanted).thenApply(exchange -> {
+            if (BlueskyReads.notFound(exchange)) {
+                return Optional.empty();
+            }
+            if (exchange instanceof Exchange.Answered answered && answered.status() == 200) {
+                JsonNode body = Json.parse(answered.body());
+                Optional<AtUri> uri = AtUri.parse(Json.text(body, "uri"));
+                JsonNode value = body.path("value");
+                boolean ours = Objects.equals(Json.text(record, "createdAt"), Json.text(value, "createdAt"))
+                        && Objects.equals(Json.text(record, "text"), Json.text(value, "text"));
+                if (!ours || uri.isEmpty() || Json.text(body, "cid") == null) {
+                    return Optional.empty();
+                }
+                return Optional.of(new PublishOutcome.Published(new ProviderRef(uri.get().uri(),
+                        webUrl(connection, uri.get())), null, Traces.of(exchange, null, null)));
+            }
+            return Optional.of(new PublishOutcome.Failed(FailureKind.NOT_SENT, null, "The record key an earlier "
+                    + "attempt of this post may have used could not be read, so the post was not sent again: "
+                    + BlueskyReads.describe(exchange), null, Traces.of(exchange, null, null)));
+        });
     }
 
     CompletableFuture<PublishOutcome> comment(CommentRequest request) {

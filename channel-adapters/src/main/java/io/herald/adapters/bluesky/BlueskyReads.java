@@ -55,23 +55,46 @@ final class BlueskyReads implements ProviderAdapter.Probe {
             return CompletableFuture.completedFuture(new ReadBackOutcome.Unknown(
                     "the record key could not be derived (no request time or post recorded)"));
         }
-        AtUri wanted = new AtUri(sessions.repoOf(connection), BlueskyPosts.POST_COLLECTION, key.get().rkey());
+        if (request.ofComment()) {
+            return readBack(connection, key.get(), null);
+        }
+        // a post whose earlier attempt was made before keys spread the publication id is under its legacy key
+        Optional<BlueskyKeys.Key> legacy = BlueskyKeys.legacyPost(request.publicationId(), request.requestedAt(),
+                request.scheduledAt());
+        return readBack(connection, key.get(), null).thenCompose(outcome -> outcome instanceof ReadBackOutcome.NotFound
+                && legacy.isPresent() && !legacy.get().rkey().equals(key.get().rkey())
+                ? readBack(connection, legacy.get(), BlueskyPosts.text(request.content())).thenApply(earlier -> earlier instanceof ReadBackOutcome.NotFound
+                        ? outcome : earlier)
+                : CompletableFuture.completedFuture(outcome));
+    }
+
+    /**
+     * {@code getRecord} under one key of the connection's repository; with {@code text}, a record of
+     * other text there is not this post (NOT_FOUND).
+     */
+    private CompletableFuture<ReadBackOutcome> readBack(ChannelConnection connection, BlueskyKeys.Key key,
+                                                        String text) {
+        AtUri wanted = new AtUri(sessions.repoOf(connection), BlueskyPosts.POST_COLLECTION, key.rkey());
         return UnclassifiedFailure.asReadBackOutcome(getRecord(http, connection, wanted).thenApply(exchange -> {
             if (exchange instanceof Exchange.Answered answered && answered.status() == 200) {
                 JsonNode body = Json.parse(answered.body());
                 Optional<AtUri> uri = AtUri.parse(Json.text(body, "uri"));
+                if (text != null && !text.equals(BlueskyPosts.textOf(body.path("value")))) {
+                    return new ReadBackOutcome.NotFound("the record under the earlier key " + key.rkey()
+                            + " is another post");
+                }
                 if (uri.isPresent() && Json.text(body, "cid") != null) {
                     return new ReadBackOutcome.Found(new ProviderRef(uri.get().uri(),
                             "https://bsky.app/profile/" + sessions.handleOf(connection) + "/post/" + uri.get().rkey()),
-                            "the record under Herald's key " + key.get().rkey() + " exists (cid "
+                            "the record under Herald's key " + key.rkey() + " exists (cid "
                                     + Json.text(body, "cid") + ")");
                 }
             }
             if (notFound(exchange)) {
-                return new ReadBackOutcome.NotFound("no record under Herald's key " + key.get().rkey()
+                return new ReadBackOutcome.NotFound("no record under Herald's key " + key.rkey()
                         + " (400 RecordNotFound)");
             }
-            return new ReadBackOutcome.Unknown("getRecord " + key.get().rkey() + ": " + describe(exchange));
+            return new ReadBackOutcome.Unknown("getRecord " + key.rkey() + ": " + describe(exchange));
         }), wanted.uri(), List.of());
     }
 

@@ -83,6 +83,15 @@ final class BlueskySessions {
         });
     }
 
+    /**
+     * The connection's session: the held one, else one made with the app password (and held from
+     * then on). A connection being checked before it is stored signs in this way, so its first
+     * probe and write use the same session.
+     */
+    CompletableFuture<Call> signIn(ChannelConnection connection) {
+        return session(connection, key(connection), false);
+    }
+
     /** The DID of the connection's held session, if any: a read needs none, but names the repo better by it. */
     String repoOf(ChannelConnection connection) {
         Session held = sessions.get(key(connection));

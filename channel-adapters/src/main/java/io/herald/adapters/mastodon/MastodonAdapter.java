@@ -8,6 +8,7 @@ import io.herald.adapters.port.ProviderAdapter;
 import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.PublicationAction;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,18 +20,27 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class MastodonAdapter extends ProviderAdapter {
 
+    /** The default of {@code herald.channels.mastodon.media-processing-wait}. */
+    public static final Duration MEDIA_PROCESSING_WAIT = Duration.ofSeconds(30);
+
     private final MastodonReads reads;
 
+    /** An adapter that waits up to {@link #MEDIA_PROCESSING_WAIT} for an image being processed. */
     public MastodonAdapter(ProviderHttp http) {
-        this(new MastodonApi(http));
+        this(http, MEDIA_PROCESSING_WAIT);
     }
 
-    private MastodonAdapter(MastodonApi api) {
-        this(api, new MastodonReads(api));
+    /** {@code mediaProcessingWait}: how long an upload answered 202 is checked again before the step fails. */
+    public MastodonAdapter(ProviderHttp http, Duration mediaProcessingWait) {
+        this(new MastodonApi(http), mediaProcessingWait);
     }
 
-    private MastodonAdapter(MastodonApi api, MastodonReads reads) {
-        super(MastodonPlugin.TYPE, MastodonPublisher.steps(api), reads.feedReader(), reads);
+    private MastodonAdapter(MastodonApi api, Duration mediaProcessingWait) {
+        this(api, new MastodonReads(api), mediaProcessingWait);
+    }
+
+    private MastodonAdapter(MastodonApi api, MastodonReads reads, Duration mediaProcessingWait) {
+        super(MastodonPlugin.TYPE, MastodonPublisher.steps(api, mediaProcessingWait), reads.feedReader(), reads);
         this.reads = reads;
     }
 

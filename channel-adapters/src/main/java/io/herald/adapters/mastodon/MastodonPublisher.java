@@ -23,33 +23,43 @@ import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.UploadedMedia;
 import io.herald.platform.wire.Forms;
 import io.herald.platform.wire.Json;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The write steps on a Mastodon account. A status and its first comment (a reply,
  * {@code in_reply_to_id}) are created with an {@code Idempotency-Key} made from the publication and
  * the step, so the instance answers a repeat within its hour with the same status. Images go
- * through {@code POST /api/v2/media}: 200 is ready; 202 is checked once with
- * {@code GET /api/v1/media/:id}, and an image still processing fails the (repeatable) upload step
- * as retryable, as no adapter waits inside a step. An edit re-sends the status's attachments (left
+ * through {@code POST /api/v2/media}: 200 is ready; 202 is polled with {@code GET /api/v1/media/:id}
+ * (the same attachment, at growing intervals, without holding a thread) for at most
+ * {@code media-processing-wait}, and only an image still processing then fails the (repeatable)
+ * upload step as retryable. An edit re-sends the status's attachments (left
  * out, the instance would drop them); a 404 on edit means the status is gone, which the update
  * cannot fix; a 404 on delete is done.
  */
 final class MastodonPublisher {
 
-    private final MastodonApi api;
+    /** The first pause between two checks of an attachment being processed; each next one is twice as long. */
+    static final Duration FIRST_POLL = Duration.ofMillis(250);
+    /** The longest pause between two checks. */
+    static final Duration LONGEST_POLL = Duration.ofSeconds(4);
 
-    private MastodonPublisher(MastodonApi api) {
+    private final MastodonApi api;
+    private final Duration mediaProcessingWait;
+
+    private MastodonPublisher(MastodonApi api, Duration mediaProcessingWait) {
         this.api = api;
+        this.mediaProcessingWait = mediaProcessingWait;
     }
 
-    static ProviderAdapter.Publisher steps(MastodonApi api) {
-        MastodonPublisher publisher = new MastodonPublisher(api);
+    static ProviderAdapter.Publisher steps(MastodonApi api, Duration mediaProcessingWait) {
+        MastodonPublisher publisher = new MastodonPublisher(api, mediaProcessingWait);
         return new ProviderAdapter.Publisher(publisher::publish, publisher::upload, publisher::comment,
                 publisher::edit, publisher::delete);
     }
@@ -118,21 +128,44 @@ final class MastodonPublisher {
     }
 
     /**
-     * An attachment the instance took but still processes: ready (200) is the upload's success;
-     * anything else fails this repeatable step as retryable (an unused attachment is cleaned up by
-     * the instance).
+     * An attachment the instance took but still processes, checked again (206: still processing)
+     * until it is ready (200, the upload's success) or {@code media-processing-wait} has passed;
+     * then, or on any other answer, this repeatable step fails as retryable (an unused attachment is
+     * cleaned up by the instance). The pauses are timers, not sleeping threads.
      */
     private CompletableFuture<PublishOutcome> processed(ChannelConnection connection, ProviderRef attachment,
                                                         Exchange accepted) {
-        String path = "/api/v1/media/" + Forms.enc(attachment.id());
-        return api.send(MastodonApi.get(connection, path, attachment.id())).thenApply(exchange -> {
-            if (exchange instanceof Exchange.Answered answered && answered.status() == 200) {
-                return MastodonOutcome.of(exchange, api.clock(), MastodonApi::status);
+        Instant until = api.clock().instant().plus(mediaProcessingWait);
+        return checkProcessed(connection, attachment, until, FIRST_POLL, 1).thenApply(checked -> {
+            if (checked.exchange() instanceof Exchange.Answered answered && answered.status() == 200) {
+                return MastodonOutcome.of(checked.exchange(), api.clock(), MastodonApi::status);
             }
             return new PublishOutcome.Failed(FailureKind.NOT_SENT, MastodonOutcome.MEDIA_PROCESSING,
-                    "Mastodon took the image as attachment " + attachment.id() + " but is still processing it ("
-                            + MastodonApi.describe(exchange) + "); the image is uploaded again later.", null,
+                    "Mastodon took the image as attachment " + attachment.id() + " but was still processing it after "
+                            + checked.checks() + " checks in " + mediaProcessingWait.toSeconds() + " s ("
+                            + MastodonApi.describe(checked.exchange()) + "); the image is uploaded again later.", null,
                     Traces.of(accepted, "http_202", null));
+        });
+    }
+
+    /** The last answer about an attachment, after how many checks. */
+    private record Checked(Exchange exchange, int checks) {
+    }
+
+    private CompletableFuture<Checked> checkProcessed(ChannelConnection connection, ProviderRef attachment,
+                                                      Instant until, Duration pause, int checks) {
+        String path = "/api/v1/media/" + Forms.enc(attachment.id());
+        return api.send(MastodonApi.get(connection, path, attachment.id())).thenCompose(exchange -> {
+            boolean processing = exchange instanceof Exchange.Answered answered && answered.status() == 206;
+            Duration left = Duration.between(api.clock().instant(), until);
+            if (!processing || left.isNegative() || left.isZero()) {
+                return CompletableFuture.completedFuture(new Checked(exchange, checks));
+            }
+            Duration wait = pause.compareTo(left) < 0 ? pause : left;
+            Duration next = pause.multipliedBy(2).compareTo(LONGEST_POLL) < 0 ? pause.multipliedBy(2) : LONGEST_POLL;
+            return CompletableFuture.supplyAsync(() -> null,
+                            CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS))
+                    .thenCompose(ignored -> checkProcessed(connection, attachment, until, next, checks + 1));
         });
     }
 

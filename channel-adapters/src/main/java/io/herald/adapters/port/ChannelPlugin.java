@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -57,6 +58,19 @@ public interface ChannelPlugin {
      */
     default Map<String, String> destinations(ChannelSettings settings) {
         return Map.of();
+    }
+
+    /**
+     * Checks with the provider, before anything is stored, that a connection a {@code PUT} describes
+     * (new, or with changed settings or secrets) names an account that exists and credentials it
+     * accepts: a Bluesky handle that resolves, an app password that makes a session. Called after
+     * {@link #destinations} passed the outbound checks. Completes with the refusal to answer instead
+     * of storing: {@code validation_failed} naming the field and the channel type when the provider
+     * refused what the admin typed, {@code unavailable} when the provider could not be asked (nothing
+     * is stored either way). By default there is nothing to check.
+     */
+    default CompletableFuture<Optional<HeraldRejection>> verify(ChannelConnection candidate) {
+        return CompletableFuture.completedFuture(Optional.empty());
     }
 
     /**

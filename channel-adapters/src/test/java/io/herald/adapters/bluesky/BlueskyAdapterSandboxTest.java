@@ -19,6 +19,7 @@ import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.adapters.port.UploadRequest;
+import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.media.MediaId;
@@ -132,6 +133,122 @@ class BlueskyAdapterSandboxTest extends SandboxTestSupport {
         assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class,
                 unknown -> assertThat(unknown.cause()).isEqualTo(UnknownCause.SERVER_ERROR));
         assertThat(result(adapter.readBack(readBack(request)))).isInstanceOf(ReadBackOutcome.Found.class);
+    }
+
+    @Test
+    void aSuccessAnswerWithoutTheRecordsUriAndCidIsAnUnknownOutcomeNeverASuccess() {
+        PublishRequest request = request(new Content(null, "written, answered with nothing", null));
+        pds.fault(new BlueskyFaults.Fault(handle, "com.atproto.repo.putRecord",
+                BlueskyFaults.Type.OK_WITHOUT_RECORD, 0, 1));
+
+        PublishOutcome outcome = result(adapter.publish(request));
+
+        assertThat(outcome).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class, unknown -> {
+            assertThat(unknown.cause()).isEqualTo(UnknownCause.UNPARSABLE_RESPONSE);
+            assertThat(unknown.detail()).contains("without the record's uri and cid");
+        });
+        // the write took effect: the read-back under the key settles it
+        assertThat(result(adapter.readBack(readBack(request)))).isInstanceOfSatisfying(ReadBackOutcome.Found.class,
+                found -> assertThat(found.providerRef().id()).isEqualTo(onlyRecord().path("uri").asText()));
+    }
+
+    @Test
+    void aConnectionIsCheckedByResolvingItsHandleAndMakingASession() {
+        ChannelConnection unknown = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("bsky-unknown"),
+                BlueskyPlugin.TYPE, new BlueskySettings("nobody-" + handle, pds.pdsUrl()),
+                new BlueskySecrets(APP_PASSWORD), false);
+        ChannelConnection wrongPassword = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("bsky-wrong"),
+                BlueskyPlugin.TYPE, new BlueskySettings(handle, pds.pdsUrl()), new BlueskySecrets("wrong-password"),
+                false);
+        ChannelConnection byDid = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("bsky-did"),
+                BlueskyPlugin.TYPE, new BlueskySettings(did, pds.pdsUrl()), new BlueskySecrets(APP_PASSWORD), false);
+        ChannelConnection unreachable = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("bsky-gone"),
+                BlueskyPlugin.TYPE, new BlueskySettings(handle, "http://127.0.0.1:1"), new BlueskySecrets(APP_PASSWORD),
+                false);
+
+        assertThat(result(adapter.verify(connection))).isEmpty();
+        assertThat(result(adapter.verify(byDid))).isEmpty();
+        assertThat(result(adapter.verify(unknown))).hasValueSatisfying(refused -> {
+            assertThat(refused.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+            assertThat(refused.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo("handle");
+                assertThat(v.message()).contains("bluesky").contains("400 HandleNotFound")
+                        .contains("Unable to resolve handle");
+            });
+        });
+        assertThat(result(adapter.verify(wrongPassword))).hasValueSatisfying(refused -> {
+            assertThat(refused.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+            assertThat(refused.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo("appPassword");
+                assertThat(v.message()).contains("bluesky").contains("401").doesNotContain("wrong-password");
+            });
+        });
+        assertThat(result(adapter.verify(unreachable))).hasValueSatisfying(refused -> {
+            assertThat(refused.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+            assertThat(refused.violations()).isEmpty();
+            assertThat(refused.detail()).contains("bluesky").contains("nothing was stored");
+        });
+        // the session the check made is the one the connection's first write uses
+        long sessions = pds.sessionsMade(handle);
+        assertThat(result(adapter.publish(request(new Content(null, "after the check", null)))))
+                .isInstanceOf(PublishOutcome.Published.class);
+        assertThat(pds.sessionsMade(handle)).isEqualTo(sessions);
+    }
+
+    @Test
+    void aPostAnEarlierVersionWroteUnderItsLegacyKeyIsFoundAndNeverWrittenAgain() throws Exception {
+        PublishRequest request = request(new Content(null, "written by an earlier version", null));
+        BlueskyKeys.Key legacy = BlueskyKeys.legacyPost(request.publicationId(), request.requestedAt(),
+                request.scheduledAt()).orElseThrow();
+        // what the earlier version's first attempt wrote: the same record under the legacy key
+        String earlier = putUnder(legacy, BlueskyPosts.post(request.content(), List.of(), legacy));
+
+        ReadBackOutcome read = result(adapter.readBack(readBack(request)));
+        PublishOutcome again = result(adapter.publish(next(request)));
+
+        assertThat(read).isInstanceOfSatisfying(ReadBackOutcome.Found.class,
+                found -> assertThat(found.providerRef().id()).isEqualTo(earlier));
+        assertThat(again).isInstanceOfSatisfying(PublishOutcome.Published.class,
+                published -> assertThat(published.providerRef().id()).isEqualTo(earlier));
+        assertThat(onlyRecord().path("uri").asText()).isEqualTo(earlier);
+    }
+
+    @Test
+    void anotherPostUnderTheLegacyKeyIsNotTakenForThisOne() throws Exception {
+        PublishRequest request = request(new Content(null, "this publication's post", null));
+        BlueskyKeys.Key legacy = BlueskyKeys.legacyPost(request.publicationId(), request.requestedAt(),
+                request.scheduledAt()).orElseThrow();
+        putUnder(legacy, BlueskyPosts.post(new Content(null, "another publication's post", null), List.of(), legacy));
+
+        ReadBackOutcome read = result(adapter.readBack(readBack(request)));
+        PublishOutcome again = result(adapter.publish(next(request)));
+
+        assertThat(read).isInstanceOf(ReadBackOutcome.NotFound.class);
+        assertThat(again).isInstanceOfSatisfying(PublishOutcome.Published.class, published -> assertThat(
+                published.providerRef().id()).endsWith("/" + BlueskyKeys.post(request.publicationId(),
+                request.requestedAt(), request.scheduledAt()).orElseThrow().rkey()));
+        assertThat(pds.records(handle)).hasSize(2);
+    }
+
+    /** Writes {@code record} under {@code key} with the connection's session, as an earlier version did. */
+    private String putUnder(BlueskyKeys.Key key, com.fasterxml.jackson.databind.node.ObjectNode record)
+            throws Exception {
+        assertThat(result(adapter.probe(connection)).publish().available()).isTrue();
+        BlueskySessions.Session session = adapter.sessions().held(connection).orElseThrow();
+        com.fasterxml.jackson.databind.node.ObjectNode body = io.herald.platform.wire.Json.object()
+                .put("repo", session.did()).put("collection", BlueskyPosts.POST_COLLECTION).put("rkey", key.rkey());
+        body.set("record", record);
+        body.putNull("swapRecord");
+        java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(pds.pdsUrl()
+                                + "/xrpc/com.atproto.repo.putRecord"))
+                        .header("Authorization", "Bearer " + session.accessJwt())
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                io.herald.platform.wire.Json.write(body))).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return io.herald.platform.wire.Json.text(io.herald.platform.wire.Json.parse(answer.body()), "uri");
     }
 
     @Test
@@ -305,7 +422,7 @@ class BlueskyAdapterSandboxTest extends SandboxTestSupport {
         List<String> texts = new ArrayList<>();
         outcomes.forEach(o -> texts.add(o.toString()));
         logs.list.forEach(e -> texts.add(e.getFormattedMessage()));
-        assertThat(outcomes).hasSize(9);
+        assertThat(outcomes).hasSize(5 + BlueskyFaults.Type.values().length);
         assertThat(texts).noneMatch(text -> text.contains(APP_PASSWORD) || text.contains("sbx-access-")
                 || text.contains("sbx-refresh-"));
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.herald.contracts.id.PublicationId;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BlueskyKeysTest {
@@ -12,13 +14,25 @@ class BlueskyKeysTest {
     private static final Instant REQUESTED = Instant.parse("2026-12-04T10:15:30.123456789Z");
 
     @Test
-    void thePostsKeyIsATidOfTheRequestTimeInMicrosecondsAndTheSameEveryTime() {
+    void thePostsKeyIsATidWithinTheSecondOfTheRequestTimeAndTheSameEveryTime() {
         BlueskyKeys.Key key = BlueskyKeys.post(ID, REQUESTED, null).orElseThrow();
 
         assertThat(BlueskyKeys.isTid(key.rkey())).isTrue();
-        assertThat(BlueskyKeys.micros(key.rkey())).contains(REQUESTED.getEpochSecond() * 1_000_000L + 123_456L);
+        assertThat(BlueskyKeys.micros(key.rkey()).orElseThrow() / 1_000_000L).isEqualTo(REQUESTED.getEpochSecond());
         assertThat(key.createdAt()).isEqualTo("2026-12-04T10:15:30.123456Z");
         assertThat(BlueskyKeys.post(ID, REQUESTED, null)).contains(key);
+        // the derivation is part of the stored data: a re-send by a later version must send these bytes
+        assertThat(key.rkey()).isEqualTo("3n3tknxp6h6d7");
+    }
+
+    @Test
+    void theLegacyKeyIsTheRequestTimesOwnMicrosecondsAndTenBitsOfTheHash() {
+        BlueskyKeys.Key legacy = BlueskyKeys.legacyPost(ID, REQUESTED, null).orElseThrow();
+
+        assertThat(legacy.rkey()).isEqualTo("3n3tknxp7q2p7");
+        assertThat(BlueskyKeys.micros(legacy.rkey())).contains(REQUESTED.getEpochSecond() * 1_000_000L + 123_456L);
+        assertThat(legacy.createdAt()).isEqualTo(BlueskyKeys.post(ID, REQUESTED, null).orElseThrow().createdAt());
+        assertThat(legacy.rkey()).isNotEqualTo(BlueskyKeys.post(ID, REQUESTED, null).orElseThrow().rkey());
     }
 
     @Test
@@ -28,7 +42,29 @@ class BlueskyKeysTest {
                 .rkey();
 
         assertThat(other).isNotEqualTo(one);
-        assertThat(other.substring(0, 11)).isEqualTo(one.substring(0, 11));
+        assertThat(BlueskyKeys.micros(other).orElseThrow() / 1_000_000L).isEqualTo(REQUESTED.getEpochSecond());
+    }
+
+    @Test
+    void twoThousandPublicationsDueAtTheSameInstantHaveTwoThousandKeys() {
+        Instant onTheMinute = Instant.parse("2026-12-24T18:00:00Z");
+        Set<String> keys = new HashSet<>();
+        Set<String> legacyKeys = new HashSet<>();
+        for (int i = 0; i < 2_000; i++) {
+            PublicationId id = new PublicationId("pub_" + String.format("%064x", i * 7_919L + 1));
+            BlueskyKeys.Key key = BlueskyKeys.post(id, onTheMinute.minusSeconds(3_600), onTheMinute).orElseThrow();
+            assertThat(BlueskyKeys.isTid(key.rkey())).isTrue();
+            assertThat(BlueskyKeys.micros(key.rkey()).orElseThrow() / 1_000_000L)
+                    .isEqualTo(onTheMinute.getEpochSecond());
+            assertThat(key.createdAt()).isEqualTo("2026-12-24T18:00:00.000000Z");
+            keys.add(key.rkey());
+            legacyKeys.add(BlueskyKeys.legacyPost(id, onTheMinute.minusSeconds(3_600), onTheMinute).orElseThrow()
+                    .rkey());
+        }
+
+        assertThat(keys).hasSize(2_000);
+        // ten bits of clock id give at most 1,024 keys to one instant
+        assertThat(legacyKeys).hasSizeLessThanOrEqualTo(1_024);
     }
 
     @Test

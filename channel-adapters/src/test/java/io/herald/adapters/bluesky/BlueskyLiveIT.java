@@ -20,6 +20,7 @@ import io.herald.adapters.port.PublishRequest;
 import io.herald.adapters.port.ReadBackOutcome;
 import io.herald.adapters.port.ReadBackRequest;
 import io.herald.adapters.port.UploadRequest;
+import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
@@ -60,7 +61,8 @@ import org.junit.jupiter.api.TestInstance;
  * The Bluesky adapter against the reference PDS ({@link BlueskyPds}): a post, its read-back, an
  * unknown create settled by sending it again (the answer held by a {@link HoldingProxy} past the
  * adapter's read timeout), a repeated create, other content under the key, an image, a reply, a
- * delete, and sessions whose tokens ran out. Skipped where the PDS is not installed.
+ * delete, sessions whose tokens ran out, and the check of a connection before it is stored. Skipped where
+ * the PDS is not installed, except on CI ({@code CI=true}), where that fails.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BlueskyLiveIT {
@@ -79,6 +81,10 @@ class BlueskyLiveIT {
     @BeforeAll
     void startThePds() {
         Optional<String> unavailable = BlueskyPds.whyUnavailable();
+        // CI installs the reference PDS (.ci/bluesky.sh): there a missing one is a failure, never a skip
+        if (unavailable.isPresent() && BlueskyPds.requiredHere()) {
+            fail("CI=true but the reference PDS is not installed: " + unavailable.get());
+        }
         if (unavailable.isPresent()) {
             skip = unavailable.get();
             System.err.println(BlueskyPds.skipMessage(skip));
@@ -87,7 +93,7 @@ class BlueskyLiveIT {
         try {
             pds = BlueskyPds.start();
         } catch (IllegalStateException | IOException e) {
-            if ("true".equals(System.getenv("CI"))) {
+            if (BlueskyPds.requiredHere()) {
                 fail("the reference PDS is installed but did not start", e);
             }
             skip = "the PDS in " + BlueskyPds.home() + " did not start (" + e.getMessage() + ")";
@@ -110,6 +116,33 @@ class BlueskyLiveIT {
         assumeTrue(skip == null, () -> BlueskyPds.skipMessage(skip));
         account = pds.createAccount("live");
         connection = connection(pds.url());
+    }
+
+    @Test
+    void aConnectionIsCheckedAgainstThePdsBeforeItIsStored() throws Exception {
+        ChannelConnection unknown = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("bsky-unknown"),
+                BlueskyPlugin.TYPE, new BlueskySettings("nobody-" + System.nanoTime() + ".test", pds.url().toString()),
+                new BlueskySecrets(account.appPassword()), false);
+        ChannelConnection wrongPassword = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("bsky-wrong"),
+                BlueskyPlugin.TYPE, new BlueskySettings(account.handle(), pds.url().toString()),
+                new BlueskySecrets("wrong-app-password"), false);
+
+        assertThat(result(adapter.verify(connection))).isEmpty();
+        assertThat(result(adapter.verify(unknown))).hasValueSatisfying(refused -> {
+            assertThat(refused.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+            assertThat(refused.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo("handle");
+                assertThat(v.message()).contains("bluesky").contains("400 HandleNotFound")
+                        .contains("Unable to resolve handle");
+            });
+        });
+        assertThat(result(adapter.verify(wrongPassword))).hasValueSatisfying(refused -> {
+            assertThat(refused.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+            assertThat(refused.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo("appPassword");
+                assertThat(v.message()).contains("401").doesNotContain("wrong-app-password");
+            });
+        });
     }
 
     @Test

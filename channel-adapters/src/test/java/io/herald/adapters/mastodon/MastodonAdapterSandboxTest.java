@@ -176,15 +176,8 @@ class MastodonAdapterSandboxTest extends SandboxTestSupport {
         ProviderRef ready = published(result(adapter.uploadMedia(upload(mediaId, png))));
         instance.processing(account, 0);
         ProviderRef afterCheck = published(result(adapter.uploadMedia(upload(mediaId, png))));
-        instance.processing(account, 2);
-        PublishOutcome processing = result(adapter.uploadMedia(upload(mediaId, png)));
         instance.processing(account, -1);
 
-        assertThat(processing).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
-            assertThat(failed.kind()).isEqualTo(FailureKind.NOT_SENT);
-            assertThat(failed.kind().provablyNotExecuted()).isTrue();
-            assertThat(failed.errorCode()).isEqualTo("media_processing");
-        });
         Content content = new Content(null, "two pictures", null,
                 List.of(new ContentMedia(mediaId, "a wide picture"), new ContentMedia(mediaId, "a wide picture")), null);
         PublishRequest post = new PublishRequest(publicationId(unique("img")), 1, PublicationAction.PUBLISH, content,
@@ -196,13 +189,62 @@ class MastodonAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
-    void aStatusWithAnImageStillProcessingIsSentAgainLater() throws Exception {
-        byte[] png = png(10, 10);
+    void anImageStillProcessingIsPolledUntilReadyWithinTheWaitAndUploadedOnce() throws Exception {
+        byte[] png = png(30, 30);
         MediaId mediaId = mediaId(png);
+        // 202, then "still processing" (206) to the next three checks, then ready
         instance.processing(account, 3);
+        long started = System.nanoTime();
         PublishOutcome upload;
         try {
             upload = result(adapter.uploadMedia(upload(mediaId, png)));
+        } finally {
+            instance.processing(account, -1);
+        }
+
+        ProviderRef attachment = published(upload);
+        // pauses of 250, 500 and 1,000 ms between the four checks
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(1_700));
+        PublishRequest post = new PublishRequest(publicationId(unique("polled")), 1, PublicationAction.PUBLISH,
+                new Content(null, "after processing", null, List.of(new ContentMedia(mediaId, null)), null), null,
+                connection, List.of(new UploadedMedia(mediaId, null, attachment)));
+        published(result(adapter.publish(post)));
+        assertThat(onlyStatus().path("mediaIds")).extracting(JsonNode::asText).containsExactly(attachment.id());
+    }
+
+    @Test
+    void anImageStillProcessingWhenTheWaitEndsFailsTheUploadAsRetryable() throws Exception {
+        MastodonAdapter impatient = mastodon(SHORT_READ_TIMEOUT, Duration.ofSeconds(1));
+        byte[] png = png(20, 20);
+        MediaId mediaId = mediaId(png);
+        instance.processing(account, 1_000);
+        long started = System.nanoTime();
+        PublishOutcome processing;
+        try {
+            processing = result(impatient.uploadMedia(upload(mediaId, png)));
+        } finally {
+            instance.processing(account, -1);
+        }
+
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertThat(processing).isInstanceOfSatisfying(PublishOutcome.Failed.class, failed -> {
+            assertThat(failed.kind()).isEqualTo(FailureKind.NOT_SENT);
+            assertThat(failed.kind().provablyNotExecuted()).isTrue();
+            assertThat(failed.errorCode()).isEqualTo("media_processing");
+            // checked more than once: at 0, 250 and 750 ms, and when the second ends
+            assertThat(failed.detail()).containsPattern("after [3-9] checks in 1 s");
+        });
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(1)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aStatusWithAnImageStillProcessingIsSentAgainLater() throws Exception {
+        byte[] png = png(10, 10);
+        MediaId mediaId = mediaId(png);
+        instance.processing(account, 1_000);
+        PublishOutcome upload;
+        try {
+            upload = result(mastodon(SHORT_READ_TIMEOUT, Duration.ofMillis(300)).uploadMedia(upload(mediaId, png)));
         } finally {
             instance.processing(account, -1);
         }

@@ -3,6 +3,7 @@ package io.herald.command.channel;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.command.health.TokenExpiryWarnings;
 import io.herald.command.publishing.VerificationProperties;
+import io.herald.adapters.port.ChannelConnection;
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelSecrets;
@@ -17,9 +18,13 @@ import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +40,8 @@ import org.springframework.transaction.annotation.Transactional;
 public class ChannelConnectionService {
 
     private static final Logger log = LoggerFactory.getLogger(ChannelConnectionService.class);
+    /** How long a {@code PUT} waits for the provider's check of a new or changed connection. */
+    static final Duration VERIFY_PATIENCE = Duration.ofSeconds(20);
 
     private final ChannelConnectionStore store;
     private final ChannelPlugins plugins;
@@ -96,6 +103,9 @@ public class ChannelConnectionService {
                 || !Objects.equals(stored.settings(), settings)
                 || !Objects.equals(stored.secrets(), secrets);
         if (changed) {
+            // the provider's word on what the admin typed, before anything is stored
+            verifyWithProvider(plugin, new ChannelConnection(workspace, channel, type, settings, secrets,
+                    autoReattempt, verify));
             version++;
         }
         if (changed || existing.get().autoReattemptAfterNotFound() != autoReattempt
@@ -114,6 +124,34 @@ public class ChannelConnectionService {
         log.info("channel {} of workspace {} configured as {} (credential version {})", channel, workspace,
                 type.wireName(), version);
         return new Configured(existing.isEmpty(), type, settings, autoReattempt, version, verify);
+    }
+
+    /**
+     * The plug-in's check of a new or changed connection with its provider: a refusal is thrown, and a
+     * provider that does not answer within {@link #VERIFY_PATIENCE} is {@code unavailable}; either
+     * way nothing is stored.
+     */
+    private static void verifyWithProvider(ChannelPlugin plugin, ChannelConnection candidate) {
+        String type = plugin.type().wireName();
+        Optional<HeraldRejection> refused;
+        try {
+            refused = plugin.verify(candidate).get(VERIFY_PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new HeraldRejection(ErrorCode.UNAVAILABLE, "the " + type + " provider did not answer the check "
+                    + "of this connection within " + VERIFY_PATIENCE.toSeconds() + " s; nothing was stored, try again");
+        } catch (ExecutionException e) {
+            log.warn("the check of a {} connection failed: {}", type,
+                    e.getCause() == null ? "?" : e.getCause().getClass().getSimpleName());
+            throw new HeraldRejection(ErrorCode.UNAVAILABLE, "the " + type + " connection could not be checked with "
+                    + "its provider; nothing was stored, try again");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HeraldRejection(ErrorCode.UNAVAILABLE, "the check of this " + type + " connection was "
+                    + "interrupted; nothing was stored");
+        }
+        if (refused.isPresent()) {
+            throw refused.get();
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
@@ -19,6 +20,7 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
@@ -36,6 +38,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.GenericDomainEventEntry;
+import org.axonframework.serialization.Revision;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
@@ -216,6 +219,22 @@ class StoredEventsTest {
         assertThat(decided.decision()).isEqualTo(OperatorDecision.REPUBLISH);
         assertThat(decided.nextContentVersion()).isEqualTo(4L);
         assertThat(decided.decidedBy()).isEqualTo("olga");
+    }
+
+    @Test
+    void aResendDueOfRevision1ReadsAsWrittenAndWritesBackTheSame() throws IOException {
+        PublicationResendDueEvent due = roundTrip(PublicationResendDueEvent.class, "PublicationResendDueEvent_1.json");
+        assertThat(PublicationResendDueEvent.class.getAnnotation(Revision.class).value()).isEqualTo("1");
+        assertThat(due.publicationId().value()).startsWith("pub_3c5b1f0e");
+        assertThat(due.unknownAttemptNo()).isEqualTo(1);
+        assertThat(due.attemptNo()).isEqualTo(2);
+        assertThat(due.step()).isSameAs(PublicationStep.CREATE_POST);
+        assertThat(due.retrySafety()).isEqualTo(RetrySafety.CLIENT_ID);
+        assertThat(due.idempotencyKey()).isEqualTo(due.publicationId().value());
+        assertThat(due.originalStartedAt()).isEqualTo(Instant.parse("2026-12-01T09:32:00.045352185Z"));
+        assertThat(due.resendUntil()).as("a record key is kept for good").isNull();
+        assertThat(due.resendNo()).isEqualTo(1);
+        assertThat(due.dueAt()).isEqualTo(Instant.parse("2026-12-01T09:32:31.5Z"));
     }
 
     /** Read at revision 1 through the chain, written with the mapper and read back: the same event, and the same JSON. */

@@ -78,6 +78,45 @@ class BlueskyChannelIT extends HeraldIntegrationTest {
         assertThat(foreign.body()).contains("siteUrl");
     }
 
+    @Test
+    void aHandleThatDoesNotResolveOrAWrongAppPasswordIsRefusedAndNothingIsStored() {
+        String ws = newWorkspace("bsky-check");
+        String handle = account();
+
+        Response unknown = connect(ws, "bsky", "nobody-" + System.nanoTime() + ".bsky.test");
+        Response wrongPassword = send("PUT", "/api/v1/workspaces/" + ws + "/channels/bsky2", "{\"type\":\"bluesky\","
+                + "\"handle\":\"" + handle + "\",\"appPassword\":\"not-the-app-password\",\"pdsUrl\":\"" + pdsUrl()
+                + "\"}");
+        Response unreachable = send("PUT", "/api/v1/workspaces/" + ws + "/channels/bsky3", "{\"type\":\"bluesky\","
+                + "\"handle\":\"" + handle + "\",\"appPassword\":\"" + APP_PASSWORD
+                + "\",\"pdsUrl\":\"http://localhost:1/sandbox/bluesky\"}");
+
+        assertThat(unknown.status()).as(unknown.toString()).isEqualTo(400);
+        assertThat(unknown.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(unknown.json().get("errors").get(0).get("field").asText()).isEqualTo("handle");
+        assertThat(unknown.json().get("errors").get(0).get("message").asText()).contains("bluesky")
+                .contains("Unable to resolve handle");
+        assertThat(wrongPassword.status()).as(wrongPassword.toString()).isEqualTo(400);
+        assertThat(wrongPassword.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(wrongPassword.json().get("errors").get(0).get("field").asText()).isEqualTo("appPassword");
+        assertThat(wrongPassword.body()).contains("bluesky").doesNotContain("not-the-app-password");
+        assertThat(unreachable.status()).as(unreachable.toString()).isEqualTo(503);
+        assertThat(unreachable.json().get("code").asText()).isEqualTo("unavailable");
+        assertThat(unreachable.body()).contains("bluesky").contains("nothing was stored");
+        Response listed = send("GET", "/api/v1/workspaces/" + ws + "/channels", null, null);
+        assertThat(listed.status()).as(listed.toString()).isEqualTo(200);
+        assertThat(listed.body()).doesNotContain("bsky");
+        for (String channel : new String[] {"bsky", "bsky2", "bsky3"}) {
+            assertThat(eventCount("chn_" + ws + "/" + channel)).isZero();
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?", Long.class,
+                ws)).isZero();
+
+        // the same connection with a handle that resolves and its app password is stored
+        assertThat(connect(ws, "bsky", handle).status()).isEqualTo(201);
+        assertThat(eventCount("chn_" + ws + "/bsky")).isPositive();
+    }
+
     private String account() {
         String handle = "herald" + ACCOUNTS.incrementAndGet() + "-" + System.nanoTime() % 100_000 + ".bsky.test";
         sandbox("POST", "/bluesky/accounts", "{\"handle\":\"" + handle + "\",\"appPassword\":\"" + APP_PASSWORD + "\"}");

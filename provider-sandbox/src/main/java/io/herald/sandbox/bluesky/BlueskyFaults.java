@@ -18,7 +18,9 @@ public class BlueskyFaults {
         /** Answers 500 InternalServerError without carrying the call out. */
         ERROR_5XX_NO_EFFECT,
         /** Answers 429 RateLimitExceeded with {@code RateLimit-Reset} {@code delayMillis} from now. */
-        RATE_LIMIT
+        RATE_LIMIT,
+        /** Carries the call out, answers 200 with a JSON object that names no record (no uri, no cid). */
+        OK_WITHOUT_RECORD
     }
 
     /** One fault: {@code method} is an XRPC method name ({@code com.atproto.repo.putRecord}). */

@@ -36,7 +36,8 @@ import org.springframework.web.context.request.async.DeferredResult;
  * content with 400 {@code InvalidSwap}; a post key that is no TID, text over 300 graphemes or 3,000
  * bytes, or an embedded image over 2,000,000 bytes is 400 {@code InvalidRequest};
  * {@code getRecord} needs no session and answers 400 {@code RecordNotFound}; deleting a missing
- * record is a 200 no-op.
+ * record is a 200 no-op; {@code resolveHandle} of a handle it does not hold is 400
+ * {@code HandleNotFound} "Unable to resolve handle".
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -76,6 +77,7 @@ public class BlueskyXrpcController {
             case "com.atproto.server.getSession" -> authorized(request, method, (account, session) -> () ->
                     ok(Json.object().put("handle", account.handle()).put("did", account.did()).put("active", true)));
             case "com.atproto.repo.getRecord" -> getRecord(request);
+            case "com.atproto.identity.resolveHandle" -> now(resolveHandle(request.getParameter("handle")));
             case "com.atproto.repo.putRecord" -> authorized(request, method, (account, session) ->
                     putRecord(account, Json.parse(new String(raw, StandardCharsets.UTF_8))));
             case "com.atproto.repo.deleteRecord" -> authorized(request, method, (account, session) ->
@@ -132,6 +134,10 @@ public class BlueskyXrpcController {
                 yield now(ResponseEntity.status(502).contentType(MediaType.TEXT_HTML)
                         .body("<html><body><h1>502 Bad Gateway</h1></body></html>"));
             }
+            case OK_WITHOUT_RECORD -> {
+                effect.get();
+                yield now(ok(Json.object().put("validationStatus", "valid")));
+            }
             case DELAY_ANSWER -> {
                 ResponseEntity<String> answer = effect.get();
                 DeferredResult<ResponseEntity<String>> result = new DeferredResult<>();
@@ -148,6 +154,23 @@ public class BlueskyXrpcController {
             return error(401, "AuthenticationRequired", "Invalid identifier or password");
         }
         return ok(session(account.get(), repos.newSession(account.get())));
+    }
+
+    /**
+     * A handle of an account here is its DID; any other is 400 {@code HandleNotFound} "Unable to
+     * resolve handle", as the reference PDS (0.5.35) answers; no handle, or a DID, is 400
+     * {@code InvalidRequest}.
+     */
+    private ResponseEntity<String> resolveHandle(String handle) {
+        if (handle == null || handle.isBlank()) {
+            return error(400, "InvalidRequest", "Error: Params must have the property \"handle\"");
+        }
+        if (handle.startsWith("did:")) {
+            return error(400, "InvalidRequest", "Error: handle must be a valid handle");
+        }
+        return repos.account(handle).or(() -> repos.account(handle.toLowerCase(java.util.Locale.ROOT)))
+                .map(account -> ok(Json.object().put("did", account.did())))
+                .orElseGet(() -> error(400, "HandleNotFound", "Unable to resolve handle"));
     }
 
     private ResponseEntity<String> refreshSession(String token) {

@@ -101,6 +101,14 @@ public final class BlueskyPds implements AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Whether the PDS must be here: on CI ({@code CI=true}), which installs it first, a live test
+     * fails rather than skips without it.
+     */
+    public static boolean requiredHere() {
+        return "true".equals(System.getenv("CI"));
+    }
+
     /** The message a skipped test prints. */
     public static String skipMessage(String why) {
         return "Bluesky live test SKIPPED: " + why + ". Run `.ci/bluesky.sh` as root (CI does) to install the "

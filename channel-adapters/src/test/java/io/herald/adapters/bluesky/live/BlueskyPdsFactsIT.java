@@ -55,6 +55,10 @@ class BlueskyPdsFactsIT {
     @BeforeAll
     void startThePds() throws IOException {
         Optional<String> unavailable = BlueskyPds.whyUnavailable();
+        // CI installs the reference PDS (.ci/bluesky.sh): there a missing one is a failure, never a skip
+        if (unavailable.isPresent() && BlueskyPds.requiredHere()) {
+            fail("CI=true but the reference PDS is not installed: " + unavailable.get());
+        }
         if (unavailable.isPresent()) {
             skip = unavailable.get();
             banner();
@@ -64,7 +68,7 @@ class BlueskyPdsFactsIT {
             pds = BlueskyPds.start();
         } catch (IllegalStateException | IOException e) {
             // CI has just run .ci/bluesky.sh, so there an installed PDS that does not start is a failure.
-            if ("true".equals(System.getenv("CI"))) {
+            if (BlueskyPds.requiredHere()) {
                 fail("the reference PDS is installed but did not start", e);
             }
             skip = "the PDS in " + BlueskyPds.home() + " did not start (" + e.getMessage() + ")";
@@ -120,6 +124,21 @@ class BlueskyPdsFactsIT {
         Answer wrong = createSession(account.handle(), "not-the-password");
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(wrong.error()).isEqualTo("AuthenticationRequired");
+    }
+
+    @Test
+    void aHandleOfAnAccountHereResolvesToItsDidAndAnUnknownOneIs400HandleNotFound() throws Exception {
+        Account account = pds.createAccount("resolve");
+
+        Answer known = xrpc.get("com.atproto.identity.resolveHandle", null, Map.of("handle", account.handle()));
+        Answer unknown = xrpc.get("com.atproto.identity.resolveHandle", null,
+                Map.of("handle", "nobody-" + System.nanoTime() + ".test"));
+
+        assertThat(known.status()).as("%s", known).isEqualTo(200);
+        assertThat(known.body().path("did").asText()).isEqualTo(account.did());
+        assertThat(unknown.status()).as("%s", unknown).isEqualTo(400);
+        assertThat(unknown.error()).isEqualTo("HandleNotFound");
+        assertThat(unknown.body().path("message").asText()).isEqualTo("Unable to resolve handle");
     }
 
     @Test
