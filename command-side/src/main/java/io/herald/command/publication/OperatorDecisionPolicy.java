@@ -4,6 +4,7 @@ import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.DecidePublicationCommand;
+import io.herald.contracts.publication.OperatorDecision;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
@@ -29,6 +30,16 @@ final class OperatorDecisionPolicy {
     /** The post stands; the decision is about its first comment. */
     static boolean aboutComment(PublicationState state) {
         return state.status() == PublicationStatus.SUCCEEDED && state.steps().commentNeedsDecision();
+    }
+
+    /**
+     * The post stands on an operator's word alone (the channel could not read it back) and its first
+     * comment waits for a confirmation Herald can read: an operator may give the comment up. Where
+     * the channel can never read (LinkedIn without its read scope) nothing else would end it.
+     */
+    static boolean givesUpCommentOfUnverifiedPost(PublicationState state, DecidePublicationCommand command) {
+        return command.decision() == OperatorDecision.ABANDON && state.status() == PublicationStatus.SUCCEEDED
+                && state.postUnverified() && state.steps().comment() == PublicationSteps.CommentState.PENDING;
     }
 
     static Object onPost(PublicationState state, DecidePublicationCommand command) {

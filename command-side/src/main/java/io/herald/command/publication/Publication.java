@@ -333,7 +333,8 @@ public class Publication {
             apply(VerificationPolicy.decided(state, command));
             return;
         }
-        if (OperatorDecisionPolicy.aboutComment(state)) {
+        if (OperatorDecisionPolicy.aboutComment(state)
+                || OperatorDecisionPolicy.givesUpCommentOfUnverifiedPost(state, command)) {
             apply(OperatorDecisionPolicy.onComment(state, command));
             return;
         }

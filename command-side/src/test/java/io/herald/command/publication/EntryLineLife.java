@@ -16,7 +16,7 @@ import io.herald.command.publishing.ConnectionThrottle;
 import io.herald.command.publishing.PublishingProperties;
 import io.herald.command.publishing.RetryPolicy;
 import io.herald.command.publishing.SameKeyResendPolicy;
-import io.herald.contracts.channel.ChannelType;
+import io.herald.contracts.channel.RetrySafety;
 import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptDecision.Verdict;
 import io.herald.contracts.publication.AttemptTrace;
@@ -25,9 +25,11 @@ import io.herald.contracts.publication.Content;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
+import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
+import io.herald.contracts.publication.PublicationResendDueEvent;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationSupersededEvent;
@@ -65,6 +67,12 @@ import org.axonframework.test.aggregate.ResultValidator;
  * inconclusive. Checked after every step: operations act one at a time in the order accepted, no
  * update lands out of order, nothing reaches the post after a delete, at most one create since the
  * last NOT_FOUND, and a converging step is sent again only after a NOT_FOUND, within the retry policy.
+ *
+ * <p>A line is on one channel ({@link ChannelProfiles}): each operation is planned with the kinds its
+ * plug-in declares for the action (on Instagram and Threads the publish is a container, then its
+ * publish), an update or delete the channel does not carry out is refused at intake and never
+ * called, and an unknown create is sent again with the same key where the channel's retry safety
+ * allows it (Bluesky, Mastodon), the provider answering with the post it holds under that key.
  */
 final class EntryLineLife {
 
@@ -77,6 +85,7 @@ final class EntryLineLife {
     static final int MAX_STEPS = 80;
 
     private final Random random;
+    private final ChannelProfiles.Profile profile;
     private final boolean autoReattempt;
     private final List<Op> line = new ArrayList<>();
     private final EntryOrder order = new EntryLineModel.Order(line);
@@ -91,12 +100,44 @@ final class EntryLineLife {
     private long textVersion = 1;
     private boolean deleted;
     private final TreeSet<Integer> mayHaveCreated = new TreeSet<>();
+    /** The publish's attempts sent again with the key of the unknown one before them. */
+    private final TreeSet<Integer> sameKeyResends = new TreeSet<>();
+    /** When the provider first kept the post under the publication's key ({@code client_id}, {@code provider_key}). */
+    private Instant keyKeptSince;
 
-    EntryLineLife(long seed) {
+    EntryLineLife(long seed, ChannelProfiles.Profile profile) {
         random = new Random(seed);
+        this.profile = profile;
         autoReattempt = random.nextBoolean();
-        journal.add("auto re-attempt " + autoReattempt);
+        journal.add(profile.name() + ", auto re-attempt " + autoReattempt);
         accept(PublicationAction.PUBLISH, 1);
+        assertThat(line).as("the publish is accepted on %s", profile.name()).hasSize(1);
+    }
+
+    /** The provider holds the post made. */
+    int posts() {
+        return posts;
+    }
+
+    /**
+     * Operations Herald holds as done that did not happen at the provider: a publish with no post, a
+     * delete of a post still there, an update whose text (or a later one) is not the post's.
+     */
+    int lost() {
+        int lost = 0;
+        for (Op op : line) {
+            if (state(op) != State.DONE || op.history.stream().anyMatch(e -> e instanceof PublicationSupersededEvent
+                    || e instanceof PublicationNothingToChangeEvent)) {
+                continue;
+            }
+            boolean missing = switch (op.action) {
+                case DELETE -> !deleted;
+                case UPDATE -> textVersion < op.version;
+                default -> posts == 0;
+            };
+            lost += missing ? 1 : 0;
+        }
+        return lost;
     }
 
     void live() {
@@ -128,8 +169,8 @@ final class EntryLineLife {
         fixture.registerInjectableResource(order);
         fixture.registerInjectableResource(ConnectionHealth.allActive());
         fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
-                new ChannelConnection(ws, ch, ChannelType.of("facebook"), null, null, autoReattempt))));
-        fixture.registerInjectableResource(SameKeyResendPolicy.never());
+                new ChannelConnection(ws, ch, profile.type(), null, null, autoReattempt))));
+        fixture.registerInjectableResource(new SameKeyResendPolicy(ChannelProfiles.PLUGINS));
         fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                 new PublishingProperties.Retry(MAX_TRIES, MAX_TRIES, Duration.ofSeconds(2), 2.0, 0.0,
                         Duration.ofMinutes(1), null), null)));
@@ -145,17 +186,26 @@ final class EntryLineLife {
         if (line.stream().anyMatch(op -> op.action == action && op.version == version)) {
             return;
         }
-        happened("accept:" + action.wireName());
         accept(action, version);
     }
 
     private void accept(PublicationAction action, long version) {
-        Op op = new Op(action, version);
-        op.fixture = fixture();
         Content content = action == PublicationAction.DELETE ? new Content(null, null, null)
                 : new Content(null, "Text v" + version, null);
+        // intake: an action the channel does not carry out is refused before anything is recorded
+        if (profile.unsupported(action, content).isPresent()) {
+            assertThat(profile.supports(action)).isFalse();
+            happened("refused:" + action.wireName());
+            journal.add(steps + ". " + action.wireName() + " refused: " + profile.unsupported(action, content).get());
+            return;
+        }
+        if (action.actsOnPost()) {
+            happened("accept:" + action.wireName());
+        }
+        Op op = new Op(action, version);
+        op.fixture = fixture();
         Decided decided = decide(op, new RequestPublicationCommand(op.id, WS, ENTRY, version, CHANNEL,
-                ChannelType.of("facebook"), action, content, null, now, "calendar"));
+                profile.type(), action, content, null, now, "calendar", profile.kinds(action)));
         assertThat(decided.events()).as("accepting %s", op.name()).hasSize(1);
         line.add(op);
         journal.add(steps + ". accepted " + op.name());
@@ -188,6 +238,8 @@ final class EntryLineLife {
                 commit(op, decide(op, new RecordReconciliationCommand(op.id, decision.readFirst().attemptNo(),
                         ReconciliationResult.FOUND, POST, "found before re-attempting", now)).events());
             } else {
+                // nothing there: the calls before it made nothing
+                mayHaveCreated.clear();
                 Decided again = decide(op, new StartAttemptCommand(op.id, attemptNo, trigger, now, TIMEOUT, true));
                 commit(op, again.events());
                 if (((AttemptDecision) again.answer()).verdict() == Verdict.START) {
@@ -210,13 +262,13 @@ final class EntryLineLife {
         assertThat(line.stream().filter(o -> o != op && inFlight(o))).as("one operation at a time").isEmpty();
         PublicationStep step = licence.stepOrPost();
         happened("call:" + step.wireName());
-        if (step != PublicationStep.CREATE_POST) {
+        if (op.action.actsOnPost()) {
             assertThat(licence.target()).as("%s acts on the entry's post", op.name()).isEqualTo(POST);
             assertThat(deleted).as("no step after a delete: %s reached a deleted post", op.name()).isFalse();
         }
         int dice = random.nextInt(10);
         boolean lands = dice < 4 || dice >= 7 && random.nextBoolean();
-        if (step == PublicationStep.CREATE_POST && (dice < 4 || dice >= 7)) {
+        if (step.makesPost() && !op.action.actsOnPost() && (dice < 4 || dice >= 7)) {
             // an answer that does not prove the call did nothing
             mayHaveCreated.add(licence.attemptNo());
         }
@@ -240,7 +292,18 @@ final class EntryLineLife {
 
     private void land(Op op, PublicationStep step) {
         switch (step.wireName()) {
-            case "create_post" -> posts++;
+            case "create_post" -> {
+                if (keepsTheKey()) {
+                    // the provider knows the record key or idempotency key: the same post again
+                    happened("key:kept");
+                } else {
+                    posts++;
+                    keyKeptSince = now;
+                }
+            }
+            // a container makes no post; only its publish does
+            case "create_container" -> happened("container:created");
+            case "publish_container" -> posts++;
             case "update_post" -> {
                 assertThat(op.version).as("no update applied out of order: %s after text v%d", op.name(),
                         textVersion).isGreaterThanOrEqualTo(textVersion);
@@ -251,9 +314,17 @@ final class EntryLineLife {
         }
     }
 
+    /** Whether a create with the publication's key is answered with the post the provider already holds. */
+    private boolean keepsTheKey() {
+        RetrySafety safety = profile.resendLicence().map(SameKeyResendPolicy.Licence::retrySafety).orElse(null);
+        return posts > 0 && (safety == RetrySafety.CLIENT_ID
+                || safety == RetrySafety.PROVIDER_KEY && now.isBefore(keyKeptSince.plus(Duration.ofHours(1))));
+    }
+
     private boolean readable(Op op) {
         Object last = op.history.get(op.history.size() - 1);
-        return last instanceof PublicationOutcomeUnknownEvent
+        // the read-back row stays while a same-key re-send is due: it settles the create if the re-send never starts
+        return last instanceof PublicationOutcomeUnknownEvent || last instanceof PublicationResendDueEvent
                 || last instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.UNKNOWN;
     }
 
@@ -283,7 +354,14 @@ final class EntryLineLife {
     private void commit(Op op, List<Object> events) {
         for (Object event : events) {
             op.history.add(event);
-            if (event instanceof PublicationFailedEvent failed && failed.retryAt() != null) {
+            if (event instanceof PublicationNextStepDueEvent next) {
+                // the container on record (or made again after an unknown one): the dispatcher asks for the next step
+                due(op, next.attemptNo(), AttemptTrigger.NEXT_STEP);
+            } else if (event instanceof PublicationResendDueEvent resend) {
+                happened("resend:" + resend.retrySafety().wireName());
+                sameKeyResends.add(resend.attemptNo());
+                due(op, resend.attemptNo(), AttemptTrigger.RESEND_SAME_KEY);
+            } else if (event instanceof PublicationFailedEvent failed && failed.retryAt() != null) {
                 due(op, failed.attemptNo() + 1, AttemptTrigger.RETRY);
             } else if (event instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.NOT_FOUND) {
                 if (!op.action.actsOnPost()) {
@@ -307,7 +385,8 @@ final class EntryLineLife {
 
     private void checkTheRules() {
         assertThat(posts).as("posts at the provider").isLessThanOrEqualTo(1);
-        assertThat(mayHaveCreated).as("calls that may have created the post since the last NOT_FOUND")
+        assertThat(mayHaveCreated.stream().filter(no -> !sameKeyResends.contains(no)))
+                .as("calls that may have created the post since the last NOT_FOUND, but for same-key re-sends")
                 .hasSizeLessThanOrEqualTo(1);
         boolean deleteDone = false;
         long applied = 0;

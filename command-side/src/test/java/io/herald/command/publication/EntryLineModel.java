@@ -8,6 +8,7 @@ import io.herald.contracts.publication.AttemptDecision;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
+import io.herald.contracts.publication.PublicationAttemptedEvent;
 import io.herald.contracts.publication.PublicationFailedEvent;
 import io.herald.contracts.publication.PublicationNothingToChangeEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
@@ -63,8 +64,12 @@ final class EntryLineModel {
 
     static State state(Op op) {
         State state = State.OPEN;
+        boolean postStep = true;
         for (Object event : op.history) {
-            if (event instanceof PublicationSucceededEvent) {
+            if (event instanceof PublicationAttemptedEvent a) {
+                // a container made before the post is not the operation done
+                postStep = a.step() == null || a.step().makesPost();
+            } else if (event instanceof PublicationSucceededEvent && postStep) {
                 state = State.DONE;
             } else if (event instanceof PublicationReconciledEvent r) {
                 if (r.result() == ReconciliationResult.FOUND) {

@@ -14,6 +14,7 @@ import io.herald.command.publishing.RetryPolicy;
 import io.herald.command.publishing.SameKeyResendPolicy;
 import io.herald.contracts.channel.ChannelType;
 import io.herald.contracts.channel.RetrySafety;
+import io.herald.contracts.error.FieldViolation;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.IdempotencyKeys;
 import io.herald.contracts.id.PublicationId;
@@ -96,7 +97,8 @@ import org.junit.jupiter.api.Test;
  * one. Nodes die at each boundary: before the dispatch commit (nothing happened), after it before
  * the call (the expiry row fires later), during the call (it may have created the post) and before
  * the answer is recorded (the post exists, the answer is lost). Read-backs answer truthfully or
- * inconclusively; operators decide anything, right or wrong.
+ * inconclusively; operators decide anything, right or wrong (but where the connection cannot read
+ * back, and nothing checks them, they look at the channel by hand first).
  *
  * <p>A life's content may have images and a first comment, so its steps are uploads (repeatable),
  * the post and the comment (each once only). After every step the history must keep rules 1–6 of
@@ -105,14 +107,23 @@ import org.junit.jupiter.api.Test;
  * have seen at most one call that may have created each since its last NOT_FOUND. A failure names the sequence's own seed and its
  * steps, so it can be rerun alone ({@code -Dherald.state-machine.only=N}).
  *
- * <p>A life's connection is {@code read_back} (Facebook: every unknown create is read back), or
- * {@code client_id} or {@code provider_key} with the publication's {@link SameKeyResendPolicy}: an
- * unknown create is then sent again at once with the same key, which the provider answers with
- * the post it already holds (a {@code provider_key} provider only while it keeps the key, an
- * hour); the only second create without a NOT_FOUND between is such a re-send, within its bounds,
- * and the auditor's verifier accepts every history a life makes.
+ * <p>Each life is on one channel, named by its type and taken from the channel plug-ins as the
+ * application registers them ({@link ChannelProfiles}): the step kinds the request plans, what intake
+ * refuses (a first comment on WordPress), the retry safety and the re-send window. The lives go round
+ * every channel: Facebook, LinkedIn and WordPress ({@code read_back}: every unknown create is read
+ * back), LinkedIn without its read scope ({@code none}: a read is unavailable, once, and an
+ * operator, who looked at the channel by hand, decides), Bluesky ({@code client_id}) and Mastodon
+ * ({@code provider_key}) with the publication's {@link SameKeyResendPolicy}: an unknown create is
+ * then sent again at once with the same key, which the provider answers with the post it already
+ * holds (Mastodon only while it keeps the key, an hour, and now and then with a 500 for the repeated
+ * key, which is unknown and read back, never sent a third time); the only second create without a
+ * NOT_FOUND between is such a re-send, within its bounds, and the auditor's verifier accepts every
+ * history a life makes. Each channel must have had its share of lives, ended some with the post and
+ * some abandoned, and reached each outcome its class can reach; a summary line per channel shows
+ * its lives, posts, duplicates and lost publications (a post held as made that the provider does
+ * not hold, or a publication stopped short of an end that nobody can act on), both always 0.
  *
- * <p>A quarter of the lives are on a container connection (Instagram, Threads: {@code read_back}):
+ * <p>The lives on a container connection (Instagram, Threads: {@code read_back}):
  * the post is {@code create_container} (repeatable, once for the post) then
  * {@code publish_container} (once only). The fake provider holds each container made, invisible
  * until published: {@code IN_PROGRESS} for a few status reads, then {@code FINISHED} or now and then
@@ -128,6 +139,9 @@ import org.junit.jupiter.api.Test;
  * publish found expired; a {@code NOT_READY} poll is never a call that may have created the post;
  * and each container is polled at most the budget's times, the last ending in a failure an
  * operator sees, after which only a person's re-attempt or execute starts the publication again.
+ * On Threads a publish may answer "Media Not Found" after it made the post (unknown, read back
+ * through the container), and the first comment is a reply container whose unknown creation
+ * published nothing (the step failed before sending).
  *
  * <p>The random driver is a few lines here, not a property-testing library: the moves and the
  * invariants do not depend on it, so a library's driver (and its shrinking) can be put under them.
@@ -180,17 +194,50 @@ class PublicationStateMachineTest {
             "call:publish_container", "container:created", "container:not-ready", "container:not-ready-budget-spent",
             "container:expired", "container:expired-at-publish", "container:error", "container:new-after-expiry",
             "container:published", "read:container-PUBLISHED", "read:container-FINISHED", "read:container-EXPIRED",
-            "read:container-IN_PROGRESS", "read-first:container-FINISHED",
+            "read:container-IN_PROGRESS", "read:container-ERROR", "read-first:container-FINISHED",
             "container-crash:before-commit-create_container", "container-crash:before-commit-publish_container",
             "container-crash:after-commit-create_container",
             "container-crash:after-commit-publish_container", "container-crash:during-create_container",
             "container-crash:during-publish_container", "container-crash:before-recorded-create_container",
             "container-crash:before-recorded-publish_container", "upload:again-create_container");
 
+    /** What the lives of every channel profile must have reached, whatever its class. */
+    private static final List<String> PROFILE_MUST_HAPPEN = List.of("end:posted", "end:abandoned",
+            "answer:succeeded", "answer:failed-NOT_SENT", "answer:failed-REJECTED", "crash:during-call",
+            "crash:before-result-recorded", "operator:CONFIRM_PUBLISHED", "operator:REATTEMPT");
+    /** What the lives of each retry-safety class must have reached besides. */
+    private static final Map<String, List<String>> CLASS_MUST_HAPPEN = Map.of(
+            "read_back", List.of("read:FOUND", "read:NOT_FOUND", "read:UNKNOWN", "auto-reattempt"),
+            "none", List.of("read:unavailable", "read-first:unavailable", "operator:CONFIRM_NOT_PUBLISHED"),
+            "client_id", List.of("resend:start-client_id", "key:kept-answered", "read:FOUND"),
+            "provider_key", List.of("resend:start-provider_key", "key:kept-answered", "key:repeated-500",
+                    "read:FOUND"));
+    /** What only one channel's lives can reach. */
+    private static final Map<String, List<String>> TYPE_MUST_HAPPEN = Map.of(
+            "instagram", List.of("read:container-PUBLISHED", "container:published", "call:first_comment"),
+            "threads", List.of("read:container-PUBLISHED", "container:published", "threads:media-not-found",
+                    "threads:reply-container-unknown", "call:first_comment"),
+            "wordpress", List.of("refused:first_comment"),
+            "facebook", List.of("call:first_comment", "call:upload_media"),
+            "linkedin", List.of("call:first_comment", "call:upload_media"),
+            "bluesky", List.of("call:first_comment", "call:upload_media"),
+            "mastodon", List.of("call:first_comment", "call:upload_media"));
+
+    /** What one channel profile's lives came to. */
+    private static final class Tally {
+        int lives;
+        int posts;
+        int duplicates;
+        int lost;
+        final Map<String, Integer> happened = new TreeMap<>();
+    }
+
     @Test
     void randomLivesKeepTheRulesAndNeverCreateTwiceWithoutANotFoundBetween() {
         long began = System.nanoTime();
         Map<String, Integer> happened = new TreeMap<>();
+        Map<String, Tally> byProfile = new LinkedHashMap<>();
+        ChannelProfiles.ALL.forEach(p -> byProfile.put(p.name(), new Tally()));
         int sequences = 0;
         int steps = 0;
         int starts = 0;
@@ -200,15 +247,17 @@ class PublicationStateMachineTest {
                 continue;
             }
             long seed = SEED + sequence;
-            Life life = new Life(seed);
+            ChannelProfiles.Profile profile = ChannelProfiles.ALL.get(sequence % ChannelProfiles.ALL.size());
+            Life life = new Life(seed, profile);
             try {
                 life.live();
             } catch (AssertionError broken) {
-                throw new AssertionError("sequence " + sequence + " (seed " + seed + ") broke a rule at step "
-                        + life.steps + " of:\n  " + String.join("\n  ", life.journal), broken);
+                throw new AssertionError("sequence " + sequence + " (seed " + seed + ", " + profile.name()
+                        + ") broke a rule at step " + life.steps + " of:\n  " + String.join("\n  ", life.journal),
+                        broken);
             }
             if (ONLY != null) {
-                System.out.println("[state-machine] sequence " + sequence + ":\n  "
+                System.out.println("[state-machine] sequence " + sequence + " (" + profile.name() + "):\n  "
                         + String.join("\n  ", life.journal));
             }
             sequences++;
@@ -216,12 +265,27 @@ class PublicationStateMachineTest {
             starts += life.starts;
             calls += life.createCalls;
             life.happened.forEach((what, n) -> happened.merge(what, n, Integer::sum));
+            Tally tally = byProfile.get(profile.name());
+            tally.lives++;
+            tally.posts += Math.min(life.posts, 1);
+            tally.duplicates += Math.max(life.posts - 1, 0);
+            if (life.lost()) {
+                tally.lost++;
+                if (tally.lost == 1) {
+                    System.out.println("[state-machine] lost: sequence " + sequence + " (" + profile.name() + "):\n  "
+                            + String.join("\n  ", life.journal));
+                }
+            }
+            life.happened.forEach((what, n) -> tally.happened.merge(what, n, Integer::sum));
         }
         int crashes = happened.entrySet().stream().filter(e -> e.getKey().startsWith("crash:"))
                 .mapToInt(Map.Entry::getValue).sum();
         System.out.printf("[state-machine] seed=%d sequences=%d steps=%d attempts_started=%d provider_calls=%d"
                         + " crashes=%d seconds=%.1f%n", SEED, sequences, steps, starts, calls, crashes,
                 (System.nanoTime() - began) / 1e9);
+        byProfile.forEach((name, t) -> System.out.printf("[state-machine] %-13s retry_safety=%-12s lives=%d posts=%d"
+                        + " duplicates=%d lost=%d%n", name, ChannelProfiles.named(name).safety().wireName(), t.lives,
+                t.posts, t.duplicates, t.lost));
         System.out.println("[state-machine] " + happened);
         if (ONLY == null) {
             assertThat(happened).as("every move and boundary was exercised").containsKeys(
@@ -229,7 +293,34 @@ class PublicationStateMachineTest {
             assertThat(happened).as("every move and boundary of a container life was exercised").containsKeys(
                     CONTAINER_MUST_HAPPEN.toArray(String[]::new));
             assertThat(starts).as("attempts started across all sequences").isGreaterThan(sequences);
+            everyChannelWasExercised(byProfile, SEQUENCES);
         }
+        byProfile.forEach((name, t) -> {
+            assertThat(t.duplicates).as("%s: duplicate posts", name).isZero();
+            assertThat(t.lost).as("%s: lost publications", name).isZero();
+        });
+    }
+
+    /**
+     * Each registered channel type had its share of lives and reached each outcome its class can
+     * reach: a type that silently stops being exercised fails here.
+     */
+    private static void everyChannelWasExercised(Map<String, Tally> byProfile, int sequences) {
+        assertThat(byProfile.keySet()).as("every registered channel type has lives").containsAll(
+                ChannelProfiles.PLUGINS.types().stream().map(ChannelType::wireName).toList());
+        int share = sequences / ChannelProfiles.ALL.size();
+        byProfile.forEach((name, t) -> {
+            ChannelProfiles.Profile profile = ChannelProfiles.named(name);
+            assertThat(t.lives).as("%s: lives", name).isGreaterThanOrEqualTo(share);
+            assertThat(t.posts).as("%s: lives that ended with their post", name).isGreaterThan(t.lives / 40);
+            assertThat(t.happened).as("%s: every outcome kind was reached", name)
+                    .containsKeys(PROFILE_MUST_HAPPEN.toArray(String[]::new))
+                    .containsKeys(CLASS_MUST_HAPPEN.get(profile.safety().wireName()).toArray(String[]::new));
+            if (profile.reads()) {
+                assertThat(t.happened).as("%s: every outcome kind was reached", name).containsKeys(
+                        TYPE_MUST_HAPPEN.getOrDefault(profile.type().wireName(), List.of()).toArray(String[]::new));
+            }
+        });
     }
 
     /** What the entry-line lives must have exercised somewhere. */
@@ -242,11 +333,18 @@ class PublicationStateMachineTest {
     /**
      * Updates and deletes of one entry at one channel, each its own publication, in lives of their
      * own (see {@link EntryLineLife}); the same seed and the same way to rerun one sequence alone.
+     * The lines run on every channel profile that reads back (a {@code none} connection's unknown
+     * waits for an operator, whom the publication lives above model), each action the channel
+     * takes as its plug-in plans it, and each it does not take refused at intake.
      */
     @Test
     void randomEntryLinesActOneAtATimeInOrderAndNeverAfterADelete() {
         long began = System.nanoTime();
         Map<String, Integer> happened = new TreeMap<>();
+        List<ChannelProfiles.Profile> profiles = ChannelProfiles.ALL.stream().filter(ChannelProfiles.Profile::reads)
+                .toList();
+        Map<String, Tally> byProfile = new LinkedHashMap<>();
+        profiles.forEach(p -> byProfile.put(p.name(), new Tally()));
         int sequences = 0;
         int steps = 0;
         int calls = 0;
@@ -255,25 +353,59 @@ class PublicationStateMachineTest {
                 continue;
             }
             long seed = SEED + sequence;
-            EntryLineLife life = new EntryLineLife(seed);
+            ChannelProfiles.Profile profile = profiles.get(sequence % profiles.size());
+            EntryLineLife life = new EntryLineLife(seed, profile);
             try {
                 life.live();
             } catch (AssertionError broken) {
-                throw new AssertionError("entry line " + sequence + " (seed " + seed + ") broke a rule at step "
-                        + life.steps + " of:\n  " + String.join("\n  ", life.journal), broken);
+                throw new AssertionError("entry line " + sequence + " (seed " + seed + ", " + profile.name()
+                        + ") broke a rule at step " + life.steps + " of:\n  " + String.join("\n  ", life.journal),
+                        broken);
             }
             sequences++;
             steps += life.steps;
             calls += life.providerCalls;
             life.happened.forEach((what, n) -> happened.merge(what, n, Integer::sum));
+            Tally tally = byProfile.get(profile.name());
+            tally.lives++;
+            tally.posts += Math.min(life.posts(), 1);
+            tally.duplicates += Math.max(life.posts() - 1, 0);
+            tally.lost += life.lost();
+            life.happened.forEach((what, n) -> tally.happened.merge(what, n, Integer::sum));
         }
         System.out.printf("[entry-line] seed=%d sequences=%d steps=%d provider_calls=%d seconds=%.1f%n", SEED,
                 sequences, steps, calls, (System.nanoTime() - began) / 1e9);
+        byProfile.forEach((name, t) -> System.out.printf("[entry-line] %-13s lives=%d posts=%d duplicates=%d lost=%d"
+                + " updates=%d deletes=%d%n", name, t.lives, t.posts, t.duplicates, t.lost,
+                t.happened.getOrDefault("call:update_post", 0), t.happened.getOrDefault("call:delete_post", 0)));
         System.out.println("[entry-line] " + happened);
         if (ONLY == null) {
             assertThat(happened).as("every move of the line was exercised").containsKeys(
                     LINE_MUST_HAPPEN.toArray(String[]::new));
+            int share = SEQUENCES / 5 / profiles.size();
+            byProfile.forEach((name, t) -> {
+                ChannelProfiles.Profile profile = ChannelProfiles.named(name);
+                assertThat(t.lives).as("%s: entry lines", name).isGreaterThanOrEqualTo(share);
+                assertThat(t.posts).as("%s: lines whose publish made the post", name).isGreaterThan(t.lives / 20);
+                for (PublicationAction action : List.of(PublicationAction.UPDATE, PublicationAction.DELETE)) {
+                    String step = action == PublicationAction.UPDATE ? "update_post" : "delete_post";
+                    if (profile.supports(action)) {
+                        assertThat(profile.kinds(action)).as("%s plans %s", name, action).isNotEmpty();
+                        assertThat(t.happened).as("%s: %s accepted, called and read back", name, action)
+                                .containsKeys("accept:" + action.wireName(), "call:" + step,
+                                        "read:" + action.wireName() + "-FOUND",
+                                        "read:" + action.wireName() + "-NOT_FOUND");
+                    } else {
+                        assertThat(t.happened).as("%s: %s refused at intake, never called", name, action)
+                                .containsKey("refused:" + action.wireName()).doesNotContainKey("call:" + step);
+                    }
+                }
+            });
         }
+        byProfile.forEach((name, t) -> {
+            assertThat(t.duplicates).as("%s: duplicate posts", name).isZero();
+            assertThat(t.lost).as("%s: operations held as done that did not happen", name).isZero();
+        });
     }
 
     /** A trigger the dispatcher sends for an event that makes an attempt due now. */
@@ -304,17 +436,21 @@ class PublicationStateMachineTest {
     /** One publication's random life, and the world around it. */
     /** How long a {@code provider_key} provider keeps a key (Mastodon: about an hour), and Herald's window in it. */
     private static final Duration KEY_KEPT = Duration.ofHours(1);
-    private static final Duration PROVIDER_KEY_WINDOW = Duration.ofMinutes(50);
+    private static final Duration PROVIDER_KEY_WINDOW = ChannelProfiles.named("mastodon").resendWindow();
     /** The retry policy's tries of a request that never left; a {@code client_id} chain re-sends one fewer at most. */
     private static final int NOT_SENT_MAX_TRIES = 3;
-    /**
-     * The container channels' kinds, with the rules Instagram's and Threads' plug-ins declare them
-     * with (one instance per wire name, so these are theirs where the plug-ins are loaded too).
-     */
-    static final PublicationStep CREATE_CONTAINER = PublicationStep.declare("create_container",
-            StepClass.REPEATABLE, false, StepRole.PREPARES_POST, StepScope.PER_POST, "create container");
-    static final PublicationStep PUBLISH_CONTAINER = PublicationStep.declare("publish_container",
-            StepClass.ONCE_ONLY, true, StepRole.MAKES_POST, "publish container");
+    /** The container channels' kinds, taken from their plug-ins. */
+    static final PublicationStep CREATE_CONTAINER = containerKind(StepRole.PREPARES_POST);
+    static final PublicationStep PUBLISH_CONTAINER = containerKind(StepRole.MAKES_POST);
+    /** A container channel's kind of this role, as Instagram's plug-in declares it; Threads' are the same. */
+    private static PublicationStep containerKind(StepRole role) {
+        List<PublicationStep> instagram = ChannelProfiles.named("instagram").kinds(PublicationAction.PUBLISH);
+        assertThat(ChannelProfiles.named("threads").kinds(PublicationAction.PUBLISH)).as("Threads' kinds")
+                .containsExactlyElementsOf(instagram);
+        return instagram.stream().filter(k -> k.role() == role && k != PublicationStep.FIRST_COMMENT).findFirst()
+                .orElseThrow();
+    }
+
     /** The not-ready budget of a container life: small (60 by default), so that lives reach its end. */
     private static final int NOT_READY_MAX_TRIES = 2;
     /** How often a container still processing is asked again (the adapter's poll interval). */
@@ -360,8 +496,13 @@ class PublicationStateMachineTest {
 
     private static final class Life {
         private final Random random;
-        /** The connection's retry safety: null for {@code read_back}, else {@code client_id} or {@code provider_key}. */
+        /** The connection's re-send class: null for {@code read_back} and {@code none}, else {@code client_id} or {@code provider_key}. */
         private final RetrySafety safety;
+        private final ChannelProfiles.Profile profile;
+        /** Whether the connection can read back ({@code none}: a read is unavailable, the operator decides). */
+        private final boolean canRead;
+        /** Threads: a publish may answer "Media Not Found" after it made the post; the comment is a reply container. */
+        private final boolean threads;
         /** A container connection (Instagram, Threads; {@code read_back}): a container, then its publish. */
         private final boolean containers;
         /** A container life in which days pass, so that containers expire unpublished. */
@@ -439,28 +580,23 @@ class PublicationStateMachineTest {
                 new Move("a day passes: a container expires", 1,
                         () -> daysPass && boxes.values().stream().anyMatch(Box::expirable), this::containerExpires));
 
-        Life(long seed) {
+        Life(long seed, ChannelProfiles.Profile profile) {
             random = new Random(seed);
-            // drawn apart from the life's moves, so that the other lives are the ones they were before; a
-            // quarter of the lives are on a container connection, whose retry safety is read_back
-            containers = new SplittableRandom(seed).nextInt(4) == 0;
-            safety = containers ? null : switch (new Random(~seed).nextInt(4)) {
-                case 0 -> RetrySafety.CLIENT_ID;
-                case 1 -> RetrySafety.PROVIDER_KEY;
-                default -> null;
-            };
+            this.profile = profile;
+            type = profile.type();
+            containers = profile.containers();
+            canRead = profile.reads();
+            threads = type.wireName().equals("threads");
+            // the class the publication's re-send policy takes from the plug-in: client_id, provider_key or none
+            safety = profile.resendLicence().map(SameKeyResendPolicy.Licence::retrySafety).orElse(null);
             daysPass = containers && new SplittableRandom(~seed).nextBoolean();
-            type = ChannelType.of(containers ? "instagram" : "facebook");
             autoReattempt = random.nextBoolean();
             fixture.registerInjectableResource(throttle);
             fixture.registerInjectableResource(new ScriptedEntryOrder());
             fixture.registerInjectableResource(ConnectionHealth.allActive());
             fixture.registerInjectableResource(new AutoReattemptPolicy((ws, ch) -> Optional.of(
                     new ChannelConnection(ws, ch, type, null, null, autoReattempt))));
-            Duration window = safety == RetrySafety.PROVIDER_KEY ? PROVIDER_KEY_WINDOW
-                    : ChronoUnit.FOREVER.getDuration();
-            fixture.registerInjectableResource(safety == null ? SameKeyResendPolicy.never()
-                    : new SameKeyResendPolicy(type -> Optional.of(new SameKeyResendPolicy.Licence(safety, window))));
+            fixture.registerInjectableResource(new SameKeyResendPolicy(ChannelProfiles.PLUGINS));
             // no jitter: a sequence replays exactly from its seed
             fixture.registerInjectableResource(new RetryPolicy(new PublishingProperties(null, null, null,
                     new PublishingProperties.Retry(NOT_SENT_MAX_TRIES, 3, Duration.ofSeconds(2), 2.0, 0.0,
@@ -470,15 +606,30 @@ class PublicationStateMachineTest {
             List<ContentMedia> images = List.of(new ContentMedia(RED, "red"), new ContentMedia(BLUE, "blue"))
                     .subList(0, random.nextInt(3));
             String comment = random.nextBoolean() ? "First comment" : null;
-            content = images.isEmpty() && comment == null ? TEXT_ONLY
+            Content asked = images.isEmpty() && comment == null ? TEXT_ONLY
                     : new Content(null, "Hello from Herald", null, images, comment);
-            journal.add("requested" + (scheduledAt != null ? " for " + scheduledAt : "") + ", retry safety "
-                    + (safety == null ? "read_back" : safety.wireName()) + ", auto re-attempt "
-                    + autoReattempt + ", " + images.size() + " image(s), comment " + (comment != null)
+            // intake: a step the channel does not take (a first comment on WordPress) is refused before anything
+            Optional<FieldViolation> refused = profile.unsupported(PublicationAction.PUBLISH, asked);
+            if (refused.isPresent()) {
+                assertThat(comment).as("%s refuses only a step it lacks: %s", type, refused.get()).isNotNull();
+                assertThat(profile.kinds(PublicationAction.PUBLISH)).as("%s refuses a first comment it has no kind for",
+                        type).doesNotContain(PublicationStep.FIRST_COMMENT);
+                happened("refused:first_comment");
+                asked = images.isEmpty() ? TEXT_ONLY : new Content(null, "Hello from Herald", null, images, null);
+                assertThat(profile.unsupported(PublicationAction.PUBLISH, asked)).isEmpty();
+            }
+            content = asked;
+            journal.add("requested on " + profile.name() + (scheduledAt != null ? " for " + scheduledAt : "")
+                    + ", retry safety " + profile.safety().wireName() + ", auto re-attempt " + autoReattempt + ", "
+                    + images.size() + " image(s), comment " + (content.firstComment() != null)
                     + (containers ? ", container connection" + (daysPass ? " whose containers expire" : "") : ""));
-            commit(List.of(new PublicationRequestedEvent(ID, WS, "entry-42", 3, CHANNEL, type,
-                    PublicationAction.PUBLISH, content, content.hash(), scheduledAt, T0, "calendar",
-                    containers ? List.of(CREATE_CONTAINER, PUBLISH_CONTAINER, PublicationStep.FIRST_COMMENT) : null)));
+            // as intake sends it: the channel's step kinds for the action, from its plug-in
+            Decided requested = decide(new RequestPublicationCommand(ID, WS, "entry-42", 3, CHANNEL, type,
+                    PublicationAction.PUBLISH, content, scheduledAt, T0, "calendar",
+                    profile.kinds(PublicationAction.PUBLISH)));
+            assertThat(requested.events()).as("the request").singleElement()
+                    .isInstanceOf(PublicationRequestedEvent.class);
+            commit(requested.events());
         }
 
         void live() {
@@ -500,6 +651,37 @@ class PublicationStateMachineTest {
                 checkTheRules();
             }
             theVerifierAcceptsTheHistory();
+            boolean abandoned = history.stream().anyMatch(PublicationAbandonedEvent.class::isInstance);
+            happened(done(PublicationStep.CREATE_POST) ? "end:posted" : abandoned ? "end:abandoned" : "end:open");
+        }
+
+        /**
+         * The publication is lost: it holds its post as made on Herald's own evidence (a success, a
+         * read that found it) while the provider holds none, or it stopped short of an end with
+         * nothing due, no node holding work for it, and no decision an operator could take on it.
+         */
+        boolean lost() {
+            PublicationStep last = null;
+            boolean claimed = false;
+            for (Object event : history) {
+                if (event instanceof PublicationAttemptedEvent a) {
+                    last = stepOf.get(a.attemptNo());
+                } else if (event instanceof PublicationSucceededEvent && last.makesPost()
+                        || event instanceof PublicationReconciledEvent r && r.result() == ReconciliationResult.FOUND
+                        && r.source() == ReconciliationSource.AUTOMATIC && !last.followsPost()) {
+                    claimed = true;
+                }
+            }
+            if (claimed && posts == 0) {
+                return true;
+            }
+            boolean abandoned = history.stream().anyMatch(PublicationAbandonedEvent.class::isInstance);
+            boolean terminal = abandoned || done(PublicationStep.CREATE_POST)
+                    && (content.firstComment() == null || done(PublicationStep.FIRST_COMMENT));
+            boolean pending = timer != null || !undelivered.isEmpty() || !licensed.isEmpty() || !answers.isEmpty()
+                    || !reads.isEmpty() || !readsFirst.isEmpty();
+            return !terminal && !pending && decide(new DecidePublicationCommand(ID, WS, OperatorDecision.ABANDON,
+                    null, "olga", null, now, null)).events().isEmpty();
         }
 
         /** The auditor's verifier, fed the stream as the store holds it, finds no breach in it. */
@@ -692,7 +874,13 @@ class PublicationStateMachineTest {
             if (!comment && keepsTheKey()) {
                 // the provider knows the key: the same post again, never a second one
                 journal.add("     the provider holds a post under this key: it answers with it");
-                answers.add(random.nextBoolean()
+                happened("key:kept-answered");
+                boolean answered500 = random.nextBoolean();
+                if (answered500 && safety == RetrySafety.PROVIDER_KEY) {
+                    // Mastodon answers a repeated Idempotency-Key with a 500: unknown, read back, never sent a third time
+                    happened("key:repeated-500");
+                }
+                answers.add(!answered500
                         ? new RecordAttemptSucceededCommand(ID, attemptNo, POST, TRACE, now)
                         : new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, UnknownCause.SERVER_ERROR,
                                 "a repeated key answered with a 500", TRACE, now));
@@ -706,6 +894,15 @@ class PublicationStateMachineTest {
                 return;
             }
             Object answer;
+            if (comment && threads && (dice == 7 || dice == 8)) {
+                // Threads' first comment is a reply container, then its publish: an unknown container published
+                // nothing, so the step failed before sending
+                happened("threads:reply-container-unknown");
+                answers.add(new RecordAttemptFailedCommand(ID, attemptNo, FailureKind.NOT_SENT, null,
+                        "Only a container was asked for; nothing was published.", TRACE, null, now));
+                journal.add("     the reply's container is unknown: nothing was published");
+                return;
+            }
             if (dice <= 3) {
                 mayHaveCreated(attemptNo, true, comment);
                 answer = new RecordAttemptSucceededCommand(ID, attemptNo, comment ? COMMENT : POST, TRACE, now);
@@ -880,6 +1077,13 @@ class PublicationStateMachineTest {
                 FailureKind kind = pick(FailureKind.NOT_SENT, FailureKind.RATE_LIMITED, FailureKind.REJECTED);
                 return new RecordAttemptFailedCommand(ID, attemptNo, kind, "x", "x", TRACE,
                         kind == FailureKind.RATE_LIMITED ? Duration.ofSeconds(5) : null, now);
+            }
+            if (threads && dice >= 10) {
+                // Threads answers "Media Not Found" (24/4279009) also after publishing: unknown, read back
+                happened("threads:media-not-found");
+                publishMaybe(attemptNo, box, true);
+                return new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, UnknownCause.SERVER_ERROR,
+                        "Media Not Found", TRACE, now);
             }
             publishMaybe(attemptNo, box, random.nextBoolean());
             return new RecordAttemptOutcomeUnknownCommand(ID, attemptNo, pick(UnknownCause.READ_TIMEOUT,
@@ -1135,7 +1339,11 @@ class PublicationStateMachineTest {
 
         // ---- reads at the provider: truthful, or inconclusive ----
 
+        /** What a read at the provider establishes; null when the connection cannot read ({@code none}). */
         private ReconciliationResult lookAtTheProvider(ReadBackLicence licence, String what) {
+            if (!canRead) {
+                return null;
+            }
             if (random.nextInt(4) == 0) {
                 return ReconciliationResult.UNKNOWN;
             }
@@ -1173,6 +1381,16 @@ class PublicationStateMachineTest {
                 return;
             }
             ReconciliationResult result = lookAtTheProvider(read.licence(), "read");
+            if (result == null) {
+                // ReadBackRunner: a connection that cannot read says so once, on the first read; the operator decides
+                happened(read.readNo() == 1 ? "read:unavailable" : "read:unavailable-again");
+                journal.add("     read-back " + read.readNo() + " of attempt " + read.licence().attemptNo()
+                        + ": unavailable");
+                if (read.readNo() != 1) {
+                    return;
+                }
+                result = ReconciliationResult.UNKNOWN;
+            }
             happened("read:" + (read.licence().stepOrPost() == PublicationStep.FIRST_COMMENT ? "comment-" : "")
                     + result);
             int attemptNo = read.licence().attemptNo();
@@ -1193,6 +1411,13 @@ class PublicationStateMachineTest {
                 return;
             }
             ReconciliationResult result = lookAtTheProvider(read.decision().readFirst(), "read-first");
+            if (result == null) {
+                // AttemptCaller: no way to look, so the operator's decision stands and the attempt is made
+                happened("read-first:unavailable");
+                journal.add("     read before attempt " + read.decision().attemptNo() + ": unavailable");
+                start(read.decision().attemptNo(), read.trigger(), true, crashAtStart());
+                return;
+            }
             happened("read-first:" + result);
             journal.add("     read before attempt " + read.decision().attemptNo() + ": " + result);
             switch (result) {
@@ -1218,10 +1443,16 @@ class PublicationStateMachineTest {
             OperatorDecision decision = random.nextInt(8) == 0 ? OperatorDecision.ABANDON
                     : pick(OperatorDecision.CONFIRM_PUBLISHED, OperatorDecision.CONFIRM_NOT_PUBLISHED,
                     OperatorDecision.REATTEMPT);
+            if (!canRead && decision != OperatorDecision.ABANDON) {
+                // where Herald cannot read, nothing checks the operator: one who looked at the channel by hand
+                boolean there = done(PublicationStep.CREATE_POST) ? comments > 0 : posts > 0;
+                decision = there ? OperatorDecision.CONFIRM_PUBLISHED
+                        : random.nextBoolean() ? OperatorDecision.CONFIRM_NOT_PUBLISHED : OperatorDecision.REATTEMPT;
+            }
             ProviderRef ref = decision == OperatorDecision.CONFIRM_PUBLISHED && random.nextInt(5) > 0 ? POST : null;
             // the request read the post back (PostReferenceCheck) and found it the connection's
             Decided decided = decide(new DecidePublicationCommand(ID, WS, decision, ref, "olga", null, now,
-                    ref == null ? null : Boolean.TRUE));
+                    ref == null ? null : canRead));
             journal.add("     " + decision + " -> " + decided.events());
             if (!decided.events().isEmpty()) {
                 happened("operator:" + decision);

@@ -274,6 +274,35 @@ class PublicationStepsTest {
                         "not needed", T0.plusSeconds(90)));
     }
 
+    /**
+     * A post confirmed on an operator's word alone (the channel could not read it) gets no first
+     * comment until a confirmation Herald can read; where the channel can never read (LinkedIn
+     * without its read scope), an operator gives the comment up, or nothing would ever end it.
+     */
+    @Test
+    void aCommentWaitingForAnUnverifiedPostIsGivenUpByAnOperator() {
+        Object[] unverified = {requested(),
+                attempted(1, AttemptTrigger.INITIAL, PublicationStep.UPLOAD_MEDIA, RED), succeeded(1, RED_PHOTO),
+                due(2, PublicationStep.UPLOAD_MEDIA),
+                attempted(2, AttemptTrigger.NEXT_STEP, PublicationStep.UPLOAD_MEDIA, BLUE), succeeded(2, BLUE_PHOTO),
+                due(3, PublicationStep.CREATE_POST),
+                attempted(3, AttemptTrigger.NEXT_STEP, PublicationStep.CREATE_POST, null), unknown(3),
+                new PublicationReconciledEvent(ID, WS, 3, ReconciliationResult.FOUND, ReconciliationSource.OPERATOR,
+                        POST, "confirmed published by olga; the channel could not read the post back", "olga", null,
+                        T0.plusSeconds(60), false)};
+        fixture.given(unverified)
+                .when(new DecidePublicationCommand(ID, WS, OperatorDecision.ABANDON, null, "olga", "cannot read",
+                        T0.plusSeconds(90)))
+                .expectEvents(new PublicationStepSkippedEvent(ID, WS, 3, PublicationStep.FIRST_COMMENT, "olga",
+                        "cannot read", T0.plusSeconds(90)));
+        // the comment is still not written on the operator's word
+        fixture.given(unverified)
+                .when(new DecidePublicationCommand(ID, WS, OperatorDecision.REATTEMPT, null, "olga", null,
+                        T0.plusSeconds(90)))
+                .expectNoEvents()
+                .expectException(HeraldRejection.class);
+    }
+
     @Test
     void aReattemptOfThePostAfterNotFoundReusesTheRecordedUploads() {
         fixture.given(requested(),
