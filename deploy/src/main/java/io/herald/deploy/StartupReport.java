@@ -2,6 +2,8 @@ package io.herald.deploy;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
+import io.herald.adapters.port.ChannelPlugins;
+import io.herald.contracts.channel.ChannelType;
 import io.herald.platform.config.SandboxProperties;
 
 import io.herald.platform.data.DataDirectory;
@@ -44,7 +46,13 @@ class StartupReport {
                    sandbox      {}
                 ==============================================================""",
                 version(event), commit(event), base, base, base, base, base, database,
-                sandbox ? base + "/sandbox (simulated Facebook, LinkedIn, WordPress)" : "off");
+                sandbox ? base + "/sandbox (simulated " + simulated(event) + ")" : "off");
+    }
+
+    /** The registered channel types, which the sandbox simulates: the plug-in registry's list. */
+    private static String simulated(ApplicationReadyEvent event) {
+        return String.join(", ", event.getApplicationContext().getBean(ChannelPlugins.class).types().stream()
+                .map(ChannelType::wireName).toList());
     }
 
     private static String version(ApplicationReadyEvent event) {

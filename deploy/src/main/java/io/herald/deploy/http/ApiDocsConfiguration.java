@@ -1,5 +1,7 @@
 package io.herald.deploy.http;
 
+import io.herald.adapters.port.ChannelPlugins;
+import io.herald.contracts.channel.ChannelType;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Contact;
@@ -24,11 +26,12 @@ public class ApiDocsConfiguration {
     static final String SIGNATURE = "signature";
 
     @Bean
-    OpenAPI heraldOpenApi() {
+    OpenAPI heraldOpenApi(ChannelPlugins channelPlugins) {
         return new OpenAPI()
                 .info(new Info().title("Herald").version("v1")
-                        .description("Publishes calendar entries to Facebook Pages, LinkedIn, WordPress and Bluesky"
-                                + " without posting twice; every step is an event.")
+                        .description("Publishes calendar entries to the channels of its plug-ins ("
+                                + String.join(", ", channelPlugins.types().stream().map(ChannelType::wireName).toList())
+                                + ") without posting twice; every step is an event.")
                         .contact(new Contact().name("Herald maintainers"))
                         .license(new License().name("Apache-2.0").identifier("Apache-2.0")))
                 // relative, so the served document does not depend on the host and port it was fetched from

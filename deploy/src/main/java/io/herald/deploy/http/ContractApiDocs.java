@@ -92,6 +92,7 @@ public class ContractApiDocs {
             openApi.getPaths().forEach((path, item) -> item.readOperationsMap()
                     .forEach((method, operation) -> describe(method.name() + " " + path, operation)));
             ApiExamples.add(openApi);
+            AnchoredPatterns.anchor(openApi);
         };
     }
 

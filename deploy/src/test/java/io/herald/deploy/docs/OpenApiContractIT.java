@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,6 +81,30 @@ class OpenApiContractIT extends HeraldIntegrationTest {
                 .has("application/problem+json")).isTrue();
         assertThat(doc.path("components").path("securitySchemes").path("apiKey").path("scheme").asText())
                 .isEqualTo("bearer");
+    }
+
+    @Test
+    void aValueTheServerRefusesForItsPatternTheContractRefusesToo() throws IOException {
+        // the served document, which the first test holds equal to the committed file
+        JsonNode served = send("GET", "/v3/api-docs", null, null).json();
+        String pattern = served.path("components").path("schemas").path("WorkspaceRequest").path("properties")
+                .path("name").path("pattern").asText();
+        assertThat(pattern).isNotBlank();
+        // a JSON Schema validator searches for the pattern anywhere in the value
+        Pattern contract = Pattern.compile(pattern);
+        String workspace = newWorkspace("pattern");
+        for (String name : List.of("AC\u0001ME", "\u007fACME", "ACME\u001f")) {
+            Response refused = sendAs(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                    json.writeValueAsString(Map.of("workspaceId", workspace, "name", name)), "application/json",
+                    Map.of());
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(contract.matcher(name).find()).as("the contract's %s on %s", pattern, json.writeValueAsString(name)).isFalse();
+        }
+        Response accepted = sendAs(SYSTEM_KEY, "POST", "/api/v1/admin/workspaces",
+                json.writeValueAsString(Map.of("workspaceId", workspace, "name", "ACME, Inc. – Ünïcode")),
+                "application/json", Map.of());
+        assertThat(accepted.status()).as(accepted.toString()).isEqualTo(201);
+        assertThat(contract.matcher("ACME, Inc. – Ünïcode").find()).isTrue();
     }
 
     private static JsonNode operation(JsonNode doc, String id) {
