@@ -1,6 +1,7 @@
 package io.herald.adapters.instagram;
 
 import io.herald.adapters.http.Fingerprints;
+import io.herald.adapters.http.MetaMediaNotFound;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.port.ChannelConnection;
@@ -31,7 +32,9 @@ import java.util.concurrent.CompletableFuture;
  * fetches each image from Herald's public address. {@code publish_container}: the container's
  * status first (still processing → {@code NOT_READY}, polled at {@code containerPollInterval};
  * expired → {@code preparation_expired}, so a new one is made; failed → rejected with its error),
- * the publishing limit, then {@code POST /{ig-user-id}/media_publish creation_id}. The first
+ * the publishing limit, then {@code POST /{ig-user-id}/media_publish creation_id}, whose "Media
+ * Not Found" (24/4279009, or 100/33) is unknown, not a refusal: the post may have gone live, and
+ * the container's status settles it ({@link MetaMediaNotFound}). The first
  * comment: {@code POST /{media-id}/comments}.
  */
 final class InstagramPublisher {
@@ -222,6 +225,11 @@ final class InstagramPublisher {
             return new PublishOutcome.Failed(FailureKind.NOT_READY, "container_not_ready",
                     "Instagram answered that the container is not ready (" + answer.error().providerCode()
                             + "); nothing was published.", pollInterval, answer.trace());
+        }
+        String code = answer.error() == null ? null : answer.error().providerCode();
+        if (MetaMediaNotFound.mediaNotFoundOrDoesNotExist(code)) {
+            // answered also when the post went live: the container's status settles it, never a new container
+            return MetaMediaNotFound.readBack("Instagram", code, answer.error().message(), answer.trace());
         }
         PublishOutcome outcome = answer.writeOutcome(DAY_LIMIT_WAIT);
         if (outcome instanceof PublishOutcome.Published published) {

@@ -194,6 +194,34 @@ class InstagramAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
+    void mediaNotFoundAfterThePublishIsUnknownAndTheContainerSaysPublished() {
+        Content content = content("Media not found, but published", 1);
+        ProviderRef container = published(result(adapter.prepare(prepare(content, 1))));
+        instagram.fault(account, Fault.PUBLISH_MEDIA_NOT_FOUND_AFTER, 0, 1);
+        PublishRequest publish = publishOf(content, container);
+
+        assertThat(result(adapter.publish(publish))).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class,
+                unknown -> assertThat(unknown.detail()).contains("24/4279009").contains("container's status"));
+        String mediaId = instagram.media(account).get(0).path("id").asText();
+        assertThat(result(adapter.readBack(readBack(publish, container)))).isInstanceOfSatisfying(
+                ReadBackOutcome.Found.class, found -> assertThat(found.providerRef().id()).isEqualTo(mediaId));
+        assertThat(instagram.containers(account)).hasSize(1);
+    }
+
+    @Test
+    void doesNotExistWithoutPublishingIsUnknownAndTheFinishedContainerIsNotFound() {
+        Content content = content("Does not exist, not published", 1);
+        ProviderRef container = published(result(adapter.prepare(prepare(content, 1))));
+        instagram.fault(account, Fault.PUBLISH_MEDIA_NOT_FOUND_BEFORE, 0, 1);
+        PublishRequest publish = publishOf(content, container);
+
+        assertThat(result(adapter.publish(publish))).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class,
+                unknown -> assertThat(unknown.detail()).contains("100/33"));
+        assertThat(instagram.media(account)).isEmpty();
+        assertThat(result(adapter.readBack(readBack(publish, container)))).isInstanceOf(ReadBackOutcome.NotFound.class);
+    }
+
+    @Test
     void aContainerInErrorFailsThePublishWithItsErrorAndIsNotFound() {
         instagram.fault(account, Fault.CONTAINER_ERROR, 0, 1);
         Content content = content("Broken upload", 1);

@@ -24,8 +24,9 @@ import org.springframework.beans.factory.annotation.Autowired;
  * image from Herald's public media address as Instagram does: posts with one image and with
  * several, a publish whose answer never came settled by its container's status (published: found,
  * one post; not published: the same container published again), a container in error failing the
- * publication, a publication over the publishing limit waiting for the window, and a token
- * refreshed before it expires.
+ * publication, "Media Not Found" after the publish settled by the container's status (live: found,
+ * one post; not live: the same container published again), a publication over the publishing
+ * limit waiting for the window, and a token refreshed before it expires.
  */
 class InstagramChannelIT extends HeraldIntegrationTest {
 
@@ -44,7 +45,9 @@ class InstagramChannelIT extends HeraldIntegrationTest {
         assertThat(put.status()).as(put.toString()).isEqualTo(201);
         assertThat(put.body()).doesNotContain(token);
         assertThat(put.json().get("capabilities").get("publish").get("available").asBoolean()).isTrue();
-        JsonNode channels = awaitJson("/api/v1/workspaces/" + ws + "/channels", list -> list.size() > 0);
+        // the listing shows the retry safety once the capability probe has run
+        JsonNode channels = awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                list -> list.size() > 0 && list.get(0).hasNonNull("retrySafety"));
         assertThat(channels.toString()).contains("read_back").doesNotContain(token);
 
         String red = upload(ws, "jpg", 0xcc2233);
@@ -107,6 +110,49 @@ class InstagramChannelIT extends HeraldIntegrationTest {
         assertThat(done.get("reconciliations").findValuesAsText("result")).contains("NOT_FOUND");
         JsonNode containers = admin("/accounts/" + account + "/containers");
         assertThat(containers).hasSize(1);
+        JsonNode media = admin("/accounts/" + account + "/media");
+        assertThat(media).hasSize(1);
+        assertThat(media.get(0).path("containerId").asText()).isEqualTo(containers.get(0).path("id").asText());
+    }
+
+    @Test
+    void mediaNotFoundAfterThePostWentLiveIsReadBackAsFoundAndPostedOnce() {
+        String ws = newWorkspace("ig-mnf");
+        String token = token();
+        String account = account(token, null, null);
+        assertThat(connect(ws, "gram", account, token, false, null).status()).isEqualTo(201);
+        String image = upload(ws, "jpg", 0x246810);
+        fault(account, "PUBLISH_MEDIA_NOT_FOUND_AFTER", 0);
+
+        String id = publish(ws, "entry-ig-mnf", "Media not found, but live", null, image);
+        JsonNode found = await(ws, id, v -> v.path("status").asText().equals("SUCCEEDED"));
+
+        assertThat(found.get("attempts").findValuesAsText("outcome")).contains("OUTCOME_UNKNOWN")
+                .doesNotContain("FAILED");
+        assertThat(found.get("attempts").findValuesAsText("detail")).anyMatch(d -> d.contains("24/4279009"));
+        assertThat(found.get("reconciliations").findValuesAsText("result")).containsExactly("FOUND");
+        JsonNode media = admin("/accounts/" + account + "/media");
+        assertThat(media).hasSize(1);
+        assertThat(media.get(0).path("id").asText()).isEqualTo(found.get("providerRef").get("id").asText());
+        assertThat(admin("/accounts/" + account + "/containers")).hasSize(1);
+    }
+
+    @Test
+    void mediaNotFoundWhenThePostDidNotGoLiveIsNotFoundAndTheSameContainerIsPublishedAgain() {
+        String ws = newWorkspace("ig-mnf-not");
+        String token = token();
+        String account = account(token, null, null);
+        assertThat(connect(ws, "gram", account, token, true, null).status()).isEqualTo(201);
+        String image = upload(ws, "jpg", 0x135791);
+        fault(account, "PUBLISH_MEDIA_NOT_FOUND_BEFORE", 0);
+
+        String id = publish(ws, "entry-ig-mnf-not", "Media not found, and not live", null, image);
+        JsonNode done = await(ws, id, v -> v.path("status").asText().equals("SUCCEEDED"));
+
+        assertThat(done.get("attempts").findValuesAsText("detail")).anyMatch(d -> d.contains("100/33"));
+        assertThat(done.get("reconciliations").findValuesAsText("result")).contains("NOT_FOUND");
+        JsonNode containers = admin("/accounts/" + account + "/containers");
+        assertThat(containers).as("no new container was made").hasSize(1);
         JsonNode media = admin("/accounts/" + account + "/media");
         assertThat(media).hasSize(1);
         assertThat(media.get(0).path("containerId").asText()).isEqualTo(containers.get(0).path("id").asText());
