@@ -26,7 +26,8 @@ import org.springframework.beans.factory.annotation.Autowired;
  * one post; not published: the same container published again), a container in error failing the
  * publication, "Media Not Found" after the publish settled by the container's status (live: found,
  * one post; not live: the same container published again), a publication over the publishing
- * limit waiting for the window, and a token refreshed before it expires.
+ * limit waiting for the window with its quota shown, the requests Instagram cannot take refused at
+ * intake with nothing stored, and a token refreshed before it expires.
  */
 class InstagramChannelIT extends HeraldIntegrationTest {
 
@@ -159,6 +160,49 @@ class InstagramChannelIT extends HeraldIntegrationTest {
     }
 
     @Test
+    void requestsInstagramCannotTakeAreRefusedAtIntakeAndNothingIsStored() {
+        String ws = newWorkspace("ig-intake");
+        String token = token();
+        String account = account(token, null, null);
+        assertThat(connect(ws, "gram", account, token, false, null).status()).isEqualTo(201);
+        String image = upload(ws, "jpg", 0x102030);
+
+        Response tooLong = send("POST", publications(ws), """
+                {"calendarEntryId":"ig-long","contentVersion":1,"channelId":"gram","action":"publish",
+                 "content":{"body":"%s","media":[{"mediaId":"%s"}]}}""".formatted("a".repeat(2_201), image));
+        assertThat(tooLong.status()).as(tooLong.toString()).isEqualTo(400);
+        assertThat(tooLong.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(tooLong.body()).contains("content.body").contains("2200");
+
+        StringBuilder eleven = new StringBuilder();
+        for (int i = 0; i < 11; i++) {
+            eleven.append(eleven.isEmpty() ? "" : ",").append("{\"mediaId\":\"")
+                    .append(upload(ws, "jpg", 0x010101 * (i + 1))).append("\"}");
+        }
+        Response tooMany = send("POST", publications(ws), """
+                {"calendarEntryId":"ig-many","contentVersion":1,"channelId":"gram","action":"publish",
+                 "content":{"body":"Eleven squares","media":[%s]}}""".formatted(eleven));
+        assertThat(tooMany.status()).as(tooMany.toString()).isEqualTo(400);
+        assertThat(tooMany.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(tooMany.body()).contains("content.media");
+
+        for (String action : new String[] {"update", "delete"}) {
+            Response refused = send("POST", publications(ws), """
+                    {"calendarEntryId":"ig-change","contentVersion":2,"channelId":"gram","action":"%s"%s}"""
+                    .formatted(action, action.equals("update")
+                            ? ",\"content\":{\"body\":\"edited\",\"media\":[{\"mediaId\":\"" + image
+                                    + "\"}]}" : ""));
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("code").asText()).as(action).isEqualTo("action_not_supported");
+        }
+
+        JsonNode stored = send("GET", publications(ws), null, null).json();
+        assertThat(stored.path("items")).as("no publication was stored").isEmpty();
+        assertThat(admin("/accounts/" + account + "/containers")).isEmpty();
+        assertThat(admin("/accounts/" + account + "/media")).isEmpty();
+    }
+
+    @Test
     void aContainerInErrorFailsThePublicationWithItsError() {
         String ws = newWorkspace("ig-error");
         String token = token();
@@ -188,8 +232,14 @@ class InstagramChannelIT extends HeraldIntegrationTest {
         await(ws, first, v -> v.path("status").asText().equals("SUCCEEDED"));
         Instant firstAt = Instant.now();
         String second = publish(ws, "entry-ig-7", "Second of the window", null, image);
-        JsonNode waiting = await(ws, second, v -> v.path("status").asText().equals("RETRY_SCHEDULED"));
+        // while it waits, the quota is visible: the publication says until when, and so does the channel
+        JsonNode waiting = await(ws, second, v -> v.path("status").asText().equals("RETRY_SCHEDULED")
+                && v.hasNonNull("throttledUntil"));
         assertThat(waiting.get("attempts").findValuesAsText("providerCode")).isNotNull();
+        assertThat(Instant.parse(waiting.get("throttledUntil").asText())).isAfter(firstAt);
+        JsonNode budget = awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                list -> list.get(0).path("budget").path("remaining").asInt(-1) == 0).get(0).path("budget");
+        assertThat(budget.hasNonNull("resetsAt")).as(budget.toString()).isTrue();
         JsonNode published = await(ws, second, v -> v.path("status").asText().equals("SUCCEEDED"));
 
         assertThat(Instant.now()).isAfter(firstAt.plusSeconds(10));
