@@ -22,12 +22,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * An Instagram connection through the API against the sandbox's Graph API, which fetches every
  * image from Herald's public media address as Instagram does: posts with one image and with
- * several, a publish whose answer never came settled by its container's status (published: found,
- * one post; not published: the same container published again), a container in error failing the
- * publication, "Media Not Found" after the publish settled by the container's status (live: found,
- * one post; not live: the same container published again), a publication over the publishing
- * limit waiting for the window with its quota shown, the requests Instagram cannot take refused at
- * intake with nothing stored, and a token refreshed before it expires.
+ * several (a PNG served as a JPEG made of it, which the container step says), a publish whose
+ * answer never came settled by its container's status (published: found, one post; not published:
+ * the same container published again), a container in error failing the publication, "Media Not
+ * Found" after the publish settled by the container's status (live: found, one post; not live: the
+ * same container published again), a publication over the publishing limit waiting for the window
+ * with its quota shown, the requests Instagram cannot take refused at intake with nothing stored,
+ * and a token refreshed before it expires.
  */
 class InstagramChannelIT extends HeraldIntegrationTest {
 
@@ -75,6 +76,12 @@ class InstagramChannelIT extends HeraldIntegrationTest {
             }
         });
         assertThat(containers.findValuesAsText("status")).doesNotContain("ERROR");
+        // the container step says so where Herald served a JPEG made of an image, and only there
+        assertThat(step(three, "create_container").path("detail").asText())
+                .isEqualTo("image converted to JPEG for Instagram: " + green + " (image/png)");
+        assertThat(step(one, "create_container").path("detail").isNull()).isTrue();
+        assertThat(three.get("attempts").findValuesAsText("detail"))
+                .contains("image converted to JPEG for Instagram: " + green + " (image/png)");
     }
 
     @Test
@@ -371,6 +378,15 @@ class InstagramChannelIT extends HeraldIntegrationTest {
             }
         });
         return done.toString();
+    }
+
+    private static JsonNode step(JsonNode view, String kind) {
+        for (JsonNode step : view.path("steps")) {
+            if (kind.equals(step.path("step").asText())) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step " + kind + " in " + view);
     }
 
     private static JsonNode byCaption(JsonNode media, String caption) {

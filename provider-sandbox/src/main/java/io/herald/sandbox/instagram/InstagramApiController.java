@@ -35,8 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
  * children, {@code GET /{container-id}?fields=status_code,status}, {@code media_publish} (only a
  * {@code FINISHED} container: code 9007 / 2207027 otherwise; code 9 / 2207042 past the publishing
  * limit; a fault answers "Media Not Found" with or without publishing), the account's media,
- * comments, {@code content_publishing_limit} over a rolling window and {@code refresh_access_token} (refused for a token younger than 24 hours). Errors use the Graph
- * envelope.
+ * comments, {@code content_publishing_limit} over a rolling window and {@code refresh_access_token}
+ * (refused for a token younger than 24 hours). Errors use the Graph envelope.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
