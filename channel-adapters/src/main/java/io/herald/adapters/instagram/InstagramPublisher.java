@@ -1,6 +1,7 @@
 package io.herald.adapters.instagram;
 
 import io.herald.adapters.http.Fingerprints;
+import io.herald.adapters.http.MetaMediaNotFound;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.port.ChannelConnection;
@@ -28,10 +29,13 @@ import java.util.concurrent.CompletableFuture;
  * The write steps. {@code create_container}: one container for a single image ({@code POST
  * /{ig-user-id}/media} with {@code image_url}, {@code caption}, {@code alt_text}), or a child per
  * image ({@code is_carousel_item=true}) and a {@code CAROUSEL} container over them; the provider
- * fetches each image from Herald's public address. {@code publish_container}: the container's
- * status first (still processing → {@code NOT_READY}, polled at {@code containerPollInterval};
- * expired → {@code preparation_expired}, so a new one is made; failed → rejected with its error),
- * the publishing limit, then {@code POST /{ig-user-id}/media_publish creation_id}. The first
+ * fetches each image from Herald's public address, as a JPEG made of it where it is of another
+ * type (Instagram takes JPEG only), which the step's success says. {@code publish_container}: the
+ * container's status first (still processing → {@code NOT_READY}, polled at {@code
+ * containerPollInterval}; expired → {@code preparation_expired}, so a new one is made; failed →
+ * rejected with its error), the publishing limit, then {@code POST /{ig-user-id}/media_publish
+ * creation_id}, whose "Media Not Found" (24/4279009, or 100/33) is unknown, not a refusal: the post
+ * may have gone live, and the container's status settles it ({@link MetaMediaNotFound}). The first
  * comment: {@code POST /{media-id}/comments}.
  */
 final class InstagramPublisher {
@@ -65,16 +69,9 @@ final class InstagramPublisher {
         String path = "/" + InstagramGraph.segment(InstagramGraph.userId(connection)) + "/media";
         String caption = InstagramCaption.of(request.content());
         List<PrepareRequest.Image> images = request.images();
-        for (PrepareRequest.Image image : images) {
-            if (image.converted()) {
-                log.info("image {} ({}) is fetched by Instagram as a JPEG made of it", image.mediaId(),
-                        image.storedType());
-            }
-            if (!"image/jpeg".equals(image.contentType())) {
-                return done(new PublishOutcome.Failed(FailureKind.REJECTED, "image_not_jpeg", "Instagram takes JPEG"
-                        + " images only; image " + image.mediaId() + " is " + image.contentType()
-                        + ". Nothing was sent.", null, Traces.notCalled(null, path)));
-            }
+        String converted = convertedNote(images);
+        if (converted != null) {
+            log.info("{}: {}", request.publicationId().value(), converted);
         }
         if (images.isEmpty()) {
             return done(new PublishOutcome.Failed(FailureKind.REJECTED, "images_required",
@@ -82,7 +79,8 @@ final class InstagramPublisher {
                     Traces.notCalled(null, path)));
         }
         if (images.size() == 1) {
-            return create(connection, path, single(images.get(0), caption, false));
+            return create(connection, path, single(images.get(0), caption, false))
+                    .thenApply(outcome -> noted(outcome, converted));
         }
         // children first, one after another; an unused child is invisible and expires
         CompletableFuture<List<String>> children = CompletableFuture.completedFuture(new ArrayList<>());
@@ -106,8 +104,27 @@ final class InstagramPublisher {
             form.put("media_type", "CAROUSEL");
             form.put("children", String.join(",", ids));
             form.put("caption", caption);
-            return create(connection, path, form);
+            return create(connection, path, form).thenApply(outcome -> noted(outcome, converted));
         });
+    }
+
+    /**
+     * What the container step's view says when Herald serves Instagram a JPEG made of an image of
+     * another type (Instagram takes JPEG only: the public address converts it); null when none is.
+     */
+    static String convertedNote(List<PrepareRequest.Image> images) {
+        List<String> which = images.stream().filter(PrepareRequest.Image::converted)
+                .map(image -> image.mediaId().value() + " (" + image.storedType() + ")").toList();
+        if (which.isEmpty()) {
+            return null;
+        }
+        return (which.size() == 1 ? "image" : "images") + " converted to JPEG for Instagram: "
+                + String.join(", ", which);
+    }
+
+    private static PublishOutcome noted(PublishOutcome outcome, String note) {
+        return note != null && outcome instanceof PublishOutcome.Published published ? published.withNote(note)
+                : outcome;
     }
 
     private static Map<String, String> single(PrepareRequest.Image image, String caption, boolean carouselItem) {
@@ -222,6 +239,11 @@ final class InstagramPublisher {
             return new PublishOutcome.Failed(FailureKind.NOT_READY, "container_not_ready",
                     "Instagram answered that the container is not ready (" + answer.error().providerCode()
                             + "); nothing was published.", pollInterval, answer.trace());
+        }
+        String code = answer.error() == null ? null : answer.error().providerCode();
+        if (MetaMediaNotFound.mediaNotFoundOrDoesNotExist(code)) {
+            // answered also when the post went live: the container's status settles it, never a new container
+            return MetaMediaNotFound.readBack("Instagram", code, answer.error().message(), answer.trace());
         }
         PublishOutcome outcome = answer.writeOutcome(DAY_LIMIT_WAIT);
         if (outcome instanceof PublishOutcome.Published published) {

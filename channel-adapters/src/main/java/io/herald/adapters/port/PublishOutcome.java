@@ -17,9 +17,21 @@ public sealed interface PublishOutcome {
      *
      * @param reconcileCapabilityChange non-null when the answer showed that read-back no longer
      *                                  works (e.g. a WordPress site that dropped Herald's meta key)
+     * @param note                      what the step's view says besides its success (e.g. that an image
+     *                                  was converted for the provider), or null; never a secret
      */
-    record Published(ProviderRef providerRef, Capability reconcileCapabilityChange, AttemptTrace trace)
+    record Published(ProviderRef providerRef, Capability reconcileCapabilityChange, AttemptTrace trace, String note)
             implements PublishOutcome {
+
+        /** A success with nothing to say besides it. */
+        public Published(ProviderRef providerRef, Capability reconcileCapabilityChange, AttemptTrace trace) {
+            this(providerRef, reconcileCapabilityChange, trace, null);
+        }
+
+        /** The same success saying {@code note}. */
+        public Published withNote(String note) {
+            return new Published(providerRef, reconcileCapabilityChange, trace, note);
+        }
     }
 
     /**

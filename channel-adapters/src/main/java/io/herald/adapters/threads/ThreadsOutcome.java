@@ -2,6 +2,7 @@ package io.herald.adapters.threads;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.adapters.http.Exchange;
+import io.herald.adapters.http.MetaMediaNotFound;
 import io.herald.adapters.http.RetryAfter;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.port.PublishOutcome;
@@ -18,14 +19,14 @@ import java.util.function.Function;
 
 /**
  * How a write to the Threads API ended. No answer, a 5xx, a 2xx without an id, and 400 code 24
- * subcode 4279009 ("Media Not Found", which Threads answers also after publishing) are unknown:
+ * subcode 4279009 ("Media Not Found", which Threads answers also after publishing: {@link
+ * MetaMediaNotFound}) are unknown:
  * read back before anything else. 190 (or 401) is a lost token; 4, 17, 32, 613 and the publishing
  * limit (9/2207042) are rate limits; 9007/2207027 (the container is not ready) sent nothing and
  * is tried again; other 4xx are refusals with Threads' message.
  */
 final class ThreadsOutcome {
 
-    static final String MEDIA_NOT_FOUND = "24/4279009";
     static final String NOT_READY = "9007/2207027";
     static final String AUTH_FIX = "Fix: make a new long-lived Threads token (threads_basic, threads_content_publish,"
             + " threads_manage_replies, threads_delete) and store it.";
@@ -58,10 +59,8 @@ final class ThreadsOutcome {
             return new PublishOutcome.OutcomeUnknown(UnknownCause.SERVER_ERROR, "Threads answered HTTP " + status
                     + " (" + message + "); the write may have taken effect.", trace);
         }
-        if (MEDIA_NOT_FOUND.equals(code)) {
-            return new PublishOutcome.OutcomeUnknown(UnknownCause.SERVER_ERROR, "Threads answered " + code + " ("
-                    + message + "), which it also answers after publishing: the container's status settles it.",
-                    trace);
+        if (MetaMediaNotFound.mediaNotFound(code)) {
+            return MetaMediaNotFound.readBack("Threads", code, message, trace);
         }
         if (ThreadsApi.tokenLost(exchange)) {
             return new PublishOutcome.AuthLost(code, "Threads refused the access token (" + message + "). "

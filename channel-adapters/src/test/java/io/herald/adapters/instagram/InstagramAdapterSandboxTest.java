@@ -194,6 +194,34 @@ class InstagramAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
+    void mediaNotFoundAfterThePublishIsUnknownAndTheContainerSaysPublished() {
+        Content content = content("Media not found, but published", 1);
+        ProviderRef container = published(result(adapter.prepare(prepare(content, 1))));
+        instagram.fault(account, Fault.PUBLISH_MEDIA_NOT_FOUND_AFTER, 0, 1);
+        PublishRequest publish = publishOf(content, container);
+
+        assertThat(result(adapter.publish(publish))).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class,
+                unknown -> assertThat(unknown.detail()).contains("24/4279009").contains("container's status"));
+        String mediaId = instagram.media(account).get(0).path("id").asText();
+        assertThat(result(adapter.readBack(readBack(publish, container)))).isInstanceOfSatisfying(
+                ReadBackOutcome.Found.class, found -> assertThat(found.providerRef().id()).isEqualTo(mediaId));
+        assertThat(instagram.containers(account)).hasSize(1);
+    }
+
+    @Test
+    void doesNotExistWithoutPublishingIsUnknownAndTheFinishedContainerIsNotFound() {
+        Content content = content("Does not exist, not published", 1);
+        ProviderRef container = published(result(adapter.prepare(prepare(content, 1))));
+        instagram.fault(account, Fault.PUBLISH_MEDIA_NOT_FOUND_BEFORE, 0, 1);
+        PublishRequest publish = publishOf(content, container);
+
+        assertThat(result(adapter.publish(publish))).isInstanceOfSatisfying(PublishOutcome.OutcomeUnknown.class,
+                unknown -> assertThat(unknown.detail()).contains("100/33"));
+        assertThat(instagram.media(account)).isEmpty();
+        assertThat(result(adapter.readBack(readBack(publish, container)))).isInstanceOf(ReadBackOutcome.NotFound.class);
+    }
+
+    @Test
     void aContainerInErrorFailsThePublishWithItsErrorAndIsNotFound() {
         instagram.fault(account, Fault.CONTAINER_ERROR, 0, 1);
         Content content = content("Broken upload", 1);
@@ -223,19 +251,31 @@ class InstagramAdapterSandboxTest extends SandboxTestSupport {
     }
 
     @Test
-    void anImageInstagramCannotFetchIsRefusedAndANonJpegIsNeverSent() {
+    void anImageInstagramCannotFetchIsRefused() {
         PrepareRequest unreachable = new PrepareRequest(publicationId(UUID.randomUUID().toString()), 1,
                 PublicationAction.PUBLISH, content("Nowhere", 1), List.of(new PrepareRequest.Image(media(0),
                         URI.create(imageBase() + "missing.jpg"), "image/jpeg", null)), connection, Instant.now());
         assertThat(result(adapter.prepare(unreachable))).isInstanceOfSatisfying(PublishOutcome.Failed.class,
                 failed -> assertThat(failed.errorCode()).isEqualTo("9004/2207052"));
-
-        PrepareRequest png = new PrepareRequest(publicationId(UUID.randomUUID().toString()), 1,
-                PublicationAction.PUBLISH, content("A png", 1), List.of(new PrepareRequest.Image(media(0),
-                        URI.create(imageBase() + "a.png"), "image/png", null)), connection, Instant.now());
-        assertThat(result(adapter.prepare(png))).isInstanceOfSatisfying(PublishOutcome.Failed.class,
-                failed -> assertThat(failed.errorCode()).isEqualTo("image_not_jpeg"));
         assertThat(instagram.containers(account)).isEmpty();
+    }
+
+    @Test
+    void anImageServedAsAJpegMadeOfItIsSaidInTheContainerStepsSuccess() {
+        PrepareRequest png = new PrepareRequest(publicationId(UUID.randomUUID().toString()), 1,
+                PublicationAction.PUBLISH, content("A png", 2), List.of(
+                        new PrepareRequest.Image(media(0), URI.create(imageBase() + unique("p") + ".jpg"),
+                                "image/jpeg", null, "image/png"),
+                        new PrepareRequest.Image(media(1), URI.create(imageBase() + unique("j") + ".jpg"),
+                                "image/jpeg", null)), connection, Instant.now());
+        assertThat(result(adapter.prepare(png))).isInstanceOfSatisfying(PublishOutcome.Published.class,
+                made -> assertThat(made.note()).isEqualTo("image converted to JPEG for Instagram: "
+                        + media(0).value() + " (image/png)"));
+        assertThat(instagram.containers(account)).hasSize(3);
+
+        PublishOutcome asUploaded = result(adapter.prepare(prepare(content("A jpeg", 1), 1)));
+        assertThat(asUploaded).isInstanceOfSatisfying(PublishOutcome.Published.class,
+                made -> assertThat(made.note()).isNull());
     }
 
     @Test

@@ -226,7 +226,7 @@ public class Publication {
             return false;
         }
         apply(new PublicationSucceededEvent(publicationId, state.request().workspaceId(), command.attemptNo(),
-                command.providerRef(), command.trace(), command.recordedAt()));
+                command.providerRef(), command.trace(), command.recordedAt(), command.note()));
         nextStepIfDue(command.recordedAt());
         VerificationPolicy.dueAfter(state, command).ifPresent(AggregateLifecycle::apply);
         return true;

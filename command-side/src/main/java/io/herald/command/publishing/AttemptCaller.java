@@ -230,7 +230,7 @@ public class AttemptCaller {
                 // the connection's choice as it stands now: the publication decides whether anything is left to verify
                 command = new RecordAttemptSucceededCommand(attempt.publicationId(), attempt.attemptNo(),
                         published.providerRef(), trace, now,
-                        connection.verifyAfterSuccess() ? verification.delay() : null);
+                        connection.verifyAfterSuccess() ? verification.delay() : null, published.note());
                 if (published.reconcileCapabilityChange() != null) {
                     probes.readBackLost(attempt.workspaceId(), attempt.channelId(),
                             published.reconcileCapabilityChange());

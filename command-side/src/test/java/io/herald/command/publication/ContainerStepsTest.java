@@ -261,6 +261,15 @@ class ContainerStepsTest {
     }
 
     @Test
+    void theContainersNoteIsRecordedWithItsSuccess() {
+        String note = "image converted to JPEG for Instagram: " + BLUE.value() + " (image/png)";
+        fixture.given(requested(CAROUSEL), attempted(1, AttemptTrigger.INITIAL, CREATE_BOX))
+                .when(new RecordAttemptSucceededCommand(ID, 1, BOX, TRACE, T0.plusSeconds(1), null, note))
+                .expectEvents(new PublicationSucceededEvent(ID, WS, 1, BOX, TRACE, T0.plusSeconds(1), note),
+                        due(2, PUBLISH_BOX, T0.plusSeconds(1)));
+    }
+
+    @Test
     void thePublishSucceedsAsThePost() {
         fixture.given(publishing())
                 .when(new RecordAttemptSucceededCommand(ID, 2, POST, TRACE, T0.plusSeconds(3)))

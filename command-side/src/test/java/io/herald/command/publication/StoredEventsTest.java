@@ -66,7 +66,8 @@ class StoredEventsTest {
     private final EventUpcasterChain upcasters =
             new EventUpcasterChain(new PublicationExecutionRequestedEvent_1_to_2Upcaster(),
                     new PublicationAttemptedEvent_1_to_2Upcaster(), new PublicationRequestedEvent_1_to_2Upcaster(),
-                    new PublicationReconciledEvent_1_to_2Upcaster(), new PublicationRequestedEvent_2_to_3Upcaster());
+                    new PublicationReconciledEvent_1_to_2Upcaster(), new PublicationRequestedEvent_2_to_3Upcaster(),
+                    new PublicationSucceededEvent_1_to_2Upcaster());
 
     @Test
     void anExecutionRequestOfRevision1ReadsAsAttemptZeroTheNextOne() throws IOException {
@@ -120,13 +121,33 @@ class StoredEventsTest {
 
     @Test
     void theOtherStoredEventsReadUnchanged() throws IOException {
-        assertThat(read(PublicationSucceededEvent.class, "PublicationSucceededEvent_1.json").providerRef().id())
-                .isEqualTo("775961448_1000002");
         PublicationFailedEvent failed = read(PublicationFailedEvent.class, "PublicationFailedEvent_1.json");
         assertThat(failed.kind()).isEqualTo(FailureKind.NOT_SENT);
         assertThat(failed.retryAt()).isEqualTo(Instant.parse("2026-12-01T09:31:10.045352185Z"));
         assertThat(read(PublicationOutcomeUnknownEvent.class, "PublicationOutcomeUnknownEvent_1.json").cause())
                 .isEqualTo(UnknownCause.INTERRUPTED);
+    }
+
+    @Test
+    void aSuccessOfRevision1ReadsWithoutANote() throws IOException {
+        IntermediateEventRepresentation upcast = upcast(PublicationSucceededEvent.class, "1",
+                "PublicationSucceededEvent_1.json");
+        assertThat(upcast.getType().getRevision()).isEqualTo("2");
+        PublicationSucceededEvent succeeded = serializer.deserialize(upcast.getData());
+        assertThat(succeeded.providerRef().id()).isEqualTo("775961448_1000002");
+        assertThat(succeeded.attemptNo()).isEqualTo(1);
+        assertThat(succeeded.note()).isNull();
+    }
+
+    @Test
+    void aSuccessOfRevision2KeepsItsNote() throws IOException {
+        String stored = fixture("PublicationSucceededEvent_1.json").strip();
+        String revision2 = stored.substring(0, stored.length() - 1)
+                + ",\"note\":\"image converted to JPEG for Instagram\"}";
+        IntermediateEventRepresentation upcast = upcasters.upcast(Stream.of(initial(
+                PublicationSucceededEvent.class, "2", revision2))).findFirst().orElseThrow();
+        PublicationSucceededEvent succeeded = serializer.deserialize(upcast.getData());
+        assertThat(succeeded.note()).isEqualTo("image converted to JPEG for Instagram");
     }
 
     @Test

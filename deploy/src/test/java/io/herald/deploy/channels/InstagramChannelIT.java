@@ -22,10 +22,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * An Instagram connection through the API against the sandbox's Graph API, which fetches every
  * image from Herald's public media address as Instagram does: posts with one image and with
- * several, a publish whose answer never came settled by its container's status (published: found,
- * one post; not published: the same container published again), a container in error failing the
- * publication, a publication over the publishing limit waiting for the window, and a token
- * refreshed before it expires.
+ * several (a PNG served as a JPEG made of it, which the container step says), a publish whose
+ * answer never came settled by its container's status (published: found, one post; not published:
+ * the same container published again), a container in error failing the publication, "Media Not
+ * Found" after the publish settled by the container's status (live: found, one post; not live: the
+ * same container published again), a publication over the publishing limit waiting for the window
+ * with its quota shown, the requests Instagram cannot take refused at intake with nothing stored,
+ * and a token refreshed before it expires.
  */
 class InstagramChannelIT extends HeraldIntegrationTest {
 
@@ -44,7 +47,9 @@ class InstagramChannelIT extends HeraldIntegrationTest {
         assertThat(put.status()).as(put.toString()).isEqualTo(201);
         assertThat(put.body()).doesNotContain(token);
         assertThat(put.json().get("capabilities").get("publish").get("available").asBoolean()).isTrue();
-        JsonNode channels = awaitJson("/api/v1/workspaces/" + ws + "/channels", list -> list.size() > 0);
+        // the listing shows the retry safety once the capability probe has run
+        JsonNode channels = awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                list -> list.size() > 0 && list.get(0).hasNonNull("retrySafety"));
         assertThat(channels.toString()).contains("read_back").doesNotContain(token);
 
         String red = upload(ws, "jpg", 0xcc2233);
@@ -71,6 +76,12 @@ class InstagramChannelIT extends HeraldIntegrationTest {
             }
         });
         assertThat(containers.findValuesAsText("status")).doesNotContain("ERROR");
+        // the container step says so where Herald served a JPEG made of an image, and only there
+        assertThat(step(three, "create_container").path("detail").asText())
+                .isEqualTo("image converted to JPEG for Instagram: " + green + " (image/png)");
+        assertThat(step(one, "create_container").path("detail").isNull()).isTrue();
+        assertThat(three.get("attempts").findValuesAsText("detail"))
+                .contains("image converted to JPEG for Instagram: " + green + " (image/png)");
     }
 
     @Test
@@ -113,6 +124,92 @@ class InstagramChannelIT extends HeraldIntegrationTest {
     }
 
     @Test
+    void mediaNotFoundAfterThePostWentLiveIsReadBackAsFoundAndPostedOnce() {
+        String ws = newWorkspace("ig-mnf");
+        String token = token();
+        String account = account(token, null, null);
+        assertThat(connect(ws, "gram", account, token, false, null).status()).isEqualTo(201);
+        String image = upload(ws, "jpg", 0x246810);
+        fault(account, "PUBLISH_MEDIA_NOT_FOUND_AFTER", 0);
+
+        String id = publish(ws, "entry-ig-mnf", "Media not found, but live", null, image);
+        JsonNode found = await(ws, id, v -> v.path("status").asText().equals("SUCCEEDED"));
+
+        assertThat(found.get("attempts").findValuesAsText("outcome")).contains("OUTCOME_UNKNOWN")
+                .doesNotContain("FAILED");
+        assertThat(found.get("attempts").findValuesAsText("detail")).anyMatch(d -> d.contains("24/4279009"));
+        assertThat(found.get("reconciliations").findValuesAsText("result")).containsExactly("FOUND");
+        JsonNode media = admin("/accounts/" + account + "/media");
+        assertThat(media).hasSize(1);
+        assertThat(media.get(0).path("id").asText()).isEqualTo(found.get("providerRef").get("id").asText());
+        assertThat(admin("/accounts/" + account + "/containers")).hasSize(1);
+    }
+
+    @Test
+    void mediaNotFoundWhenThePostDidNotGoLiveIsNotFoundAndTheSameContainerIsPublishedAgain() {
+        String ws = newWorkspace("ig-mnf-not");
+        String token = token();
+        String account = account(token, null, null);
+        assertThat(connect(ws, "gram", account, token, true, null).status()).isEqualTo(201);
+        String image = upload(ws, "jpg", 0x135791);
+        fault(account, "PUBLISH_MEDIA_NOT_FOUND_BEFORE", 0);
+
+        String id = publish(ws, "entry-ig-mnf-not", "Media not found, and not live", null, image);
+        JsonNode done = await(ws, id, v -> v.path("status").asText().equals("SUCCEEDED"));
+
+        assertThat(done.get("attempts").findValuesAsText("detail")).anyMatch(d -> d.contains("100/33"));
+        assertThat(done.get("reconciliations").findValuesAsText("result")).contains("NOT_FOUND");
+        JsonNode containers = admin("/accounts/" + account + "/containers");
+        assertThat(containers).as("no new container was made").hasSize(1);
+        JsonNode media = admin("/accounts/" + account + "/media");
+        assertThat(media).hasSize(1);
+        assertThat(media.get(0).path("containerId").asText()).isEqualTo(containers.get(0).path("id").asText());
+    }
+
+    @Test
+    void requestsInstagramCannotTakeAreRefusedAtIntakeAndNothingIsStored() {
+        String ws = newWorkspace("ig-intake");
+        String token = token();
+        String account = account(token, null, null);
+        assertThat(connect(ws, "gram", account, token, false, null).status()).isEqualTo(201);
+        String image = upload(ws, "jpg", 0x102030);
+
+        Response tooLong = send("POST", publications(ws), """
+                {"calendarEntryId":"ig-long","contentVersion":1,"channelId":"gram","action":"publish",
+                 "content":{"body":"%s","media":[{"mediaId":"%s"}]}}""".formatted("a".repeat(2_201), image));
+        assertThat(tooLong.status()).as(tooLong.toString()).isEqualTo(400);
+        assertThat(tooLong.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(tooLong.body()).contains("content.body").contains("2200");
+
+        StringBuilder eleven = new StringBuilder();
+        for (int i = 0; i < 11; i++) {
+            eleven.append(eleven.isEmpty() ? "" : ",").append("{\"mediaId\":\"")
+                    .append(upload(ws, "jpg", 0x010101 * (i + 1))).append("\"}");
+        }
+        Response tooMany = send("POST", publications(ws), """
+                {"calendarEntryId":"ig-many","contentVersion":1,"channelId":"gram","action":"publish",
+                 "content":{"body":"Eleven squares","media":[%s]}}""".formatted(eleven));
+        assertThat(tooMany.status()).as(tooMany.toString()).isEqualTo(400);
+        assertThat(tooMany.json().get("code").asText()).isEqualTo("validation_failed");
+        assertThat(tooMany.body()).contains("content.media");
+
+        for (String action : new String[] {"update", "delete"}) {
+            Response refused = send("POST", publications(ws), """
+                    {"calendarEntryId":"ig-change","contentVersion":2,"channelId":"gram","action":"%s"%s}"""
+                    .formatted(action, action.equals("update")
+                            ? ",\"content\":{\"body\":\"edited\",\"media\":[{\"mediaId\":\"" + image
+                                    + "\"}]}" : ""));
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("code").asText()).as(action).isEqualTo("action_not_supported");
+        }
+
+        JsonNode stored = send("GET", publications(ws), null, null).json();
+        assertThat(stored.path("items")).as("no publication was stored").isEmpty();
+        assertThat(admin("/accounts/" + account + "/containers")).isEmpty();
+        assertThat(admin("/accounts/" + account + "/media")).isEmpty();
+    }
+
+    @Test
     void aContainerInErrorFailsThePublicationWithItsError() {
         String ws = newWorkspace("ig-error");
         String token = token();
@@ -142,8 +239,14 @@ class InstagramChannelIT extends HeraldIntegrationTest {
         await(ws, first, v -> v.path("status").asText().equals("SUCCEEDED"));
         Instant firstAt = Instant.now();
         String second = publish(ws, "entry-ig-7", "Second of the window", null, image);
-        JsonNode waiting = await(ws, second, v -> v.path("status").asText().equals("RETRY_SCHEDULED"));
+        // while it waits, the quota is visible: the publication says until when, and so does the channel
+        JsonNode waiting = await(ws, second, v -> v.path("status").asText().equals("RETRY_SCHEDULED")
+                && v.hasNonNull("throttledUntil"));
         assertThat(waiting.get("attempts").findValuesAsText("providerCode")).isNotNull();
+        assertThat(Instant.parse(waiting.get("throttledUntil").asText())).isAfter(firstAt);
+        JsonNode budget = awaitJson("/api/v1/workspaces/" + ws + "/channels",
+                list -> list.get(0).path("budget").path("remaining").asInt(-1) == 0).get(0).path("budget");
+        assertThat(budget.hasNonNull("resetsAt")).as(budget.toString()).isTrue();
         JsonNode published = await(ws, second, v -> v.path("status").asText().equals("SUCCEEDED"));
 
         assertThat(Instant.now()).isAfter(firstAt.plusSeconds(10));
@@ -275,6 +378,15 @@ class InstagramChannelIT extends HeraldIntegrationTest {
             }
         });
         return done.toString();
+    }
+
+    private static JsonNode step(JsonNode view, String kind) {
+        for (JsonNode step : view.path("steps")) {
+            if (kind.equals(step.path("step").asText())) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step " + kind + " in " + view);
     }
 
     private static JsonNode byCaption(JsonNode media, String caption) {

@@ -32,6 +32,13 @@ public class InstagramAccounts {
         PUBLISH_HOLD_AFTER,
         /** {@code media_publish} holds for {@code delayMillis}, then answers 500 without publishing. */
         PUBLISH_HOLD_BEFORE,
+        /** {@code media_publish} publishes, then answers 400 code 24 subcode 4279009 "Media Not Found". */
+        PUBLISH_MEDIA_NOT_FOUND_AFTER,
+        /**
+         * {@code media_publish} answers 400 code 100 subcode 33 "The requested resource does not exist"
+         * without publishing; the container stays {@code FINISHED}.
+         */
+        PUBLISH_MEDIA_NOT_FOUND_BEFORE,
         /** The next container created ends in {@code ERROR} instead of {@code FINISHED}. */
         CONTAINER_ERROR,
         /** The next container created is {@code EXPIRED} once processed. */

@@ -34,9 +34,9 @@ import org.springframework.web.bind.annotation.RestController;
  * (a URL that cannot be fetched is refused, a non-JPEG ends in {@code ERROR}), carousels of 2–10
  * children, {@code GET /{container-id}?fields=status_code,status}, {@code media_publish} (only a
  * {@code FINISHED} container: code 9007 / 2207027 otherwise; code 9 / 2207042 past the publishing
- * limit), the account's media, comments, {@code content_publishing_limit} over a rolling window and
- * {@code refresh_access_token} (refused for a token younger than 24 hours). Errors use the Graph
- * envelope.
+ * limit; a fault answers "Media Not Found" with or without publishing), the account's media,
+ * comments, {@code content_publishing_limit} over a rolling window and {@code refresh_access_token}
+ * (refused for a token younger than 24 hours). Errors use the Graph envelope.
  */
 @RestController
 @ConditionalOnProperty(name = "herald.sandbox.enabled", havingValue = "true")
@@ -143,12 +143,18 @@ public class InstagramApiController {
         if (!"FINISHED".equals(container.status)) {
             return error(400, "Media ID is not available", 9007, 2207027);
         }
+        if (accounts.take(userId, InstagramAccounts.Fault.PUBLISH_MEDIA_NOT_FOUND_BEFORE).isPresent()) {
+            return error(400, "The requested resource does not exist", 100, 33);
+        }
         int[] limit = accounts.limit(userId);
         if (limit[0] >= limit[1]) {
             return error(400, "Application request limit reached: the account published its maximum of posts",
                     9, 2207042);
         }
         var media = accounts.publish(container);
+        if (accounts.take(userId, InstagramAccounts.Fault.PUBLISH_MEDIA_NOT_FOUND_AFTER).isPresent()) {
+            return afterLatency(error(400, "Media Not Found", 24, 4279009));
+        }
         var after = accounts.take(userId, InstagramAccounts.Fault.PUBLISH_HOLD_AFTER);
         if (after.isPresent()) {
             Thread.sleep(after.get().delayMillis());

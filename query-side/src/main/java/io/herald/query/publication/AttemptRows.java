@@ -29,7 +29,7 @@ final class AttemptRows {
         AttemptTrace t = e.trace();
         return new Attempt(e.attemptNo(), before.trigger(), before.startedAt(), AttemptOutcome.SUCCEEDED,
                 t == null ? null : t.httpStatus(), t == null ? null : t.providerCode(),
-                t == null ? null : t.providerTraceId(), null, t == null ? null : t.requestFingerprint(),
+                t == null ? null : t.providerTraceId(), e.note(), t == null ? null : t.requestFingerprint(),
                 null, null, t == null ? Boolean.TRUE : t.responseReceived(), e.succeededAt(), null);
     }
 

@@ -66,7 +66,7 @@ final class PublicationTransitions {
     static PublicationView succeeded(PublicationView view, PublicationSucceededEvent e) {
         PublicationViewDraft d = PublicationViewDraft.of(view);
         d.putAttempt(AttemptRows.succeeded(d.attempt(e.attemptNo()), e));
-        StepViews.settle(d, e.attemptNo(), StepStatus.SUCCEEDED, e.providerRef(), null);
+        StepViews.settle(d, e.attemptNo(), StepStatus.SUCCEEDED, e.providerRef(), e.note());
         PublicationStep step = StepViews.stepOf(d, e.attemptNo());
         if (e.attemptNo() >= d.latestAttemptNo()) {
             // a step before the post leaves the publication ATTEMPTING; one after it leaves it SUCCEEDED
