@@ -172,7 +172,8 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
      * one that opens their form. Bluesky's form (its app password a password field) PUTs the
      * connection to the sandbox's PDS, and the account is a connection in the channels table.
      */
-    private void connectABlueskyAccountWithItsForm(ConsoleBrowser console, WebDriverWait wait, String ws, int width) {
+    private void connectABlueskyAccountWithItsForm(ConsoleBrowser console, WebDriverWait wait, String ws, int width)
+            throws Exception {
         ChromeDriver browser = console.driver();
         wait.until(ExpectedConditions.visibilityOfElementLocated(
                 By.cssSelector("[data-type-group='mastodon'] input[name='instanceUrl']")));
