@@ -60,18 +60,88 @@
     });
   }
 
-  // ---- connecting through the provider -------------------------------------------------------
+  // ---- the channel types, as the server describes them -----------------------------------------
+  // by wire name: label, icon, connect ('oauth' or 'form'), available, unavailableReason, startFields,
+  // fields, secretGuide. The console names no type itself: what it shows comes from this answer.
+  var types = {};
+  var typesLoading = null;
+  var typesTried = false;
+  var afterTypes = [];
+
+  function whenTypes(fn) { if (typesTried) { fn(); } else { afterTypes.push(fn); } }
+
+  function typesSettled() {
+    typesTried = true;
+    afterTypes.splice(0).forEach(function (fn) { fn(); });
+  }
+
+  function loadTypes() {
+    if (!typesLoading) {
+      typesLoading = H.api(H.wsPath('/channel-types')).then(function (list) {
+        types = {};
+        list.forEach(function (t) { types[t.type] = t; });
+        renderConnectButtons(list);
+        H.rendered.channels = null;
+        typesSettled();
+      }, function (error) {
+        typesLoading = null;
+        if (error instanceof H.Unauthorized) { throw error; }
+        $('connect-buttons').textContent = '';
+        say(error.status === 403 ? 'Connecting a channel needs a key with the admin role.'
+          : 'Could not load the channel types: ' + H.problemText(error), 'error');
+        typesSettled();
+      });
+    }
+    return typesLoading;
+  }
+
+  function typeLabel(type) { return (types[type] || { label: type }).label; }
+
+  function channelType(type) {
+    var known = types[type];
+    return el('span', { className: 'channel-type', 'data-channel-type': type, title: type }, [
+      el('span', { className: 'channel-icon', 'aria-hidden': 'true',
+        text: known && known.icon ? known.icon : String(type).charAt(0).toUpperCase() }),
+      el('span', { text: typeLabel(type) })]);
+  }
+
+  // ---- connecting a channel ---------------------------------------------------------------------
   function say(text, className) {
     var result = $('connect-result');
     result.className = 'connect-result ' + (className || '');
     result.textContent = text;
   }
 
-  // starts a connect: the browser goes to the provider and comes back to /console#connect=…
-  function startConnect(type, channelId, instanceUrl) {
-    if (!channelId) { say('Type the channel id first.', 'error'); $('connect-channel-id').focus(); return; }
+  function fieldId(prefix, type, name) { return prefix + '-' + type + '-' + name; }
+
+  // a label and an input for one field the server describes
+  function fieldInputs(prefix, type, field, value) {
+    var id = fieldId(prefix, type, field.name);
+    var input = el('input', { id: id, name: field.name, autocomplete: field.secret ? 'new-password' : 'off',
+      'data-field': field.name });
+    input.type = field.secret ? 'password' : 'text';
+    if (field.placeholder) { input.placeholder = field.placeholder; }
+    if (field.required) { input.required = true; }
+    if (value) { input.value = value; }
+    return [el('label', { 'for': id, text: field.label + (field.required ? '' : ' (optional)') }), input];
+  }
+
+  function needChannelId() {
+    var channelId = $('connect-channel-id').value.trim();
+    if (!channelId) { say('Type the channel id first.', 'error'); $('connect-channel-id').focus(); }
+    return channelId;
+  }
+
+  // starts a connect through the provider: the browser goes there and comes back to /console#connect=…
+  function startConnect(type, channelId, values) {
+    if (!channelId) { return; }
     var body = { type: type };
-    if (type === 'mastodon') { body.instanceUrl = instanceUrl || $('connect-instance').value.trim(); }
+    var missing = [];
+    ((types[type] || {}).startFields || []).forEach(function (field) {
+      var value = (values[field.name] || '').trim();
+      if (value) { body[field.name] = value; } else if (field.required) { missing.push(field.label); }
+    });
+    if (missing.length) { say(typeLabel(type) + ' needs ' + missing.join(', ') + '.', 'error'); return; }
     say('Starting…');
     H.api(H.wsPath('/channels/' + encodeURIComponent(channelId) + '/connect'),
       { method: 'POST', body: JSON.stringify(body) })
@@ -85,20 +155,131 @@
     var button = el('button', { type: 'button', className: 'small', 'data-reconnect': c.channelId,
       text: 'Reconnect', 'aria-label': 'Reconnect ' + c.channelId });
     button.addEventListener('click', function () {
-      startConnect(c.type, c.channelId, c.settings && c.settings.instanceUrl);
+      var known = types[c.type];
+      if (known && known.connect === 'form') {
+        $('connect-channel-id').value = c.channelId;
+        showForm(known, c.settings || {});
+      } else {
+        startConnect(c.type, c.channelId, c.settings || {});
+      }
     });
     return button;
   }
 
-  function renderConnectButtons() {
+  // one group per channel type: an OAuth type's start fields and its button (disabled, with the
+  // reason, where this server has no app for it), or a form type's button that opens its form
+  function typeGroup(t) {
+    var group = el('div', { className: 'connect-type', 'data-type-group': t.type });
+    var inputs = {};
+    if (t.connect === 'oauth') {
+      (t.startFields || []).forEach(function (field) {
+        var parts = fieldInputs('connect-start', t.type, field);
+        inputs[field.name] = parts[1];
+        group.appendChild(el('span', { className: 'connect-start' }, parts));
+      });
+      var button = el('button', { type: 'button', className: 'secondary', 'data-connect-type': t.type,
+        'aria-label': 'Connect through ' + t.label }, [channelType(t.type)]);
+      if (!t.available) {
+        button.disabled = true;
+        var reasonId = fieldId('connect-reason', t.type, 'oauth');
+        button.setAttribute('aria-describedby', reasonId);
+        group.appendChild(button);
+        group.appendChild(el('span', { id: reasonId, className: 'reason-small', 'data-unavailable-reason': t.type,
+          text: t.unavailableReason || 'not available on this server' }));
+        return group;
+      }
+      button.addEventListener('click', function () {
+        var values = {};
+        Object.keys(inputs).forEach(function (name) { values[name] = inputs[name].value; });
+        startConnect(t.type, needChannelId(), values);
+      });
+      group.appendChild(button);
+    } else {
+      var open = el('button', { type: 'button', className: 'secondary', 'data-form-type': t.type,
+        'aria-label': 'Connect ' + t.label + ' with its form', 'aria-controls': 'connect-form' },
+        [channelType(t.type), el('span', { className: 'reason-small', text: ' form' })]);
+      open.addEventListener('click', function () { showForm(t, {}); });
+      group.appendChild(open);
+    }
+    return group;
+  }
+
+  function renderConnectButtons(list) {
     var box = $('connect-buttons');
     box.textContent = '';
-    Object.keys(CHANNEL_TYPES).forEach(function (type) {
-      var button = el('button', { type: 'button', className: 'secondary', 'data-connect-type': type },
-        [channelType(type)]);
-      button.addEventListener('click', function () { startConnect(type, $('connect-channel-id').value.trim()); });
-      box.appendChild(button);
+    list.forEach(function (t) { box.appendChild(typeGroup(t)); });
+  }
+
+  // where the form's secret is made: {field} stands for that field's value
+  function guideText(t, form) {
+    var missing = false;
+    var text = t.secretGuide.replace(/\{([A-Za-z0-9_]+)\}/g, function (all, name) {
+      var input = form.querySelector('[data-field="' + name + '"]');
+      var value = input ? input.value.trim().replace(/\/+$/, '') : '';
+      if (!value) { missing = true; return all; }
+      return value;
     });
+    return { text: text, complete: !missing };
+  }
+
+  // the form of a type that connects with the PUT of its fields
+  function showForm(t, settings) {
+    var form = $('connect-form');
+    form.textContent = '';
+    form.setAttribute('data-form-for', t.type);
+    var fields = el('div', { className: 'connect-fields' });
+    (t.fields || []).forEach(function (field) {
+      fieldInputs('connect-form', t.type, field, field.secret ? null : settings[field.name])
+        .forEach(function (part) { fields.appendChild(part); });
+    });
+    var guide = el('p', { className: 'hint connect-guide' });
+    var submit = el('button', { type: 'submit', 'data-form-submit': t.type, text: 'Connect ' + t.label });
+    var cancel = el('button', { type: 'button', className: 'secondary', text: 'Cancel' });
+    cancel.addEventListener('click', function () { form.hidden = true; form.textContent = ''; });
+    form.appendChild(el('h4', { text: 'Connect a ' + t.label + ' channel' }));
+    form.appendChild(fields);
+    if (t.secretGuide) { form.appendChild(guide); }
+    form.appendChild(el('div', { className: 'connect-buttons' }, [submit, cancel]));
+    var showGuide = function () {
+      if (!t.secretGuide) { return; }
+      var shown = guideText(t, form);
+      var secret = (t.fields || []).filter(function (f) { return f.secret; }).map(function (f) { return f.label; });
+      guide.textContent = '';
+      guide.appendChild(document.createTextNode('Make the ' + (secret.join(', ') || 'secret').toLowerCase() + ' at '));
+      guide.appendChild(shown.complete && H.webUrl(shown.text)
+        ? el('a', { href: shown.text, rel: 'noopener noreferrer', target: '_blank', text: shown.text })
+        : el('code', { text: shown.text }));
+      guide.appendChild(document.createTextNode('.'));
+    };
+    form.oninput = showGuide;
+    form.onsubmit = function (e) {
+      e.preventDefault();
+      var channelId = needChannelId();
+      if (!channelId) { return; }
+      var body = { type: t.type };
+      (t.fields || []).forEach(function (field) {
+        var value = form.querySelector('[data-field="' + field.name + '"]').value.trim();
+        if (value) { body[field.name] = value; }
+      });
+      submit.disabled = true;
+      say('Connecting ' + channelId + '…');
+      H.api(H.wsPath('/channels/' + encodeURIComponent(channelId)), { method: 'PUT', body: JSON.stringify(body) })
+        .then(function () {
+          form.hidden = true;
+          form.textContent = '';
+          say(channelId + ' is connected (' + t.label + ').', 'ok');
+          H.rendered.channels = null;
+          H.refreshChannels();
+        }, function (error) {
+          submit.disabled = false;
+          if (error instanceof H.Unauthorized) { return; }
+          say(t.label + ': ' + H.problemText(error), 'error');
+        });
+    };
+    showGuide();
+    form.hidden = false;
+    var first = form.querySelector('input');
+    if (first) { first.focus(); }
   }
 
   function choose(result, choice, button) {
@@ -127,6 +308,11 @@
     try {
       result = JSON.parse(decodeURIComponent(escape(atob(match[1].replace(/-/g, '+').replace(/_/g, '/')))));
     } catch (ignored) { return; }
+    // said with the type's label: once the types are known
+    whenTypes(function () { sayReturn(result); });
+  }
+
+  function sayReturn(result) {
     if (result.error) {
       say(typeLabel(result.type) + ' was not connected: ' + result.detail, 'error');
     } else if (result.connected) {
@@ -152,27 +338,6 @@
       el('span', { className: cap.available ? 'ok' : 'no', text: cap.available ? 'available' : 'unavailable' }),
       cap.reason ? el('span', { className: 'reason-small', text: ' — ' + cap.reason }) : null
     ]);
-  }
-
-  // how each channel type is shown; a type this map does not know (a newer plug-in) shows its own name
-  var CHANNEL_TYPES = {
-    facebook: { label: 'Facebook', icon: 'f' },
-    linkedin: { label: 'LinkedIn', icon: 'in' },
-    wordpress: { label: 'WordPress', icon: 'W' },
-    bluesky: { label: 'Bluesky', icon: 'bs' },
-    mastodon: { label: 'Mastodon', icon: 'M' },
-    instagram: { label: 'Instagram', icon: 'ig' },
-    threads: { label: 'Threads', icon: '@' }
-  };
-
-  function typeLabel(type) { return (CHANNEL_TYPES[type] || { label: type }).label; }
-
-  function channelType(type) {
-    var known = CHANNEL_TYPES[type];
-    return el('span', { className: 'channel-type', 'data-channel-type': type, title: type }, [
-      el('span', { className: 'channel-icon', 'aria-hidden': 'true',
-        text: known ? known.icon : String(type).charAt(0).toUpperCase() }),
-      el('span', { text: typeLabel(type) })]);
   }
 
   // what the connection's retry safety lets Herald do after an unknown outcome of a create
@@ -210,7 +375,7 @@
   }
 
   H.refreshChannels = function () {
-    return H.api(H.wsPath('/channels')).then(function (channels) {
+    return loadTypes().then(function () { return H.api(H.wsPath('/channels')); }).then(function (channels) {
       H.renderIfChanged('channels', channels, function () {
         renderBanners(channels);
         renderChannels(channels);
@@ -297,6 +462,5 @@
         ? 'Webhook deliveries need a key with the operator or admin role.' : 'Could not load: ' + H.problemText(error);
     });
   };
-  renderConnectButtons();
   showReturn();
 })();

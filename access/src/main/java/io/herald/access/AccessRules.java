@@ -84,6 +84,7 @@ public final class AccessRules implements AuthorizationManager<RequestAuthorizat
                 rule(parser, "GET", WS + "/counts", OPERATOR, AUDITOR),
                 rule(parser, "GET", WS + "/stats", OPERATOR, AUDITOR),
                 rule(parser, "GET", WS + "/channels", PUBLISHER, OPERATOR, ADMIN),
+                rule(parser, "GET", WS + "/channel-types", PUBLISHER, OPERATOR, ADMIN),
                 rule(parser, "PUT", WS + "/channels/{channelId}", ADMIN),
                 rule(parser, "POST", WS + "/channels/{channelId}/probe", ADMIN),
                 rule(parser, "POST", WS + "/channels/{channelId}/connect", ADMIN),

@@ -6,6 +6,7 @@ import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.port.ChannelConnection;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -38,9 +39,11 @@ public final class BlueskyPlugin extends PluginParts {
     public static final String DEFAULT_PDS = "https://bsky.social";
 
     /** The fields of a Bluesky connection request. */
-    record Form(@Pattern(regexp = "(did:[a-z]+:[A-Za-z0-9._:%-]{1,2000})|([A-Za-z0-9][A-Za-z0-9.-]{0,252})",
+    record Form(@FormField(label = "Handle", required = true, placeholder = "alice.bsky.social")
+                @Pattern(regexp = "(did:[a-z]+:[A-Za-z0-9._:%-]{1,2000})|([A-Za-z0-9][A-Za-z0-9.-]{0,252})",
                         message = "must be a handle such as alice.bsky.social, or a DID") String handle,
-                @Size(min = 1, max = 200) String appPassword,
+                @FormField(label = "App password", required = true) @Size(min = 1, max = 200) String appPassword,
+                @FormField(label = "PDS URL", placeholder = DEFAULT_PDS)
                 @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String pdsUrl) {
     }
 
@@ -65,6 +68,11 @@ public final class BlueskyPlugin extends PluginParts {
     @Override
     public ConnectFlow connectFlow() {
         return new ConnectFlow.Form("https://bsky.app/settings/app-passwords");
+    }
+
+    @Override
+    public String icon() {
+        return "bs";
     }
 
     @Override

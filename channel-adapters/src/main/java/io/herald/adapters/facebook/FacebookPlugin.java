@@ -6,6 +6,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
@@ -27,9 +28,10 @@ public final class FacebookPlugin extends PluginParts {
     public static final ChannelType TYPE = ChannelType.of("facebook");
 
     /** The fields of a Facebook connection request. */
-    record Form(@Pattern(regexp = "[0-9A-Za-z_.-]{1,64}", message = "must be a Page id") String pageId,
-                @Size(max = 4096) String pageAccessToken,
-                @Size(max = 4096) String readAccessToken) {
+    record Form(@FormField(label = "Page id", required = true)
+                @Pattern(regexp = "[0-9A-Za-z_.-]{1,64}", message = "must be a Page id") String pageId,
+                @FormField(label = "Page access token", required = true) @Size(max = 4096) String pageAccessToken,
+                @FormField(label = "Token that reads the Page's posts") @Size(max = 4096) String readAccessToken) {
     }
 
     private final ConnectFlow login;
@@ -72,6 +74,11 @@ public final class FacebookPlugin extends PluginParts {
     @Override
     public Optional<ApiVersions> apiVersions() {
         return Optional.of(versions);
+    }
+
+    @Override
+    public String icon() {
+        return "f";
     }
 
     @Override

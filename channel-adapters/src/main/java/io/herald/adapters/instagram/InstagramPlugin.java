@@ -6,6 +6,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -46,9 +47,10 @@ public final class InstagramPlugin extends PluginParts {
             StepClass.ONCE_ONLY, true, StepRole.MAKES_POST, "publish container");
 
     /** The fields of an Instagram connection request. */
-    record Form(@Pattern(regexp = "[0-9]{1,32}", message = "must be the account's numeric Instagram user id")
+    record Form(@FormField(label = "Instagram user id", required = true)
+                @Pattern(regexp = "[0-9]{1,32}", message = "must be the account's numeric Instagram user id")
                 String igUserId,
-                @Size(max = 4096) String accessToken) {
+                @FormField(label = "Access token", required = true) @Size(max = 4096) String accessToken) {
     }
 
     private final Supplier<PublicMediaLinks> links;
@@ -74,6 +76,11 @@ public final class InstagramPlugin extends PluginParts {
     @Override
     public ConnectFlow connectFlow() {
         return login;
+    }
+
+    @Override
+    public String icon() {
+        return "ig";
     }
 
     @Override

@@ -6,6 +6,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ApiVersions;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
@@ -28,9 +29,10 @@ public final class LinkedInPlugin extends PluginParts {
     public static final ChannelType TYPE = ChannelType.of("linkedin");
 
     /** The fields of a LinkedIn connection request. */
-    record Form(@Pattern(regexp = "urn:li:(person|organization):[A-Za-z0-9_-]{1,64}",
+    record Form(@FormField(label = "Author URN", required = true, placeholder = "urn:li:organization:1234")
+                @Pattern(regexp = "urn:li:(person|organization):[A-Za-z0-9_-]{1,64}",
                          message = "must be urn:li:person:… or urn:li:organization:…") String authorUrn,
-                @Size(max = 4096) String accessToken,
+                @FormField(label = "Access token", required = true) @Size(max = 4096) String accessToken,
                 @Size(max = 20) List<@Pattern(regexp = "[a-z_]{1,64}", message = "must be a scope name") String> scopes) {
     }
 
@@ -66,6 +68,16 @@ public final class LinkedInPlugin extends PluginParts {
     @Override
     public Optional<ApiVersions> apiVersions() {
         return Optional.of(versions);
+    }
+
+    @Override
+    public String label() {
+        return "LinkedIn";
+    }
+
+    @Override
+    public String icon() {
+        return "in";
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.herald.adapters.mastodon;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.OAuthApps;
 import io.herald.adapters.port.OAuthFlow;
 import io.herald.contracts.error.FieldViolation;
@@ -35,6 +36,16 @@ final class MastodonLogin implements OAuthFlow {
         }
         JsonNode error = body.path("error");
         return error.isTextual() ? error.asText() : null;
+    }
+
+    /** A connect names the instance to sign in on. */
+    record StartForm(@FormField(label = "Mastodon instance", required = true, placeholder = "https://mastodon.social")
+                     String instanceUrl) {
+    }
+
+    @Override
+    public Class<? extends Record> startForm() {
+        return StartForm.class;
     }
 
     /** Herald registers itself on each instance: nothing to configure. */

@@ -7,6 +7,7 @@ import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -36,8 +37,10 @@ public final class MastodonPlugin extends PluginParts {
     public static final ChannelType TYPE = ChannelType.of("mastodon");
 
     /** The fields of a Mastodon connection request. */
-    record Form(@Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String instanceUrl,
-                @Size(min = 1, max = 500) String accessToken,
+    record Form(@FormField(label = "Instance URL", required = true, placeholder = "https://mastodon.social")
+                @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String instanceUrl,
+                @FormField(label = "Access token", required = true) @Size(min = 1, max = 500) String accessToken,
+                @FormField(label = "Account id")
                 @Pattern(regexp = "[0-9A-Za-z_-]{1,64}", message = "must be the account's id as the instance shows it")
                 String accountId) {
     }

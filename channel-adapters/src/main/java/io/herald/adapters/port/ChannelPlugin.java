@@ -29,6 +29,17 @@ public interface ChannelPlugin {
 
     ChannelType type();
 
+    /** The channel type as a person reads it ("LinkedIn"); by default its wire name, capitalised. */
+    default String label() {
+        String name = type().wireName();
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    /** One to three characters that stand for the type where there is little room; by default its label's first. */
+    default String icon() {
+        return label().substring(0, 1);
+    }
+
     ChannelAdapter adapter();
 
     /** This channel's settings record, stored and carried in events with {@link #type()} as its tag. */

@@ -138,6 +138,37 @@ public final class ConnectionForms {
         return a != null ? a : b;
     }
 
+    /**
+     * The text fields of {@code form} (a record: a plug-in's {@link ChannelPlugin#connectionForm()}
+     * or an {@link OAuthFlow#startForm()}), in their declared order, as its {@link FormField}s say;
+     * a field is secret when {@code secrets} (null: none) has a component of its name. A field
+     * without {@link FormField} is labelled by its name, and one that is not text (a list) is left
+     * out: a form asks for text.
+     */
+    public static List<ConnectField> fields(Class<?> form, Class<?> secrets) {
+        if (form == null || !form.isRecord()) {
+            return List.of();
+        }
+        java.util.Set<String> secret = new java.util.HashSet<>();
+        if (secrets != null && secrets.isRecord()) {
+            for (java.lang.reflect.RecordComponent component : secrets.getRecordComponents()) {
+                secret.add(component.getName());
+            }
+        }
+        List<ConnectField> fields = new ArrayList<>();
+        for (java.lang.reflect.RecordComponent component : form.getRecordComponents()) {
+            if (component.getType() != String.class) {
+                continue;
+            }
+            FormField declared = component.getAnnotation(FormField.class);
+            String name = component.getName();
+            fields.add(new ConnectField(name, declared == null ? name : declared.label(), secret.contains(name),
+                    declared != null && declared.required(),
+                    declared == null || declared.placeholder().isEmpty() ? null : declared.placeholder()));
+        }
+        return List.copyOf(fields);
+    }
+
     public static String stripTrailingSlash(String url) {
         return url != null && url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }

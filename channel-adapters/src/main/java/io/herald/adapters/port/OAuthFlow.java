@@ -22,6 +22,14 @@ public non-sealed interface OAuthFlow extends ConnectFlow {
     List<String> missingConfiguration();
 
     /**
+     * The record whose fields a connect's start carries besides {@code type} (Mastodon's
+     * {@code instanceUrl}), each described by its {@link FormField}; null when the start needs none.
+     */
+    default Class<? extends Record> startForm() {
+        return null;
+    }
+
+    /**
      * The address the admin's browser is sent to. May call the provider first (Mastodon registers
      * Herald as an app on the instance, once per instance, kept in {@code apps}).
      */

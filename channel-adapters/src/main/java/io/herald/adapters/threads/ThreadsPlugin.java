@@ -6,6 +6,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.http.ProviderHttp;
 import io.herald.adapters.oauth.OAuthCalls;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -47,9 +48,10 @@ public final class ThreadsPlugin extends PluginParts {
             StepClass.ONCE_ONLY, true, StepRole.MAKES_POST, "publish container");
 
     /** The fields of a Threads connection request. */
-    record Form(@Pattern(regexp = "[0-9]{1,32}", message = "must be the Threads user id (digits), as GET /me names it")
+    record Form(@FormField(label = "Threads user id", required = true)
+                @Pattern(regexp = "[0-9]{1,32}", message = "must be the Threads user id (digits), as GET /me names it")
                 String threadsUserId,
-                @Size(min = 1, max = 1000) String accessToken) {
+                @FormField(label = "Access token", required = true) @Size(min = 1, max = 1000) String accessToken) {
     }
 
     private final Supplier<PublicMediaLinks> links;
@@ -75,6 +77,11 @@ public final class ThreadsPlugin extends PluginParts {
     @Override
     public ConnectFlow connectFlow() {
         return login;
+    }
+
+    @Override
+    public String icon() {
+        return "@";
     }
 
     @Override

@@ -5,6 +5,7 @@ import static io.herald.adapters.port.ConnectionForms.firstNonNull;
 import static io.herald.adapters.port.ConnectionForms.stripTrailingSlash;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.herald.adapters.port.FormField;
 import io.herald.adapters.port.ConnectFlow;
 import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.PluginParts;
@@ -26,9 +27,11 @@ public final class WordPressPlugin extends PluginParts {
     public static final ChannelType TYPE = ChannelType.of("wordpress");
 
     /** The fields of a WordPress connection request. */
-    record Form(@Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String siteUrl,
-                @Size(min = 1, max = 120) String username,
-                @Size(max = 200) String applicationPassword) {
+    record Form(@FormField(label = "Site URL", required = true, placeholder = "https://blog.example")
+                @Pattern(regexp = "https?://[^\\s]{1,2000}", message = "must be an http(s) URL") String siteUrl,
+                @FormField(label = "User name", required = true) @Size(min = 1, max = 120) String username,
+                @FormField(label = "Application password", required = true) @Size(max = 200)
+                String applicationPassword) {
     }
 
     public WordPressPlugin(WordPressAdapter adapter) {
@@ -39,6 +42,11 @@ public final class WordPressPlugin extends PluginParts {
     @Override
     public ConnectFlow connectFlow() {
         return new ConnectFlow.Form("{siteUrl}/wp-admin/profile.php#application-passwords-section");
+    }
+
+    @Override
+    public String label() {
+        return "WordPress";
     }
 
     @Override

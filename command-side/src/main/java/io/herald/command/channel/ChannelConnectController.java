@@ -13,6 +13,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -56,6 +57,19 @@ public class ChannelConnectController {
         checkIds(ws, channelId);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(flows.start(new WorkspaceId(ws),
                 new ChannelId(channelId), body, actor == null ? "anonymous" : actor));
+    }
+
+    @Operation(description = "Lists the channel types this server has plug-ins for, in name order, and how a workspace"
+            + " admin connects each: through the provider's consent (oauth; available only where the operator has"
+            + " configured the provider's app, else the reason names the unset keys) with the fields its start takes,"
+            + " or with the PUT of its form's fields (form), with each field's label, whether it is a secret and"
+            + " whether a new connection needs it. Written from the plug-ins: a new channel type appears here.")
+    @GetMapping("/api/v1/workspaces/{ws}/channel-types")
+    public ResponseEntity<List<ChannelConnectFlows.ChannelTypeView>> types(@PathVariable("ws") String ws) {
+        if (!ws.matches(PublicationRequest.SAFE_ID)) {
+            throw new HeraldRejection(ErrorCode.NOT_FOUND, "no such workspace");
+        }
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(flows.types());
     }
 
     /**

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.herald.adapters.port.ChannelPlugin;
 import io.herald.adapters.port.ChannelPlugins;
+import io.herald.adapters.port.ConnectField;
 import io.herald.adapters.port.ConnectFlow;
+import io.herald.adapters.port.ConnectionForms;
 import io.herald.adapters.port.OAuthFlow;
 import io.herald.contracts.channel.ChannelConnectionView;
 import io.herald.contracts.error.ErrorCode;
@@ -86,7 +88,71 @@ public class ChannelConnectFlows {
                                 List<ChoiceView> choices) {
     }
 
-    /** How a channel type connects here, for the start-up line and the console. */
+    /** One text field a connect asks for, as the channel's plug-in declares it. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ChannelTypeField", description = "A text field a connect asks for")
+    public record FieldView(
+            @Schema(description = "the request field's name") String name,
+            @Schema(description = "what a person reads beside it") String label,
+            @Schema(description = "a secret: stored encrypted and never shown again") boolean secret,
+            @Schema(description = "a new connection (or the start of a connect) needs it") boolean required,
+            @Schema(description = "an example to show in the empty field") String placeholder) {
+    }
+
+    /**
+     * A registered channel type and how a workspace admin connects one: through the provider
+     * ({@code oauth}, when this server has the provider's app configured) with the fields its start
+     * takes, or with the {@code PUT} of its form's fields.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ChannelTypeView", description = "A registered channel type and how it connects here")
+    public record ChannelTypeView(
+            @Schema(description = "the channel type's wire name, as a connection's type") String type,
+            @Schema(description = "the type as a person reads it") String label,
+            @Schema(description = "one to three characters that stand for the type") String icon,
+            @Schema(description = "oauth: through the provider's consent (POST …/connect); form: the PUT of the"
+                    + " fields", allowableValues = {"oauth", "form"}) String connect,
+            @Schema(description = "whether a connect of this type can run on this server (always for a form)")
+            boolean available,
+            @Schema(description = "why not, naming the configuration keys the operator has not set")
+            String unavailableReason,
+            @Schema(description = "the fields the start of a connect through the provider takes besides type")
+            List<FieldView> startFields,
+            @Schema(description = "the text fields of the PUT that connects a channel of this type")
+            List<FieldView> fields,
+            @Schema(description = "where the form's secret is made; {field} stands for that field's value")
+            String secretGuide) {
+    }
+
+    /** Every registered channel type, in name order, and how it connects here. */
+    public List<ChannelTypeView> types() {
+        return plugins.all().values().stream().map(this::typeView).toList();
+    }
+
+    private ChannelTypeView typeView(ChannelPlugin plugin) {
+        List<FieldView> fields = views(ConnectionForms.fields(plugin.connectionForm(), plugin.secretsType()));
+        if (plugin.connectFlow() instanceof OAuthFlow oauth) {
+            List<String> missing = missing(oauth);
+            return new ChannelTypeView(plugin.type().wireName(), plugin.label(), plugin.icon(), "oauth",
+                    missing.isEmpty(), missing.isEmpty() ? null : unconfigured(plugin, missing),
+                    views(ConnectionForms.fields(oauth.startForm(), null)), fields, null);
+        }
+        ConnectFlow.Form form = (ConnectFlow.Form) plugin.connectFlow();
+        return new ChannelTypeView(plugin.type().wireName(), plugin.label(), plugin.icon(), "form", true, null,
+                List.of(), fields, form.secretGuide());
+    }
+
+    private static List<FieldView> views(List<ConnectField> fields) {
+        return fields.stream().map(f -> new FieldView(f.name(), f.label(), f.secret(), f.required(), f.placeholder()))
+                .toList();
+    }
+
+    private static String unconfigured(ChannelPlugin plugin, List<String> missing) {
+        return plugin.type().wireName() + " cannot be connected through the provider here: the operator has not set "
+                + String.join(", ", missing);
+    }
+
+    /** How a channel type connects here, for the start-up line. */
     String availability(ChannelPlugin plugin) {
         if (!(plugin.connectFlow() instanceof OAuthFlow oauth)) {
             return "connects with its form (PUT)";
@@ -116,9 +182,7 @@ public class ChannelConnectFlows {
         }
         List<String> missing = missing(oauth);
         if (!missing.isEmpty()) {
-            throw new HeraldRejection(ErrorCode.OAUTH_NOT_CONFIGURED, plugin.type().wireName()
-                    + " cannot be connected through the provider here: the operator has not set "
-                    + String.join(", ", missing));
+            throw new HeraldRejection(ErrorCode.OAUTH_NOT_CONFIGURED, unconfigured(plugin, missing));
         }
         store.typeOf(workspace, channel).filter(t -> !t.equals(plugin.type())).ifPresent(t -> {
             throw new HeraldRejection(ErrorCode.CHANNEL_TYPE_CHANGED, "channel " + channel + " is a " + t.wireName()

@@ -7,8 +7,10 @@ import io.herald.adapters.ChannelAdaptersConfiguration;
 import io.herald.adapters.PluginProperties;
 import io.herald.adapters.outbound.OutboundGuard;
 import io.herald.adapters.port.ChannelPlugins;
+import io.herald.contracts.channel.ChannelType;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -71,6 +73,71 @@ class ConnectConfigurationTest {
                         + " set herald.public-base-url")
                 .contains("channel type facebook: connect through the provider unavailable:"
                         + " set herald.channels.facebook.app-secret, herald.public-base-url");
+    }
+
+    /**
+     * The channel types' answer, written from the plug-ins: how each connects, whether its OAuth app
+     * is configured (the reason names the unset keys), the fields its start and its form ask for,
+     * which of them are secrets and which a new connection needs.
+     */
+    @Test
+    void theChannelTypesSayHowEachConnectsAndWhatItAsksFor() {
+        ChannelPlugins plugins = ChannelAdaptersConfiguration.create(PluginProperties.of(Map.of(
+                        "herald.channels.linkedin.client-id", "86app", "herald.channels.linkedin.client-secret", "s")),
+                OutboundGuard.privateNetworksAllowed(), Clock.systemUTC());
+        List<ChannelConnectFlows.ChannelTypeView> types = new ChannelConnectFlows(plugins, null, null,
+                bind(Map.of("herald.public-base-url", "https://herald.example")), null, null, Clock.systemUTC()).types();
+        Map<String, ChannelConnectFlows.ChannelTypeView> byType = new java.util.TreeMap<>();
+        types.forEach(t -> byType.put(t.type(), t));
+
+        assertThat(types).extracting(ChannelConnectFlows.ChannelTypeView::type).isEqualTo(plugins.types().stream()
+                .map(ChannelType::wireName).toList());
+        assertThat(byType.keySet()).contains("facebook", "linkedin", "wordpress", "bluesky", "mastodon", "instagram",
+                "threads");
+        ChannelConnectFlows.ChannelTypeView facebook = byType.get("facebook");
+        assertThat(facebook.connect()).isEqualTo("oauth");
+        assertThat(facebook.available()).isFalse();
+        assertThat(facebook.unavailableReason()).contains("herald.channels.facebook.app-id")
+                .contains("herald.channels.facebook.app-secret");
+        assertThat(facebook.startFields()).isEmpty();
+        assertThat(byType.get("linkedin").available()).isTrue();
+        assertThat(byType.get("linkedin").unavailableReason()).isNull();
+        assertThat(byType.get("linkedin").label()).isEqualTo("LinkedIn");
+        assertThat(byType.get("linkedin").fields()).extracting(ChannelConnectFlows.FieldView::name)
+                .containsExactly("authorUrn", "accessToken");
+
+        ChannelConnectFlows.ChannelTypeView mastodon = byType.get("mastodon");
+        assertThat(mastodon.connect()).isEqualTo("oauth");
+        assertThat(mastodon.available()).isTrue();
+        assertThat(mastodon.startFields()).containsExactly(new ChannelConnectFlows.FieldView("instanceUrl",
+                "Mastodon instance", false, true, "https://mastodon.social"));
+
+        ChannelConnectFlows.ChannelTypeView wordpress = byType.get("wordpress");
+        assertThat(wordpress.connect()).isEqualTo("form");
+        assertThat(wordpress.available()).isTrue();
+        assertThat(wordpress.label()).isEqualTo("WordPress");
+        assertThat(wordpress.startFields()).isEmpty();
+        assertThat(wordpress.secretGuide()).startsWith("{siteUrl}/");
+        assertThat(wordpress.fields()).extracting(ChannelConnectFlows.FieldView::name, ChannelConnectFlows.FieldView::secret,
+                        ChannelConnectFlows.FieldView::required)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("siteUrl", false, true),
+                        org.assertj.core.groups.Tuple.tuple("username", false, true),
+                        org.assertj.core.groups.Tuple.tuple("applicationPassword", true, true));
+        ChannelConnectFlows.ChannelTypeView bluesky = byType.get("bluesky");
+        assertThat(bluesky.connect()).isEqualTo("form");
+        assertThat(bluesky.fields()).extracting(ChannelConnectFlows.FieldView::name, ChannelConnectFlows.FieldView::secret,
+                        ChannelConnectFlows.FieldView::required)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("handle", false, true),
+                        org.assertj.core.groups.Tuple.tuple("appPassword", true, true),
+                        org.assertj.core.groups.Tuple.tuple("pdsUrl", false, false));
+
+        List<ChannelConnectFlows.ChannelTypeView> withoutAddress = new ChannelConnectFlows(plugins, null, null,
+                bind(Map.of()), null, null, Clock.systemUTC()).types();
+        assertThat(withoutAddress).filteredOn(t -> t.connect().equals("oauth"))
+                .allSatisfy(t -> assertThat(t.unavailableReason()).contains("herald.public-base-url"));
+        assertThat(withoutAddress).filteredOn(t -> t.connect().equals("form"))
+                .allSatisfy(t -> assertThat(t.available()).isTrue());
+        assertThat(types.toString()).doesNotContain("86app");
     }
 
     private static ConnectProperties bind(Map<String, String> values) {

@@ -65,6 +65,18 @@ final class ApiExamples {
                      "choices":[{"id":"1234567890","name":"Acme Spring Fair","kind":"page"}]}"""),
             Map.entry("ConnectChoice", """
                     {"id":"1234567890","name":"Acme Spring Fair","kind":"page"}"""),
+            Map.entry("ChannelTypeView", """
+                    {"type":"wordpress","label":"WordPress","icon":"W","connect":"form","available":true,
+                     "startFields":[],
+                     "fields":[{"name":"siteUrl","label":"Site URL","secret":false,"required":true,
+                                "placeholder":"https://blog.example"},
+                               {"name":"username","label":"User name","secret":false,"required":true},
+                               {"name":"applicationPassword","label":"Application password","secret":true,
+                                "required":true}],
+                     "secretGuide":"{siteUrl}/wp-admin/profile.php#application-passwords-section"}"""),
+            Map.entry("ChannelTypeField", """
+                    {"name":"instanceUrl","label":"Mastodon instance","secret":false,"required":true,
+                     "placeholder":"https://mastodon.social"}"""),
             Map.entry("ConnectChoiceRequest", """
                     {"state":"…","id":"1234567890"}"""),
             Map.entry("Capabilities", """

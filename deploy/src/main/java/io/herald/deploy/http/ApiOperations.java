@@ -88,6 +88,8 @@ final class ApiOperations {
                     "Create or change a channel connection; runs the probe", VALIDATION_FAILED, CHANNEL_TYPE_CHANGED,
                     DESTINATION_NOT_ALLOWED),
             op("GET " + WS + "/channels", "listChannels", "channels", "Channel connections, without secrets"),
+            op("GET " + WS + "/channel-types", "listChannelTypes", "channels",
+                    "The channel types this server has, and how each connects"),
             op("POST " + WS + "/channels/{channelId}/probe", "probeChannel", "channels", "Re-check the capabilities"),
             op("POST " + WS + "/channels/{channelId}/connect", "connectChannel", "channels",
                     "Start connecting the channel through its provider: where to send the admin's browser",

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * their code names no channel type (no {@code switch} over types, no {@code "facebook"} in a
  * condition); comments may, and so may the {@code package} and {@code import} lines (a package of
  * the platform may be named by a word that is also a channel type, {@code threads}; a use of a
- * provider's package is the dependency rule's to find). Adding a channel is its packages and one
+ * provider's package is the dependency rule's to find). Nor do the console's scripts, styles and
+ * page: it draws the channel types the server lists. Adding a channel is its packages and one
  * registration line.
  */
 class ChannelPluginsTest {
@@ -101,6 +102,89 @@ class ChannelPluginsTest {
             }
         }
         assertThat(found).as("channel types named in code outside the plug-ins").isEmpty();
+    }
+
+    /**
+     * The console draws what the server says ({@code GET …/channel-types}): its scripts, styles and
+     * page name no channel type either (no {@code type === 'mastodon'}, no field of one provider),
+     * comments aside.
+     */
+    @Test
+    void theConsoleNamesNoChannelType() throws IOException {
+        Pattern named = typeNames();
+        List<String> found = new ArrayList<>();
+        Path resources = Path.of("..", "query-side", "src", "main", "resources");
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(resources)) {
+            files = walk.filter(f -> f.toString().matches(".*\\.(js|css|html)$")).toList();
+        }
+        assertThat(files).as("the console's files").extracting(f -> f.getFileName().toString())
+                .contains("console-channels.js", "console.html");
+        for (Path file : files) {
+            String source = Files.readString(file);
+            String code = (file.toString().endsWith(".html") ? withoutMarkupComments(source)
+                    : withoutScriptComments(source)).toLowerCase(Locale.ROOT);
+            Matcher m = named.matcher(code);
+            while (m.find()) {
+                found.add(resources.relativize(file) + ": " + m.group());
+            }
+        }
+        assertThat(found).as("channel types named in the console").isEmpty();
+    }
+
+    @Test
+    void theConsoleCheckSeesANameInScriptAndMarkupAndNotInAComment() {
+        Pattern named = typeNames();
+        assertThat(named.matcher(withoutScriptComments("if (type === 'mastodon') { x(); }")).find()).isTrue();
+        assertThat(named.matcher(withoutScriptComments("var t = { bluesky: 1, s: \"a//b\" };")).find()).isTrue();
+        assertThat(named.matcher(withoutScriptComments("var u = `${x}threads`; // wordpress")).find()).isTrue();
+        assertThat(named.matcher(withoutScriptComments("// facebook\n/* linkedin */ var a = '//'; /* threads */"))
+                .find()).isFalse();
+        assertThat(named.matcher(withoutMarkupComments("<label for=\"i\">Mastodon instance</label>")
+                .toLowerCase(Locale.ROOT)).find()).isTrue();
+        assertThat(named.matcher(withoutMarkupComments("<!-- instagram -->\n<p>Connect</p>")).find()).isFalse();
+    }
+
+    private static Pattern typeNames() {
+        List<String> names = registeredTypes().stream().map(ChannelType::wireName).toList();
+        assertThat(names).contains("facebook", "mastodon", "bluesky");
+        return Pattern.compile("\\b(" + String.join("|", names) + ")\\b");
+    }
+
+    /** Markup without its {@code <!-- -->} comments. */
+    static String withoutMarkupComments(String source) {
+        return source.replaceAll("(?s)<!--.*?-->", "");
+    }
+
+    /**
+     * A script or style sheet without its comments ({@code //} and {@code /* *}{@code /}); its
+     * strings, quoted with {@code '}, {@code "} or {@code `}, are kept. Good enough for the console's
+     * own files (a regular expression literal holding {@code //} would be read as a comment).
+     */
+    static String withoutScriptComments(String source) {
+        StringBuilder out = new StringBuilder(source.length());
+        int i = 0;
+        while (i < source.length()) {
+            char c = source.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = i + 1;
+                while (end < source.length() && source.charAt(end) != c) {
+                    end += source.charAt(end) == '\\' ? 2 : 1;
+                }
+                out.append(source, i, Math.min(end + 1, source.length()));
+                i = end + 1;
+            } else if (source.startsWith("//", i)) {
+                int end = source.indexOf('\n', i);
+                i = end < 0 ? source.length() : end;
+            } else if (source.startsWith("/*", i)) {
+                int end = source.indexOf("*/", i + 2);
+                i = end < 0 ? source.length() : end + 2;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     @Test

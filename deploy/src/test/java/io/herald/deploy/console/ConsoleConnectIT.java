@@ -24,6 +24,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * publication held) offers "Reconnect", which goes through the same dialog and choice and lets the
  * held publication go out. The Threads button connects the demo's profile at
  * once (no choice), and its "Reconnect" after a revoked token lets its held publication go out too.
+ * The panel is drawn from the server's channel types: Mastodon asks for its instance and Facebook
+ * for nothing, and a Bluesky account is connected with its form (no provider to go to).
  * Nothing spills out of its card, every control has a label.
  */
 class ConsoleConnectIT extends HeraldIntegrationTest {
@@ -119,6 +121,7 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
                         .equals("ACTIVE") && v.path(0).path("heldPublications").asInt() == 0);
 
                 connectAndReconnectAThreadsProfile(console, wait, ws, width);
+                connectABlueskyAccountWithItsForm(console, wait, ws, width);
             }
         }
     }
@@ -161,6 +164,78 @@ class ConsoleConnectIT extends HeraldIntegrationTest {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
                 "threads-console is connected (Threads)"));
         awaitJson(publication, v -> v.get("status").asText().equals("SUCCEEDED"));
+    }
+
+    /**
+     * The panel is the server's list of types: Mastodon's group asks for its instance and
+     * Facebook's asks for nothing; WordPress and Bluesky have no button that goes to a provider but
+     * one that opens their form. Bluesky's form (its app password a password field) PUTs the
+     * connection to the sandbox's PDS, and the account is a connection in the channels table.
+     */
+    private void connectABlueskyAccountWithItsForm(ConsoleBrowser console, WebDriverWait wait, String ws, int width)
+            throws Exception {
+        ChromeDriver browser = console.driver();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("[data-type-group='mastodon'] input[name='instanceUrl']")));
+        assertThat(browser.findElements(By.cssSelector("#connect-buttons input[name='instanceUrl']"))).hasSize(1);
+        assertThat(browser.findElement(By.cssSelector("label[for='connect-start-mastodon-instanceUrl']")).getText())
+                .isEqualTo("Mastodon instance");
+        assertThat(browser.findElements(By.cssSelector("[data-type-group='facebook'] input"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("[data-type-group='facebook'] [data-connect-type='facebook']")))
+                .hasSize(1);
+        for (String form : new String[] {"wordpress", "bluesky"}) {
+            assertThat(browser.findElements(By.cssSelector("[data-connect-type='" + form + "']"))).as(form).isEmpty();
+            assertThat(browser.findElements(By.cssSelector("[data-form-type='" + form + "']"))).as(form).hasSize(1);
+        }
+        assertThat(browser.findElements(By.cssSelector("[data-connect-type]"))).hasSize(5);
+        assertThat(browser.findElements(By.cssSelector("[data-connect-type]:disabled"))).isEmpty();
+
+        String handle = "console" + width + "-" + System.nanoTime() % 100_000 + ".bsky.test";
+        String appPassword = "bsky-console-app-password";
+        sandbox("POST", "/bluesky/accounts", "{\"handle\":\"" + handle + "\",\"appPassword\":\"" + appPassword
+                + "\"}");
+        browser.findElement(By.id("connect-channel-id")).clear();
+        browser.findElement(By.id("connect-channel-id")).sendKeys("bsky-console");
+        browser.findElement(By.cssSelector("[data-form-type='bluesky']")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("#connect-form[data-form-for='bluesky'] [data-field='handle']"))).sendKeys(handle);
+        assertThat(browser.findElements(By.cssSelector("#connect-form [data-field='instanceUrl']"))).isEmpty();
+        assertThat(browser.findElement(By.cssSelector("#connect-form [data-field='appPassword']"))
+                .getDomAttribute("type")).isEqualTo("password");
+        assertThat(browser.findElement(By.cssSelector("#connect-form .connect-guide")).getText())
+                .contains("app password");
+        browser.findElement(By.cssSelector("#connect-form [data-field='appPassword']")).sendKeys(appPassword);
+        browser.findElement(By.cssSelector("#connect-form [data-field='pdsUrl']"))
+                .sendKeys("http://localhost:" + port + "/sandbox/bluesky");
+        assertThat(overflowing(browser)).as("the Bluesky form outside its card at %d px", width).isEmpty();
+        assertThat(unlabelled(browser)).as("controls without a label at %d px", width).isEmpty();
+        console.screenshot("connect-form-bluesky-" + width);
+        browser.findElement(By.cssSelector("[data-form-submit='bluesky']")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connect-result"),
+                "bsky-console is connected (Bluesky)"));
+        wait.until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#channels tr[data-channel-id='bsky-console']")));
+        assertThat(browser.findElement(By.id("connect-form")).isDisplayed()).isFalse();
+        JsonNode channels = awaitJson("/api/v1/workspaces/" + ws + "/channels", v -> {
+            for (JsonNode c : v) {
+                if (c.path("channelId").asText().equals("bsky-console")) {
+                    return true;
+                }
+            }
+            return false;
+        });
+        JsonNode bluesky = null;
+        for (JsonNode c : channels) {
+            if (c.path("channelId").asText().equals("bsky-console")) {
+                bluesky = c;
+            }
+        }
+        assertThat(bluesky.path("type").asText()).isEqualTo("bluesky");
+        assertThat(bluesky.path("settings").path("handle").asText()).isEqualTo(handle);
+        assertThat(bluesky.path("capabilities").path("publish").path("available").asBoolean()).as(bluesky.toString())
+                .isTrue();
+        assertThat(channels.toString()).doesNotContain(appPassword);
+        assertThat(browser.getPageSource()).doesNotContain(appPassword);
     }
 
     /** The tokens the sandbox's Facebook Login handed out so far, oldest first. */

@@ -176,6 +176,8 @@ class RoleMatrixIT extends SecurityIntegrationTest {
         list.add(new Endpoint("GET", ws + "/stats", null, Set.of("operator", "auditor"), Set.of(200), false));
         list.add(new Endpoint("GET", ws + "/channels", null, Set.of("publisher", "operator", "admin"), Set.of(200),
                 false));
+        list.add(new Endpoint("GET", ws + "/channel-types", null, Set.of("publisher", "operator", "admin"),
+                Set.of(200), false));
         list.add(new Endpoint("PUT", ws + "/channels/fb-main", channel, Set.of("admin"), Set.of(200, 201), false));
         list.add(new Endpoint("POST", ws + "/channels/fb-main/probe", null, Set.of("admin"), Set.of(200), false));
         list.add(new Endpoint("POST", ws + "/channels/fb-oauth/connect", "{\"type\":\"facebook\"}", Set.of("admin"),
