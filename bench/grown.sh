@@ -71,6 +71,7 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.get
 BASE=http://localhost:$PORT
 SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
+AUDIT_SIGNING_KEY=$(head -c 32 /dev/urandom | base64)
 PAGE=1000000001
 TOKEN=EAAB-bench-token
 
@@ -82,6 +83,7 @@ start_herald() {
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
         --herald.data-dir="$WORK/data" --herald.sandbox.enabled=true --herald.sandbox.allow-external-database=true \
         --herald.secrets.encryption-key="$ENCRYPTION_KEY" --herald.security.system-key="$SYSTEM_KEY" \
+        --herald.audit.signing-key="$AUDIT_SIGNING_KEY" \
         --herald.security.rate-limit.limit-for-period=100000000 \
         ${REBUILD_PAGE_SIZE:+--herald.rebuild.page-size=$REBUILD_PAGE_SIZE} "$@" >> "$WORK/herald.log" 2>&1 &
     HERALD_PID=$!

@@ -147,6 +147,7 @@ BASE=http://localhost:$PORT
 SANDBOX_BASE=$BASE
 SYSTEM_KEY="hs.bench-$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')"
 ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
+AUDIT_SIGNING_KEY=$(head -c 32 /dev/urandom | base64)
 HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 # the JVM options and malloc arenas of the Kubernetes manifests (deploy/k8s/configmap.yaml)
 HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
@@ -195,6 +196,7 @@ start_herald() {
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
         --herald.data-dir="$WORK/data" $(sandbox_arguments) \
         --herald.secrets.encryption-key="$ENCRYPTION_KEY" --herald.security.system-key="$SYSTEM_KEY" \
+        --herald.audit.signing-key="$AUDIT_SIGNING_KEY" \
         --herald.security.rate-limit.limit-for-period=100000000 >> "$WORK/herald.log" 2>&1 &
     HERALD_PID=$!
     local deadline=$((SECONDS + START_SECONDS))

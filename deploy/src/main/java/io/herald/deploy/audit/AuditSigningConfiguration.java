@@ -26,8 +26,8 @@ import org.springframework.core.env.Environment;
  * The audit chain's wiring: its processor has one segment, its checkpoints are signed every
  * {@code herald.audit.checkpoint-interval} on one node at a time, with the key configured outside
  * the database. The embedded run generates a key on first start and keeps it in its data folder,
- * as it does the credential key; a run on an external database without a configured key chains
- * but signs nothing, and says so at start. The live verifier's check of the chain against the
+ * as it does the credential key; a run on an external database must be given its key (start-up
+ * fails without one), as it must its credential keys. The live verifier's check of the chain against the
  * store runs every {@code herald.audit.chain-check-interval}, on one node at a time.
  */
 @Configuration(proxyBeanMethods = false)
@@ -57,9 +57,11 @@ public class AuditSigningConfiguration {
             configured = Files.readString(keyFile);
         }
         if (configured == null || configured.isBlank()) {
-            log.warn("herald.audit.signing-key is not set: the audit chain is kept, but no checkpoint is signed"
-                    + " and exports prove nothing about their completeness");
-            return new AuditKeys(null);
+            // unsigned, an export proves nothing about its completeness: required, as the credential keys are
+            throw new IllegalStateException("herald.audit.signing-key (or herald.audit.signing-key-file) is required"
+                    + " when spring.datasource.url is set: the Ed25519 key that signs the audit checkpoints, the same"
+                    + " on every node (PEM from `openssl genpkey -algorithm ed25519`, or base64 of 32 random bytes,"
+                    + " e.g. `openssl rand -base64 32`)");
         }
         AuditSigner signer;
         try {

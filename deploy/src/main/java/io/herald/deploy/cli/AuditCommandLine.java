@@ -42,6 +42,7 @@ public final class AuditCommandLine {
     private static final String VERIFY_EXPORT = "verify-export";
     private static final String PUBLIC_KEY_OPTION = "--public-key";
     private static final String PARTIAL_OPTION = "--partial";
+    private static final String UNSIGNED_TAIL_OPTION = "--allow-unsigned-tail";
 
     /** Whether the arguments ask for this mode rather than the server. */
     public static boolean handles(String[] args) {
@@ -91,14 +92,17 @@ public final class AuditCommandLine {
     }
 
     /**
-     * {@code audit verify-export <file> --public-key <file> [--partial]}: checks an export's chain,
-     * hashes and checkpoint signatures with no database and no server; exits 0 when they hold, 1
-     * naming the first line that does not, 2 when the check could not run.
+     * {@code audit verify-export <file> --public-key <file> [--partial] [--allow-unsigned-tail]}:
+     * checks an export's chain, hashes and checkpoint signatures with no database and no server, and
+     * that every chain ends at a signed checkpoint (lines after a chain's last one are refused unless
+     * {@code --allow-unsigned-tail}, then noted); exits 0 when they hold, 1 naming the first line that
+     * does not, 2 when the check could not run.
      */
     static int verifyExport(String[] args, PrintStream out, PrintStream err) {
         String file = null;
         String keyFile = null;
         boolean partial = false;
+        boolean unsignedTail = false;
         for (int i = 2; i < args.length; i++) {
             if (args[i].equals(PUBLIC_KEY_OPTION) && i + 1 < args.length) {
                 keyFile = args[++i];
@@ -106,6 +110,8 @@ public final class AuditCommandLine {
                 keyFile = args[i].substring(PUBLIC_KEY_OPTION.length() + 1);
             } else if (args[i].equals(PARTIAL_OPTION)) {
                 partial = true;
+            } else if (args[i].equals(UNSIGNED_TAIL_OPTION)) {
+                unsignedTail = true;
             } else if (file == null && !args[i].startsWith("--")) {
                 file = args[i];
             } else {
@@ -114,12 +120,14 @@ public final class AuditCommandLine {
             }
         }
         if (file == null || keyFile == null) {
-            err.println("usage: audit verify-export <export.ndjson> --public-key <key file> [--partial]");
+            err.println("usage: audit verify-export <export.ndjson> --public-key <key file> [--partial]"
+                    + " [--allow-unsigned-tail]");
             return FAILED;
         }
         try (BufferedReader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
             ExportVerifier verifier = new ExportVerifier(
-                    ExportVerifier.keysOf(Files.readString(Path.of(keyFile), StandardCharsets.UTF_8)), partial);
+                    ExportVerifier.keysOf(Files.readString(Path.of(keyFile), StandardCharsets.UTF_8)), partial,
+                    unsignedTail);
             ExportVerifier.Result result = verifier.verify(in);
             if (!result.verified()) {
                 out.println("line " + result.badLine() + ": refused: " + result.problem());

@@ -1,6 +1,7 @@
 package io.herald.deploy.cli;
 
 import io.herald.deploy.embedded.EmbeddedPostgresConfiguration;
+import io.herald.query.audit.AuditChainRepository;
 import io.herald.query.audit.AuditVerifier;
 import io.herald.query.audit.EventStoreReader;
 import java.time.Clock;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Just what the verifier needs: the database (the configured one, else the embedded one in the
- * data folder) and the event store reader. No web server, no Axon, no processors, dispatcher or
+ * data folder), the event store reader and the audit chain's tables. No web server, no Axon, no processors, dispatcher or
  * scheduler: an audit only reads, and must never publish or fire a deadline as a side effect.
  *
  * <p>Deliberately not a {@code @Configuration}: the server's component scan covers this package,
@@ -21,7 +22,7 @@ import org.springframework.context.annotation.Import;
  */
 @ImportAutoConfiguration({DataSourceAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
         JacksonAutoConfiguration.class})
-@Import({EmbeddedPostgresConfiguration.class, EventStoreReader.class, AuditVerifier.class})
+@Import({EmbeddedPostgresConfiguration.class, EventStoreReader.class, AuditChainRepository.class, AuditVerifier.class})
 class AuditVerifyConfiguration {
 
     @Bean

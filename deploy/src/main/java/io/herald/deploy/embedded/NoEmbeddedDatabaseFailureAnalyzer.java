@@ -10,8 +10,9 @@ public class NoEmbeddedDatabaseFailureAnalyzer extends AbstractFailureAnalyzer<N
     protected FailureAnalysis analyze(Throwable rootFailure, NoEmbeddedDatabaseException cause) {
         return new FailureAnalysis("Herald needs a PostgreSQL database: " + cause.getMessage() + ".",
                 "Set spring.datasource.url, spring.datasource.username and spring.datasource.password"
-                        + " (SPRING_DATASOURCE_URL, _USERNAME, _PASSWORD) and herald.secrets.encryption-keys"
-                        + " (HERALD_SECRETS_ENCRYPTIONKEYS); or run a build with the embedded database"
+                        + " (SPRING_DATASOURCE_URL, _USERNAME, _PASSWORD), herald.secrets.encryption-keys"
+                        + " (HERALD_SECRETS_ENCRYPTIONKEYS) and herald.audit.signing-key (HERALD_AUDIT_SIGNINGKEY);"
+                        + " or run a build with the embedded database"
                         + " (built without -Pproduction) on Linux amd64.", cause);
     }
 }

@@ -71,30 +71,63 @@ class AuditChainIT extends HeraldIntegrationTest {
     private record Run(int exitCode, String output) {
     }
 
-    private Run verify(List<String> lines) throws IOException {
+    private Run verify(List<String> lines, String... options) throws IOException {
         Path export = Files.write(files.resolve("export-" + System.nanoTime() + ".ndjson"), lines, StandardCharsets.UTF_8);
         Response keyDocument = sendAs(null, "GET", "/api/v1/audit/keys", null, null, java.util.Map.of());
         assertThat(keyDocument.status()).as("the keys are public").isEqualTo(200);
         Path keyFile = Files.writeString(files.resolve("keys.json"), keyDocument.body());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = AuditCommandLine.run(new String[] {"audit", "verify-export", export.toString(), "--public-key",
-                keyFile.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        List<String> args = new ArrayList<>(List.of("audit", "verify-export", export.toString(), "--public-key",
+                keyFile.toString()));
+        args.addAll(List.of(options));
+        int exit = AuditCommandLine.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
         return new Run(exit, out.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String guideBlock(String language, String containing) throws IOException {
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```" + language + "\n(.*?)```",
+                java.util.regex.Pattern.DOTALL).matcher(Files.readString(Path.of("..", "docs", "audit.md")));
+        while (block.find()) {
+            if (block.group(1).contains(containing)) {
+                return block.group(1);
+            }
+        }
+        throw new AssertionError("the audit guide shows no " + language + " block with " + containing);
+    }
+
+    private static Run run(Path dir, String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new Run(process.exitValue(), output.strip());
+    }
+
+    /**
+     * The guide's signature check (Python, then openssl on each checkpoint) as printed, on these
+     * lines and the published keys; null when openssl is not on the PATH.
+     */
+    private Run opensslCheck(List<String> lines) throws IOException, InterruptedException {
+        boolean openssl = java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "openssl")));
+        if (!openssl) {
+            return null;
+        }
+        Path dir = Files.createDirectories(files.resolve("openssl-" + System.nanoTime()));
+        Files.writeString(dir.resolve("check_export.py"), guideBlock("python", "import"));
+        Files.write(dir.resolve("acme.ndjson"), lines, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("herald-keys.json"),
+                sendAs(null, "GET", "/api/v1/audit/keys", null, null, java.util.Map.of()).body());
+        Files.writeString(dir.resolve("check.sh"), guideBlock("sh", "openssl pkeyutl"));
+        return run(dir, "bash", "-e", "check.sh");
     }
 
     /** The Python check of docs/audit.md, run as the guide says on these lines. */
     private Run pythonCheck(List<String> lines) throws IOException, InterruptedException {
-        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```python\n(.*?)```", java.util.regex.Pattern.DOTALL)
-                .matcher(Files.readString(Path.of("..", "docs", "audit.md")));
-        assertThat(block.find()).as("the audit guide shows its check in Python").isTrue();
         Path dir = Files.createDirectories(files.resolve("python-" + System.nanoTime()));
-        Files.writeString(dir.resolve("check_export.py"), block.group(1));
+        Files.writeString(dir.resolve("check_export.py"), guideBlock("python", "import"));
         Files.write(dir.resolve("export.ndjson"), lines, StandardCharsets.UTF_8);
-        Process python = new ProcessBuilder("python3", "check_export.py", "export.ndjson").directory(dir.toFile())
-                .redirectErrorStream(true).start();
-        String output = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(python.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        return new Run(python.exitValue(), output.strip());
+        return run(dir, "python3", "check_export.py", "export.ndjson");
     }
 
     @Test
@@ -171,12 +204,112 @@ class AuditChainIT extends HeraldIntegrationTest {
         Run pythonRechained = pythonCheck(rechained);
         assertThat(pythonRechained.exitCode()).isEqualTo(1);
         assertThat(pythonRechained.output()).startsWith("line " + lines.size() + ":");
+        Run pythonUnsigned = pythonCheck(lines.subList(0, lines.size() - 1));
+        assertThat(pythonUnsigned.exitCode()).as(pythonUnsigned.output()).isEqualTo(1);
+        assertThat(pythonUnsigned.output()).contains("no checkpoint");
+
+        // and the guide's openssl step checks the checkpoints' signatures (openssl is on the PATH in CI)
+        Run signatures = opensslCheck(lines);
+        if (signatures != null) {
+            assertThat(signatures.exitCode()).as(signatures.output()).isZero();
+            assertThat(signatures.output()).contains("chain and hashes hold", "Signature Verified Successfully");
+            List<String> resigned = new ArrayList<>(lines);
+            resigned.set(lines.size() - 1, lines.get(lines.size() - 1).replaceFirst("\"at\":\"2", "\"at\":\"1"));
+            Run forged = opensslCheck(resigned);
+            assertThat(forged.exitCode()).as(forged.output()).isNotZero();
+            assertThat(forged.output()).contains("chain and hashes hold", "Signature Verification Failure");
+        }
 
         List<String> lastRemoved = new ArrayList<>(lines);
         lastRemoved.remove(lines.size() - 2);
         Run afterTruncation = verify(lastRemoved);
         assertThat(afterTruncation.exitCode()).isEqualTo(1);
         assertThat(afterTruncation.output()).startsWith("line " + (lines.size() - 1) + ":");
+    }
+
+    private static boolean ofWorkspaces(JsonNode line, List<String> workspaces) {
+        JsonNode checkpoint = line.get("checkpoint");
+        return workspaces.contains((checkpoint == null ? line : checkpoint).get("workspaceId").asText());
+    }
+
+    @Test
+    void aWholeStoreExportWithOneWorkspacesCheckpointRemovedIsRefusedNamingItsChain() throws Exception {
+        String a = newWorkspace("whole-a");
+        String b = newWorkspace("whole-b");
+        facebookChannel(a, "fb-main", "EAAB-token-whole-a");
+        facebookChannel(b, "fb-main", "EAAB-token-whole-b");
+        request(a, "entry-1");
+        request(b, "entry-1");
+        signedExport(a);
+        signedExport(b);
+        long before = jdbc.queryForObject("SELECT min(global_index) - 1 FROM domain_event_entry"
+                + " WHERE workspace_id IN (?, ?)", Long.class, a, b);
+        Response export = send("GET", "/api/v1/audit/events?after=" + before, null, null);
+        assertThat(export.status()).as(export.toString()).isEqualTo(200);
+        // the two chains of the whole-store export (other tests' workspaces may have grown meanwhile)
+        List<String> lines = new ArrayList<>();
+        for (String line : export.body().split("\n")) {
+            if (ofWorkspaces(json.readTree(line), List.of(a, b))) {
+                lines.add(line);
+            }
+        }
+        assertThat(lines.stream().filter(l -> l.startsWith("{\"checkpoint\"")).count()).isEqualTo(2);
+        Run clean = verify(lines, "--partial");
+        assertThat(clean.exitCode()).as(clean.output()).isZero();
+        assertThat(pythonCheck(lines).exitCode()).isZero();
+
+        List<String> withoutB = new ArrayList<>(lines);
+        withoutB.removeIf(l -> l.startsWith("{\"checkpoint\"") && l.contains("\"workspaceId\":\"" + b + "\""));
+        Run refused = verify(withoutB, "--partial");
+        assertThat(refused.exitCode()).as(refused.output()).isEqualTo(1);
+        assertThat(refused.output()).contains("refused", "workspace '" + b + "'", "no signed checkpoint")
+                .doesNotContain("workspace '" + a + "'");
+        Run python = pythonCheck(withoutB);
+        assertThat(python.exitCode()).as(python.output()).isEqualTo(1);
+        assertThat(python.output()).contains("not covered", "workspace '" + b + "'").doesNotContain(a);
+        Run allowed = verify(withoutB, "--partial", "--allow-unsigned-tail");
+        assertThat(allowed.exitCode()).as(allowed.output()).isZero();
+        assertThat(allowed.output()).contains("note: the chain of workspace '" + b + "'");
+    }
+
+    @Test
+    void anExportAfterAPositionStartsAtTheSignedCheckpointBeforeItAndRefusesItsFirstLinesRemoved() throws Exception {
+        String ws = newWorkspace("partial");
+        facebookChannel(ws, "fb-main", "EAAB-token-partial");
+        String id = request(ws, "entry-1");
+        signedExport(ws);
+        long signedAt = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry WHERE workspace_id = ?",
+                Long.class, ws);
+        PublicationScenarios drive = new PublicationScenarios(commands);
+        drive.succeed(id, drive.startAttempt(id));
+        signedExport(ws);
+        long after = jdbc.queryForObject("SELECT min(global_index) FROM domain_event_entry WHERE workspace_id = ?"
+                + " AND global_index > ?", Long.class, ws, signedAt);
+
+        Response export = send("GET", "/api/v1/workspaces/" + ws + "/audit/events?after=" + after, null, null);
+        assertThat(export.status()).as(export.toString()).isEqualTo(200);
+        List<String> lines = new ArrayList<>(Arrays.asList(export.body().split("\n")));
+        JsonNode anchor = json.readTree(lines.get(0)).get("checkpoint");
+        assertThat(anchor).as("the export begins with the signed head before its start").isNotNull();
+        assertThat(anchor.get("position").asLong()).isEqualTo(signedAt);
+        assertThat(json.readTree(lines.get(1)).get("position").asLong()).as("the line after the head").isGreaterThan(signedAt)
+                .isLessThanOrEqualTo(after);
+        assertThat(json.readTree(lines.get(1)).get("prevHash").asText()).isEqualTo(anchor.get("hash").asText());
+
+        Run clean = verify(lines, "--partial");
+        assertThat(clean.exitCode()).as(clean.output()).isZero();
+        assertThat(verify(lines).output()).as("said to be partial only").startsWith("line 1:");
+
+        List<String> firstLineRemoved = new ArrayList<>(lines);
+        firstLineRemoved.remove(1);
+        Run refused = verify(firstLineRemoved, "--partial");
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.output()).startsWith("line 2:").contains("prevHash");
+
+        List<String> headRemovedToo = new ArrayList<>(lines.subList(2, lines.size()));
+        Run unanchored = verify(headRemovedToo, "--partial");
+        assertThat(unanchored.exitCode()).isEqualTo(1);
+        assertThat(unanchored.output()).startsWith("line 1:").contains("workspace '" + ws + "'");
     }
 
     @Test

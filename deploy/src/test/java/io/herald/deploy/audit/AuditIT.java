@@ -139,15 +139,17 @@ class AuditIT extends HeraldIntegrationTest {
 
         long second = lines.get(1).get("position").asLong();
         List<JsonNode> firstPage = ndjson(send("GET", base + "?limit=2", null, null).body());
-        List<JsonNode> rest = ndjson(send("GET", base + "?after=" + second, null, null).body());
         assertThat(firstPage).hasSize(2);
         assertThat(firstPage.get(1).get("position").asLong()).isEqualTo(second);
-        assertThat(rest).hasSize(lines.size() - 2);
-        assertThat(rest.get(0)).isEqualTo(lines.get(2));
+        // no checkpoint signs the chain at or before that position yet: an export after it begins the chain
+        // at its origin, so that its first line is anchored (after a checkpoint it begins there: AuditChainIT)
+        assertThat(ndjson(send("GET", base + "?after=" + second, null, null).body())).isEqualTo(lines);
+        assertThat(ndjson(send("GET", base + "?after=" + second + "&limit=3", null, null).body()))
+                .isEqualTo(lines.subList(0, 3));
 
-        List<JsonNode> whole = ndjson(send("GET", "/api/v1/audit/events?after=" + (second - 1) + "&limit=1",
-                null, null).body());
-        assertThat(whole).singleElement().satisfies(e -> assertThat(e.get("position").asLong()).isEqualTo(second));
+        List<JsonNode> whole = ndjson(send("GET", "/api/v1/audit/events?after=" + (second - 1), null, null).body());
+        assertThat(whole.stream().filter(e -> clean[0].equals(e.path("workspaceId").asText())).toList())
+                .isEqualTo(lines);
 
         assertThat(send("GET", base + "?after=-1", null, null).json().get("code").asText())
                 .isEqualTo("validation_failed");

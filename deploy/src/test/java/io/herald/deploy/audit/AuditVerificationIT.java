@@ -138,6 +138,71 @@ class AuditVerificationIT extends HeraldIntegrationTest {
                 .extracting(Breach::rule).containsExactlyInAnyOrder(5, Breach.CHAIN_BREAK);
     }
 
+    /**
+     * {@code audit verify}, the check docs/operations.md recommends for a restored store, reports a
+     * chain row or an event changed after chaining and exits 1, as the live verifier would.
+     */
+    @Test
+    void theCommandLineVerifierReportsAChainRowOrAnEventChangedAfterChaining() throws Exception {
+        String rowWs = newWorkspace("verify-cli-row");
+        String eventWs = newWorkspace("verify-cli-event");
+        java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
+        for (String ws : List.of(rowWs, eventWs)) {
+            facebookChannel(ws, "fb-main", "EAAB-token-" + ws);
+            String id = cleanPublication(ws, "entry-cli");
+            long events = eventCount(id);
+            awaitJson("/api/v1/admin/audit/chain", progress -> events == jdbc.queryForObject(
+                    "SELECT count(*) FROM audit_chain c JOIN domain_event_entry e ON e.global_index = c.global_index"
+                            + " WHERE e.aggregate_identifier = ?", Long.class, id));
+            ids.put(ws, id);
+        }
+        Cli clean = cli("--workspace=" + rowWs);
+        assertThat(clean.exitCode()).as(clean.output()).isZero();
+        assertThat(clean.output()).contains("clean: 1 publications");
+
+        long rowAt = jdbc.queryForObject("SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ?"
+                + " AND sequence_number = 1", Long.class, ids.get(rowWs));
+        assertThat(jdbc.update("UPDATE audit_chain SET hash = repeat('b', 64) WHERE global_index = ?", rowAt)).isOne();
+        long eventAt = jdbc.queryForObject("SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ?"
+                + " AND sequence_number = 0", Long.class, ids.get(eventWs));
+        assertThat(jdbc.update("UPDATE domain_event_entry SET payload = convert_to(replace(convert_from(payload,"
+                + " 'UTF8'), 'Verify entry-cli', 'Rewritten'), 'UTF8') WHERE global_index = ?", eventAt)).isOne();
+
+        Cli rowBreak = cli("--workspace=" + rowWs);
+        assertThat(rowBreak.exitCode()).as(rowBreak.output()).isEqualTo(1);
+        assertThat(rowBreak.output()).contains("rule " + Breach.CHAIN_BREAK, "chain break at position " + rowAt)
+                .doesNotContain("position " + eventAt);
+        Cli eventBreak = cli("--workspace=" + eventWs);
+        assertThat(eventBreak.exitCode()).as(eventBreak.output()).isEqualTo(1);
+        assertThat(eventBreak.output()).contains(ids.get(eventWs) + "  rule " + Breach.CHAIN_BREAK + "  sequence 0",
+                "chain break at position " + eventAt, "changed");
+        Cli whole = cli(null);
+        assertThat(whole.exitCode()).isEqualTo(1);
+        assertThat(whole.output()).contains("position " + rowAt, "position " + eventAt);
+    }
+
+    private record Cli(int exitCode, String output) {
+    }
+
+    /** The real main method in its own JVM, as {@code java -jar herald.jar audit verify} runs it. */
+    private static Cli cli(String workspaceOption) throws java.io.IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"),
+                io.herald.deploy.HeraldApplication.class.getName(), "audit", "verify",
+                "--spring.datasource.url=" + io.herald.testsupport.TestDatabase.shared().jdbcUrl()));
+        if (workspaceOption != null) {
+            command.add(workspaceOption);
+        }
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("the verifier did not exit");
+        }
+        return new Cli(process.exitValue(), new String(output, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     @Test
     void aJobLeftRunningByAStoppedNodeDoesNotBlockANewOne() {
         jdbc.update("""

@@ -44,6 +44,7 @@ class MastodonResendWindowIT {
                 "--herald.test.sandbox-loopback=false",
                 "--herald.sandbox.enabled=true",
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=" + SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=1000000",
                 "--spring.lifecycle.timeout-per-shutdown-phase=2s",

@@ -199,6 +199,7 @@ class TwoNodeIT extends HeraldIntegrationTest {
         return new HeraldProcess(List.of(
                 "--spring.datasource.url=" + database.jdbcUrl(),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=" + SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=100000",
                 "--herald.channels.facebook.graph-base-url=http://localhost:" + SandboxLoopback.port()

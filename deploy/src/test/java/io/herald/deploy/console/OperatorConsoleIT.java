@@ -38,7 +38,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * timer rows, read-backs) and the provider sandbox: a publish gets a 5xx (no post created), the read-back is
  * unavailable (the read token is a user token), so the case waits for an operator. The operator
  * signs in, finds it, reads why, confirms it was not published, re-attempts it, and watches it
- * succeed; one step back on the timeline shows the case as it stood before its last event. And
+ * succeed; one step back on the timeline shows the case as it stood before its last event, "Later ▶"
+ * moves forward again one event at a time, and the decision form is hidden while a past state is shown. And
  * the console stays unscriptable: a post URL that is not http(s) — from a provider,
  * from an operator's decision, or in any view the page is handed — is shown as text, never as a
  * link, and the page carries its Content-Security-Policy.
@@ -170,8 +171,35 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
         assertThat(browser.findElement(By.id("case-body")).getAttribute("class")).contains("as-of");
         assertThat(browser.findElements(By.cssSelector("#timeline > .later"))).hasSize(1);
         screenshot("4-one-event-back");
+        assertThat(browser.findElement(By.id("decision-form")).isDisplayed())
+                .as("no decision form while a past state is shown: a decision acts on the case as it is now").isFalse();
+
+        // a second step back, then "Later ▶" forward again: one event at a time, the form hidden until now
+        JsonNode twoBack = events.get(events.size() - 3);
+        browser.findElement(By.id("step-back")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("step-label"),
+                "after #" + twoBack.get("sequence").asLong() + " ("));
+        assertThat(browser.findElements(By.cssSelector("#timeline > .later"))).hasSize(2);
+        browser.findElement(By.id("step-forward")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("step-label"),
+                "after #" + earlier.get("sequence").asLong() + " ("));
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", then.get("status").asText()));
+        assertThat(browser.findElements(By.cssSelector("#timeline > .later"))).hasSize(1);
+        assertThat(browser.findElement(By.id("case-body")).getAttribute("class")).contains("as-of");
+        assertThat(browser.findElement(By.id("decision-form")).isDisplayed()).isFalse();
+        browser.findElement(By.id("step-forward")).click();
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("step-label"), "as it is now"));
+        assertThat(browser.findElements(By.cssSelector("#timeline > .later"))).isEmpty();
+        assertThat(browser.findElement(By.id("case-body")).getAttribute("class")).doesNotContain("as-of");
+        assertThat(browser.findElement(By.id("decision-form")).isDisplayed()).as("the live case can be decided").isTrue();
+
+        // and "Now" from a past state
+        browser.findElement(By.id("step-back")).click();
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", then.get("status").asText()));
         browser.findElement(By.id("step-now")).click();
         wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+        assertThat(browser.findElement(By.id("decision-form")).isDisplayed()).isTrue();
     }
 
     /**

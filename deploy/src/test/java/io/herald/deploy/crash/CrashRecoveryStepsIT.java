@@ -76,6 +76,7 @@ class CrashRecoveryStepsIT extends HeraldIntegrationTest {
         herald = new HeraldProcess(List.of(
                 "--spring.datasource.url=" + database.jdbcUrl(),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=" + CRASH_SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=100000",
                 "--herald.channels.facebook.graph-base-url=" + sandbox + "/facebook/v25.0",

@@ -83,6 +83,7 @@ class SilentDatabaseIT extends HeraldIntegrationTest {
             HeraldProcess herald = new HeraldProcess(List.of(
                     "--spring.datasource.url=" + url,
                     "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                    "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                     "--herald.security.system-key=" + SYSTEM,
                     "--herald.security.rate-limit.limit-for-period=100000",
                     "--herald.channels.facebook.graph-base-url=http://localhost:" + SandboxLoopback.port()

@@ -37,6 +37,7 @@ class ManagementPortIT {
                 "--management.server.port=0",
                 "--herald.test.sandbox-loopback=false",
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=hs.management-port-key-0123456789abcdefghijklmnopqrstuv",
                 "--herald.metrics.refresh-interval=1s")) {
             int api = ((WebServerApplicationContext) app).getWebServer().getPort();

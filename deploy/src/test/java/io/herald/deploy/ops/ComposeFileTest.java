@@ -46,7 +46,7 @@ class ComposeFileTest {
             List<Map<String, Object>> secrets = at(compose, "services", node, "secrets");
             List<String> targets = secrets.stream().map(s -> (String) s.get("target")).toList();
             assertThat(targets).as(node).containsExactlyInAnyOrder("spring.datasource.password",
-                    "herald.secrets.encryption-keys", "herald.security.system-key");
+                    "herald.secrets.encryption-keys", "herald.security.system-key", "herald.audit.signing-key");
             assertThat(targets).allSatisfy(t -> assertThat(keys).as(t).contains(DeploymentFiles.relaxed(t)));
             assertThat((String) at(compose, "services", node, "environment", "SPRING_CONFIG_IMPORT"))
                     .contains("configtree:/run/secrets/");

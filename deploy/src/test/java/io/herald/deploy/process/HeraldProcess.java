@@ -189,6 +189,7 @@ public final class HeraldProcess {
                 "--spring.datasource.url=" + TestDatabase.shared().freshSibling().jdbcUrl(),
                 "--herald.data-dir=" + Files.createTempDirectory("herald-launch"),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=hs.launch-training-key-0123456789abcdefghijklmnopqrstuvwxyz"));
         int exit = run(train, launchLog("training"));
         if (exit != 0 || !Files.isRegularFile(ARCHIVE)) {

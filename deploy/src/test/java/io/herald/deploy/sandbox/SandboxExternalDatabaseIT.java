@@ -51,6 +51,7 @@ class SandboxExternalDatabaseIT {
                 "--spring.datasource.url=" + database.jdbcUrl(),
                 "--herald.data-dir=" + dataDir,
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=hs.test-system-key-0123456789abcdefghijklmnopqrstuvwxyz",
                 "--server.port=0",
                 "--herald.test.sandbox-loopback=false",

@@ -138,6 +138,7 @@ class KeyRotationIT {
                 "--spring.datasource.url=" + database.jdbcUrl(),
                 "--herald.data-dir=" + dataDir,
                 "--herald.secrets.encryption-keys=" + keys,
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=" + SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=1000000",
                 "--server.port=" + port,

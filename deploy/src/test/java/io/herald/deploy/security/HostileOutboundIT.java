@@ -49,6 +49,7 @@ import org.springframework.test.context.bean.override.convention.TestBean;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+        "herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
         "herald.security.system-key=" + HostileOutboundIT.SYSTEM_KEY,
         "herald.security.rate-limit.limit-for-period=1000000",
         "herald.test.sandbox-loopback=false",

@@ -221,6 +221,7 @@ class SignedRequestsIT extends SecurityIntegrationTest {
                 "--herald.data-dir=" + secondNodeData,
                 "--spring.datasource.url=" + TestDatabase.shared().jdbcUrl(),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=" + SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=1000000",
                 "--herald.security.accept-v1-signatures=true",

@@ -53,6 +53,7 @@ class WebhookCrashIT extends HeraldIntegrationTest {
         HeraldProcess herald = new HeraldProcess(List.of(
                 "--spring.datasource.url=" + database.jdbcUrl(),
                 "--herald.secrets.encryption-key=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "--herald.audit.signing-key=YXVkaXQtc2lnbmluZy1rZXktZm9yLXRlc3RzLTAxMjM=",
                 "--herald.security.system-key=" + CRASH_SYSTEM_KEY,
                 "--herald.security.rate-limit.limit-for-period=100000",
                 "--herald.outbound.allow-private-networks=true",

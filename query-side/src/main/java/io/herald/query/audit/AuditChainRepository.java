@@ -212,6 +212,32 @@ public class AuditChainRepository {
                 rs.getString("hash"), rs.getString("signed_at"), rs.getString("key_id"), rs.getString("signature")));
     }
 
+    /**
+     * Where each chain starts in an export that begins after the chain position {@code cut}: for
+     * every chain (of this workspace; null: every workspace) with rows both at or before and after
+     * it, its newest checkpoint at or before it, or null when it has none there (the chain then
+     * starts at its origin). A chain with no row at or before {@code cut} starts at its origin anyway.
+     */
+    Map<String, Checkpoint> exportStarts(String workspace, long cut) {
+        MapSqlParameterSource p = new MapSqlParameterSource("cut", cut);
+        String filter = "";
+        if (workspace != null) {
+            filter = " AND h.workspace_id = :ws";
+            p.addValue("ws", workspace);
+        }
+        Map<String, Checkpoint> starts = new java.util.LinkedHashMap<>();
+        jdbc.query("""
+                SELECT h.workspace_id AS chain, k.* FROM audit_chain_head h
+                LEFT JOIN LATERAL (SELECT * FROM audit_checkpoint k WHERE k.workspace_id = h.workspace_id
+                                   AND k.chain_order <= :cut ORDER BY k.chain_order DESC LIMIT 1) k ON true
+                WHERE h.chain_order > :cut AND EXISTS (SELECT 1 FROM audit_chain c
+                      WHERE c.workspace_id = h.workspace_id AND c.chain_order <= :cut)""" + filter + " ORDER BY h.workspace_id", p, (RowCallbackHandler) rs -> starts.put(rs.getString("chain"),
+                rs.getString("key_id") == null ? null : new Checkpoint(rs.getString("workspace_id"),
+                        rs.getLong("global_index"), rs.getLong("chain_order"), rs.getString("hash"),
+                        rs.getString("signed_at"), rs.getString("key_id"), rs.getString("signature"))));
+        return starts;
+    }
+
     /** Every key that signed a checkpoint, the oldest first. */
     public List<SigningKey> keys() {
         return jdbc.query("SELECT * FROM audit_signing_key ORDER BY first_used", (rs, i) -> new SigningKey(

@@ -221,7 +221,10 @@ public class AuditController {
      *
      * <p>The lines are the chained events in chain order, each with its stored {@code prevHash} and
      * {@code hash}; the response ends with the newest checkpoint, of each chain it holds, at or before
-     * its last line. It first waits briefly ({@code herald.audit.verify-wait}) for the chain to reach
+     * its last line. An export after a position begins each chain that started before it at that
+     * chain's newest checkpoint at or before it (written first, so the chain's first line continues
+     * a signed hash) or, if it has none there, at its origin: every chain is complete from a signed
+     * hash or its origin on. It first waits briefly ({@code herald.audit.verify-wait}) for the chain to reach
      * the events stored when the call came.
      */
     private void export(String workspace, String after, String limit, HttpServletResponse response)
@@ -239,7 +242,17 @@ public class AuditController {
             Writer out = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
             Set<String> chains = new LinkedHashSet<>();
             long[] lastOrder = {-1};
-            store.forEachChained(workspace, afterOrder, max, chained -> {
+            // an export that begins after a position begins each chain at its signed head there
+            java.util.Map<String, Long> starts = new java.util.LinkedHashMap<>();
+            if (afterOrder > 0) {
+                chain.exportStarts(workspace, afterOrder).forEach((ws, checkpoint) -> {
+                    starts.put(ws, checkpoint == null ? 0 : checkpoint.chainOrder());
+                    if (checkpoint != null) {
+                        write(out, checkpointLine(checkpoint));
+                    }
+                });
+            }
+            store.forEachChained(workspace, afterOrder, starts, max, chained -> {
                 ObjectNode line = AuditChain.line(json, chained.event(), chained.link().workspaceId());
                 line.put(AuditChain.PREV_HASH, chained.link().prevHash());
                 line.put(AuditChain.HASH, chained.link().hash());
@@ -249,19 +262,23 @@ public class AuditController {
             });
             if (lastOrder[0] >= 0) {
                 for (AuditChainRepository.Checkpoint checkpoint : chain.checkpointsAtOrBefore(chains, lastOrder[0])) {
-                    ObjectNode line = json.createObjectNode();
-                    ObjectNode body = line.putObject("checkpoint");
-                    body.put("workspaceId", checkpoint.workspaceId());
-                    body.put("position", checkpoint.position());
-                    body.put("hash", checkpoint.hash());
-                    body.put("at", checkpoint.at());
-                    body.put("keyId", checkpoint.keyId());
-                    body.put("signature", checkpoint.signature());
-                    write(out, line);
+                    write(out, checkpointLine(checkpoint));
                 }
             }
             out.flush();
         }
+    }
+
+    private ObjectNode checkpointLine(AuditChainRepository.Checkpoint checkpoint) {
+        ObjectNode line = json.createObjectNode();
+        ObjectNode body = line.putObject("checkpoint");
+        body.put("workspaceId", checkpoint.workspaceId());
+        body.put("position", checkpoint.position());
+        body.put("hash", checkpoint.hash());
+        body.put("at", checkpoint.at());
+        body.put("keyId", checkpoint.keyId());
+        body.put("signature", checkpoint.signature());
+        return line;
     }
 
     private void write(Writer out, ObjectNode line) {

@@ -60,4 +60,34 @@ final class ChainCheck {
     List<LocatedBreach> breaches() {
         return List.copyOf(found);
     }
+
+    /**
+     * The newest checkpoint of each workspace against the tables as they are now: its chain row
+     * must still hold the hash it signed, its event must still be stored, and its signature must
+     * hold when it names {@code signer}'s key (null: no key to check it with).
+     */
+    static List<LocatedBreach> checkpoints(List<AuditChainRepository.SignedHead> heads, AuditSigner signer) {
+        List<LocatedBreach> breaks = new ArrayList<>();
+        for (AuditChainRepository.SignedHead head : heads) {
+            AuditChainRepository.Checkpoint checkpoint = head.checkpoint();
+            String where = "chain break at position " + checkpoint.position() + ": the checkpoint of workspace '"
+                    + checkpoint.workspaceId() + "' signed at " + checkpoint.at();
+            String detail = null;
+            if (head.chainHash() == null || !head.chainHash().equals(checkpoint.hash())) {
+                detail = where + " is not the chain's hash there now (the chain was rewritten)";
+            } else if (head.aggregateId() == null) {
+                detail = where + " names an event no longer in the store (removed)";
+            } else if (signer != null && checkpoint.keyId().equals(signer.keyId()) && !AuditSigner.verify(
+                    signer.publicKey(), AuditChain.signedText(checkpoint.workspaceId(), checkpoint.position(),
+                            checkpoint.hash(), checkpoint.at()), checkpoint.signature())) {
+                detail = where + " does not hold its signature (the checkpoint was changed)";
+            }
+            if (detail != null) {
+                breaks.add(new LocatedBreach(checkpoint.workspaceId(), new Breach(
+                        head.aggregateId() == null ? UNKNOWN_STREAM : head.aggregateId(),
+                        Breach.CHAIN_BREAK, head.sequence() == null ? -1 : head.sequence(), detail)));
+            }
+        }
+        return breaks;
+    }
 }

@@ -80,29 +80,6 @@ public class ChainWatch {
     }
 
     private List<LocatedBreach> checkpoints() {
-        List<LocatedBreach> found = new ArrayList<>();
-        String keyId = keys.signer().map(AuditSigner::keyId).orElse(null);
-        String publicKey = keys.signer().map(AuditSigner::publicKey).orElse(null);
-        for (AuditChainRepository.SignedHead head : chain.newestCheckpoints()) {
-            AuditChainRepository.Checkpoint checkpoint = head.checkpoint();
-            String where = "chain break at position " + checkpoint.position() + ": the checkpoint of workspace '"
-                    + checkpoint.workspaceId() + "' signed at " + checkpoint.at();
-            String detail = null;
-            if (head.chainHash() == null || !head.chainHash().equals(checkpoint.hash())) {
-                detail = where + " is not the chain's hash there now (the chain was rewritten)";
-            } else if (head.aggregateId() == null) {
-                detail = where + " names an event no longer in the store (removed)";
-            } else if (checkpoint.keyId().equals(keyId) && !AuditSigner.verify(publicKey, AuditChain.signedText(
-                    checkpoint.workspaceId(), checkpoint.position(), checkpoint.hash(), checkpoint.at()),
-                    checkpoint.signature())) {
-                detail = where + " does not hold its signature (the checkpoint was changed)";
-            }
-            if (detail != null) {
-                found.add(new LocatedBreach(checkpoint.workspaceId(), new Breach(
-                        head.aggregateId() == null ? ChainCheck.UNKNOWN_STREAM : head.aggregateId(),
-                        Breach.CHAIN_BREAK, head.sequence() == null ? -1 : head.sequence(), detail)));
-            }
-        }
-        return found;
+        return ChainCheck.checkpoints(chain.newestCheckpoints(), keys.signer().orElse(null));
     }
 }

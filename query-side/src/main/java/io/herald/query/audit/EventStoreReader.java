@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
@@ -197,8 +198,19 @@ public class EventStoreReader {
      * @param workspace only this workspace's chain; null for every chain
      */
     public long forEachChained(String workspace, long afterOrder, long limit, Consumer<Chained> sink) {
+        return forEachChained(workspace, afterOrder, Map.of(), limit, sink);
+    }
+
+    /**
+     * As {@link #forEachChained(String, long, long, Consumer)}, and before {@code afterOrder} the
+     * rows of each chain in {@code earlierStarts} after the chain position given for it: an export
+     * that began after a position starts each chain at its signed checkpoint before that position.
+     */
+    public long forEachChained(String workspace, long afterOrder, Map<String, Long> earlierStarts, long limit,
+                               Consumer<Chained> sink) {
         long handed = 0;
-        long order = afterOrder;
+        long order = earlierStarts.values().stream().mapToLong(Long::longValue).min().orElse(afterOrder);
+        order = Math.min(order, afterOrder);
         while (limit <= 0 || handed < limit) {
             int page = limit <= 0 ? PAGE : (int) Math.min(PAGE, limit - handed);
             MapSqlParameterSource p = new MapSqlParameterSource("after", order).addValue("page", page);
@@ -206,6 +218,13 @@ public class EventStoreReader {
             if (workspace != null) {
                 filter = " AND c.workspace_id = :workspace";
                 p.addValue("workspace", workspace);
+            }
+            if (order < afterOrder) {
+                filter += " AND (c.chain_order > :cut OR c.chain_order > (SELECT s.o FROM unnest(CAST(:startWs AS"
+                        + " varchar[]), CAST(:startOrders AS bigint[])) s(w, o) WHERE s.w = c.workspace_id))";
+                p.addValue("cut", afterOrder)
+                        .addValue("startWs", earlierStarts.keySet().toArray(String[]::new))
+                        .addValue("startOrders", earlierStarts.values().toArray(Long[]::new));
             }
             List<Chained> events = pageOf(SELECT_IN_CHAIN_ORDER.replace(FILTER, filter), p, rs -> new Chained(event(rs),
                     new AuditChainRepository.Link(rs.getLong("global_index"), rs.getLong("chain_order"),

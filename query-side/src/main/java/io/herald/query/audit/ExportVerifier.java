@@ -16,7 +16,10 @@ import java.util.Map;
  * Checks an audit export without Herald: every line's hash against its content, every line's
  * prevHash against the line before it in its workspace's chain, and every checkpoint's signature
  * and hash against the line at its position, so that a line removed, changed or moved anywhere up
- * to a checkpoint is found and named (docs/audit.md).
+ * to a checkpoint is found and named; and that every chain in the file ends at a signed
+ * checkpoint, so that nothing was cut off after the last one (docs/audit.md). A chain starts at
+ * its origin, or, in an export that began after a position ({@code partial}), at the signed
+ * checkpoint the export puts before its first line.
  */
 public final class ExportVerifier {
 
@@ -25,7 +28,8 @@ public final class ExportVerifier {
      *
      * @param badLine  the 1-based number of the first line that does not hold, 0 when all hold
      * @param problem  what is wrong with it, null when all hold
-     * @param notes    what holds but proves less than it might (lines after the last checkpoint)
+     * @param notes    what holds but proves less than it might (lines after a chain's last checkpoint,
+     *                 when those are allowed)
      */
     public record Result(long lines, long events, long checkpoints, long badLine, String problem, List<String> notes) {
 
@@ -36,10 +40,11 @@ public final class ExportVerifier {
 
     private static final class Chain {
         String lastHash;
-        long firstPosition = -1;
         long lines;
         long coveredLines;
         boolean signed;
+        /** The file's line number of each of the chain's lines, in chain order. */
+        final List<Long> numbers = new ArrayList<>();
         final Map<Long, String> hashAt = new HashMap<>();
         final Map<Long, Long> countAt = new HashMap<>();
     }
@@ -47,15 +52,25 @@ public final class ExportVerifier {
     private final ObjectMapper json = new ObjectMapper();
     private final Map<String, String> publicKeys;
     private final boolean partial;
+    private final boolean unsignedTail;
 
     /**
      * @param publicKeys keyId → standard base64 of the raw Ed25519 public key
-     * @param partial    the export began after a position: a chain's first line may continue a chain
-     *                   the file does not hold
+     * @param partial    the export began after a position: a chain may start at a signed checkpoint
+     *                   before its first line instead of at its origin
      */
     public ExportVerifier(Map<String, String> publicKeys, boolean partial) {
+        this(publicKeys, partial, false);
+    }
+
+    /**
+     * @param unsignedTail lines after a chain's last checkpoint are noted instead of refused: they
+     *                     are chained, but nothing proves that no line after them was cut off
+     */
+    public ExportVerifier(Map<String, String> publicKeys, boolean partial, boolean unsignedTail) {
         this.publicKeys = Map.copyOf(publicKeys);
         this.partial = partial;
+        this.unsignedTail = unsignedTail;
     }
 
     /** The keys of a keys document ({@code GET /api/v1/audit/keys}) or of one base64 public key. */
@@ -117,10 +132,10 @@ public final class ExportVerifier {
             }
             Chain chain = chains.computeIfAbsent(workspace, w -> new Chain());
             if (chain.lastHash == null) {
-                if (!partial && !AuditChain.ORIGIN.equals(prev)) {
+                if (!AuditChain.ORIGIN.equals(prev)) {
                     return bad(number, events, checkpoints, "line " + number + ": the first line of workspace '"
-                            + workspace + "' does not start its chain (lines before it are missing;"
-                            + " an export that began after a position needs --partial)");
+                            + workspace + "' does not start its chain and follows no signed checkpoint of it"
+                            + " (lines before it are missing)");
                 }
             } else if (!chain.lastHash.equals(prev)) {
                 return bad(number, events, checkpoints, "line " + number + ": its prevHash is not the hash of the"
@@ -128,10 +143,8 @@ public final class ExportVerifier {
             }
             chain.lastHash = hash;
             chain.lines++;
+            chain.numbers.add(number);
             long position = line.path("position").asLong(-1);
-            if (chain.firstPosition < 0) {
-                chain.firstPosition = position;
-            }
             chain.hashAt.put(position, hash);
             chain.countAt.put(position, chain.lines);
         }
@@ -139,14 +152,24 @@ public final class ExportVerifier {
             return bad(number, events, checkpoints, "the export ends without a checkpoint: nothing in it is signed");
         }
         List<String> notes = new ArrayList<>();
-        chains.forEach((workspace, chain) -> {
-            if (!chain.signed) {
-                notes.add("workspace '" + workspace + "': " + chain.lines + " lines, none covered by a checkpoint");
-            } else if (chain.lines > chain.coveredLines) {
-                notes.add("workspace '" + workspace + "': " + (chain.lines - chain.coveredLines)
-                        + " lines after its checkpoint are chained but not yet signed");
+        for (Map.Entry<String, Chain> entry : chains.entrySet()) {
+            Chain chain = entry.getValue();
+            if (chain.lines <= chain.coveredLines) {
+                continue;
             }
-        });
+            long first = chain.numbers.get((int) chain.coveredLines);
+            long open = chain.lines - chain.coveredLines;
+            String problem = "the chain of workspace '" + entry.getKey() + "': " + open + " lines from line " + first
+                    + " on are covered by no signed checkpoint in the file"
+                    + (chain.signed ? " (after its last checkpoint)" : "")
+                    + ": lines after them may have been cut off";
+            if (!unsignedTail) {
+                return bad(first, events, checkpoints, "line " + first + ": " + problem
+                        + " (a checkpoint line was removed, or the lines were exported before their checkpoint"
+                        + " was signed: export again after the next one)");
+            }
+            notes.add(problem);
+        }
         return new Result(number, events, checkpoints, 0, null, notes);
     }
 
@@ -169,13 +192,20 @@ public final class ExportVerifier {
         }
         Chain chain = chains.get(workspace);
         if (chain == null) {
-            return "the checkpoint of workspace '" + workspace + "' follows no line of that workspace";
-        }
-        String lineHash = chain.hashAt.get(position);
-        if (lineHash == null && partial && position < chain.firstPosition) {
-            // it signs a line before this export began: it proves nothing about this part
+            if (!partial) {
+                return "the checkpoint of workspace '" + workspace + "' comes before every line of that workspace"
+                        + " (an export that began after a position starts at such a checkpoint: add --partial)";
+            }
+            // the chain's head where the export begins: its first line must continue this signed hash
+            chain = new Chain();
+            chain.lastHash = hash;
+            chain.signed = true;
+            chain.hashAt.put(position, hash);
+            chain.countAt.put(position, 0L);
+            chains.put(workspace, chain);
             return null;
         }
+        String lineHash = chain.hashAt.get(position);
         if (lineHash == null) {
             return "no line of workspace '" + workspace + "' has the checkpoint's position " + position
                     + " (lines were removed)";
@@ -184,7 +214,7 @@ public final class ExportVerifier {
             return "the line at position " + position + " does not have the hash the checkpoint signed";
         }
         chain.signed = true;
-        chain.coveredLines = chain.countAt.get(position);
+        chain.coveredLines = Math.max(chain.coveredLines, chain.countAt.get(position));
         return null;
     }
 

@@ -81,19 +81,72 @@ class AuditChainTest {
     }
 
     @Test
-    void anExportThatBeganAfterAPositionVerifiesOnlyWhenSaidSo() throws IOException {
+    void anExportThatBeganAfterAPositionVerifiesFromTheSignedCheckpointItStartsWith() throws IOException {
         AuditSigner signer = AuditSigner.parse(OPENSSL_KEY);
         Map<String, String> keys = Map.of(signer.keyId(), signer.publicKey());
-        List<String> fromTheMiddle = new ArrayList<>(export(signer, 4).subList(2, 5));
+        List<String> whole = export(signer, 4);
+        // as the export after position 11 writes it: the checkpoint of position 11, then the lines after it
+        List<String> fromTheMiddle = new ArrayList<>();
+        fromTheMiddle.add(export(signer, 2).get(2));
+        fromTheMiddle.addAll(whole.subList(2, 5));
 
-        assertThat(check(keys, fromTheMiddle).badLine()).as("its first line does not start the chain").isEqualTo(1);
-        assertThat(new ExportVerifier(keys, true).verify(new BufferedReader(new StringReader(
-                String.join("\n", fromTheMiddle)))).verified()).isTrue();
+        assertThat(partial(keys, fromTheMiddle).verified()).as(partial(keys, fromTheMiddle).problem()).isTrue();
+        assertThat(check(keys, fromTheMiddle).badLine()).as("only when said to be partial").isEqualTo(1);
 
-        List<String> earlierCheckpoint = new ArrayList<>(export(signer, 4).subList(2, 4));
-        earlierCheckpoint.add(export(signer, 1).get(1));
-        assertThat(new ExportVerifier(keys, true).verify(new BufferedReader(new StringReader(
-                String.join("\n", earlierCheckpoint)))).notes()).singleElement().asString().contains("none covered");
+        List<String> firstLineRemoved = new ArrayList<>(fromTheMiddle);
+        firstLineRemoved.remove(1);
+        assertThat(partial(keys, firstLineRemoved).badLine()).isEqualTo(2);
+        assertThat(partial(keys, firstLineRemoved).problem()).contains("prevHash");
+
+        List<String> anchorRemovedToo = new ArrayList<>(firstLineRemoved);
+        anchorRemovedToo.remove(0);
+        assertThat(partial(keys, anchorRemovedToo).badLine()).isEqualTo(1);
+        assertThat(partial(keys, anchorRemovedToo).problem()).contains("workspace 'acme'", "signed checkpoint");
+
+        List<String> unanchored = new ArrayList<>(whole.subList(2, 5));
+        assertThat(partial(keys, unanchored).badLine()).as("a first line anchored to nothing").isEqualTo(1);
+    }
+
+    @Test
+    void everyChainMustEndAtASignedCheckpointUnlessAnUnsignedTailIsAllowed() throws IOException {
+        AuditSigner signer = AuditSigner.parse(OPENSSL_KEY);
+        Map<String, String> keys = Map.of(signer.keyId(), signer.publicKey());
+        // a whole-store export: two chains, interleaved, each with its checkpoint at the end
+        List<String> acme = export(signer, "acme", 3);
+        List<String> beta = export(signer, "beta", 3);
+        List<String> store = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            store.add(acme.get(i));
+            store.add(beta.get(i));
+        }
+        store.add(acme.get(3));
+        store.add(beta.get(3));
+        assertThat(check(keys, store).verified()).as(check(keys, store).problem()).isTrue();
+
+        List<String> betaCheckpointRemoved = new ArrayList<>(store.subList(0, 7));
+        ExportVerifier.Result refused = check(keys, betaCheckpointRemoved);
+        assertThat(refused.badLine()).as("beta's first line").isEqualTo(2);
+        assertThat(refused.problem()).contains("workspace 'beta'", "3 lines", "no signed checkpoint");
+
+        // five lines and the checkpoint of the third
+        List<String> withTail = new ArrayList<>(export(signer, 5).subList(0, 5));
+        withTail.add(acme.get(3));
+        ExportVerifier.Result uncovered = check(keys, withTail);
+        assertThat(uncovered.badLine()).as("the first line after the checkpoint").isEqualTo(4);
+        assertThat(uncovered.problem()).contains("workspace 'acme'", "2 lines from line 4", "after its last checkpoint");
+        ExportVerifier.Result allowed = new ExportVerifier(keys, false, true).verify(reader(withTail));
+        assertThat(allowed.verified()).isTrue();
+        assertThat(allowed.notes()).singleElement().asString().contains("workspace 'acme'", "2 lines");
+
+        assertThat(check(keys, export(signer, 3).subList(0, 3)).problem()).contains("without a checkpoint");
+    }
+
+    private ExportVerifier.Result partial(Map<String, String> keys, List<String> lines) throws IOException {
+        return new ExportVerifier(keys, true).verify(reader(lines));
+    }
+
+    private static BufferedReader reader(List<String> lines) {
+        return new BufferedReader(new StringReader(String.join("\n", lines)));
     }
 
     private ExportVerifier.Result check(Map<String, String> keys, List<String> lines) throws IOException {
@@ -102,14 +155,18 @@ class AuditChainTest {
 
     /** Lines as the export writes them: a chain of {@code n} events of one workspace and its checkpoint. */
     private List<String> export(AuditSigner signer, int n) throws IOException {
+        return export(signer, "acme", n);
+    }
+
+    private List<String> export(AuditSigner signer, String ws, int n) throws IOException {
         List<String> lines = new ArrayList<>();
         String prev = AuditChain.ORIGIN;
         for (int i = 0; i < n; i++) {
             ObjectNode line = json.createObjectNode();
-            line.put("position", 10 + i);
+            line.put("position", ("acme".equals(ws) ? 10 : 100) + i);
             line.put("type", "SomethingHappened");
-            line.putObject("payload").put("n", i).put("workspaceId", "acme");
-            line.put(AuditChain.WORKSPACE, "acme");
+            line.putObject("payload").put("n", i).put("workspaceId", ws);
+            line.put(AuditChain.WORKSPACE, ws);
             String hash = AuditChain.hash(prev, line);
             line.put(AuditChain.PREV_HASH, prev);
             line.put(AuditChain.HASH, hash);
@@ -117,11 +174,11 @@ class AuditChainTest {
             prev = hash;
         }
         String at = "2026-12-05T09:04:00Z";
-        long position = 10 + n - 1;
+        long position = ("acme".equals(ws) ? 10 : 100) + n - 1;
         ObjectNode checkpoint = json.createObjectNode();
-        checkpoint.putObject("checkpoint").put("workspaceId", "acme").put("position", position).put("hash", prev)
+        checkpoint.putObject("checkpoint").put("workspaceId", ws).put("position", position).put("hash", prev)
                 .put("at", at).put("keyId", signer.keyId())
-                .put("signature", signer.sign(AuditChain.signedText("acme", position, prev, at)));
+                .put("signature", signer.sign(AuditChain.signedText(ws, position, prev, at)));
         lines.add(json.writeValueAsString(checkpoint));
         return lines;
     }
