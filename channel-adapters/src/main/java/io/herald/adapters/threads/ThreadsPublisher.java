@@ -35,15 +35,18 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  * <li>{@code create_container} (repeatable): a TEXT container, an IMAGE container whose
  * {@code image_url} is Herald's public address of the image, or for 2 to 20 images one carousel
- * item per image (waited for until FINISHED) and a CAROUSEL container naming them; its id is the
- * step's result, on record before the publish;</li>
+ * item per image (waited for in memory until FINISHED, at most {@code container-wait}) and a
+ * CAROUSEL container naming them; its id is the step's result, on record before the publish;</li>
  * <li>{@code publish_container} (once only): reads the container's status first — IN_PROGRESS fails
- * {@code NOT_READY} (nothing sent, polled again), ERROR fails with Threads' message, EXPIRED fails
- * {@code preparation_expired} (a new container is made), PUBLISHED (an earlier publish whose answer
- * was lost) is unknown and read back — and publishes only a FINISHED one. Threads' "Media Not
+ * {@code NOT_READY} (nothing sent, asked again after {@code container-poll-interval} on the
+ * publication's timer), ERROR fails with Threads' message, EXPIRED fails {@code preparation_expired}
+ * (a new container is made), PUBLISHED (an earlier publish whose answer was lost) is unknown and
+ * read back — then the profile's publishing limit ({@link PublishingLimit}: used up, nothing is sent
+ * and the publication waits rate limited), and publishes only a FINISHED one. Threads' "Media Not
  * Found" (24/4279009), which it answers also after publishing, is unknown: read back, never
  * re-created;</li>
- * <li>the first comment: a reply container ({@code reply_to_id}) waited for, then published;</li>
+ * <li>the first comment: a reply container ({@code reply_to_id}) waited for in memory, then
+ * published as above against the replies' limit;</li>
  * <li>delete: {@code DELETE /{id}}; a post that does not exist is deleted already. No edit.</li>
  * </ul>
  */
