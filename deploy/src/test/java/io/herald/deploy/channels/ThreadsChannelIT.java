@@ -304,13 +304,19 @@ class ThreadsChannelIT extends HeraldIntegrationTest {
                 Timestamp.class, "chn_" + ws + "/" + channel).toInstant();
     }
 
+    /** The channel in the workspace's listing, once the listing (a projection) shows it. */
     private JsonNode channel(String channel) {
-        for (JsonNode c : send("GET", "/api/v1/workspaces/" + ws + "/channels", null).json()) {
-            if (channel.equals(c.path("channelId").asText(c.path("id").asText()))) {
+        JsonNode list = awaitJson("/api/v1/workspaces/" + ws + "/channels", all -> find(all, channel) != null);
+        return find(list, channel);
+    }
+
+    private static JsonNode find(JsonNode channels, String channel) {
+        for (JsonNode c : channels) {
+            if (channel.equals(c.path("channelId").asText())) {
                 return c;
             }
         }
-        throw new AssertionError("no channel " + channel);
+        return null;
     }
 
     @Test
