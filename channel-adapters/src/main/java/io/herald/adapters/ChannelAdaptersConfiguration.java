@@ -84,7 +84,7 @@ public class ChannelAdaptersConfiguration {
 
     public static ThreadsAdapter threads(ThreadsProperties th, Clock clock) {
         return new ThreadsAdapter(new ProviderHttp("threads", th.connectTimeout(), th.readTimeout(), clock),
-                th.baseUrl(), th.containerWait());
+                th.baseUrl(), th.containerWait(), th.containerPollInterval());
     }
 
     public static ConnectFlow threadsLogin(ThreadsProperties th, Clock clock) {

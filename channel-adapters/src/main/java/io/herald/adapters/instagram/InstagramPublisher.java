@@ -2,6 +2,7 @@ package io.herald.adapters.instagram;
 
 import io.herald.adapters.http.Fingerprints;
 import io.herald.adapters.http.MetaMediaNotFound;
+import io.herald.adapters.http.PublishingLimit;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
 import io.herald.adapters.port.ChannelConnection;
@@ -210,19 +211,10 @@ final class InstagramPublisher {
                     if (!answer.ok()) {
                         return null;
                     }
-                    var entry = answer.body().path("data").path(0);
-                    int usage = entry.path("quota_usage").asInt(0);
-                    int total = entry.path("config").path("quota_total").asInt(Integer.MAX_VALUE);
-                    if (usage < total) {
-                        return null;
-                    }
-                    Duration window = Duration.ofSeconds(entry.path("config").path("quota_duration").asLong(86_400));
-                    Duration wait = limitWait(window);
-                    return new PublishOutcome.Failed(FailureKind.RATE_LIMITED, "publishing_limit_reached",
-                            "The account published " + usage + " of its " + total + " posts in "
-                                    + window.toHours() + " h; the publication waits " + wait.toSeconds()
-                                    + " s before the limit is read again. Nothing was published.", wait,
-                            answer.trace());
+                    return PublishingLimit.read(answer.body(), "quota_usage", "config")
+                            .filter(PublishingLimit::reached)
+                            .map(limit -> limit.refusal("posts", answer.trace()))
+                            .orElse(null);
                 });
     }
 
@@ -231,7 +223,7 @@ final class InstagramPublisher {
      * rolling window, so that the retries a rate limit gets (8 by default) span more than the window.
      */
     static Duration limitWait(Duration window) {
-        return window.dividedBy(6).plusSeconds(1);
+        return PublishingLimit.waitFor(window);
     }
 
     private PublishOutcome published(InstagramCalls.Answer answer) {

@@ -20,12 +20,21 @@ public final class ThreadsAdapter extends ProviderAdapter {
 
     private final ThreadsTokens tokens;
 
+    /** A container still in progress is asked again after a second. */
     public ThreadsAdapter(ProviderHttp http, String baseUrl, Duration containerWait) {
-        this(new ThreadsApi(http, baseUrl), containerWait);
+        this(http, baseUrl, containerWait, Duration.ofSeconds(1));
     }
 
-    private ThreadsAdapter(ThreadsApi api, Duration containerWait) {
-        this(api, new ThreadsPublisher(api, containerWait));
+    /**
+     * {@code containerWait}: how long a carousel item or a reply container is waited for within its
+     * step; {@code containerPollInterval}: when a post's container still in progress is asked again.
+     */
+    public ThreadsAdapter(ProviderHttp http, String baseUrl, Duration containerWait, Duration containerPollInterval) {
+        this(new ThreadsApi(http, baseUrl), containerWait, containerPollInterval);
+    }
+
+    private ThreadsAdapter(ThreadsApi api, Duration containerWait, Duration containerPollInterval) {
+        this(api, new ThreadsPublisher(api, containerWait, containerPollInterval));
     }
 
     private ThreadsAdapter(ThreadsApi api, ThreadsPublisher publisher) {

@@ -3,6 +3,7 @@ package io.herald.adapters.threads;
 import io.herald.adapters.http.Exchange;
 import io.herald.adapters.http.Fingerprints;
 import io.herald.adapters.http.OutcomeLog;
+import io.herald.adapters.http.PublishingLimit;
 import io.herald.adapters.http.Texts;
 import io.herald.adapters.http.Traces;
 import io.herald.adapters.http.UnclassifiedFailure;
@@ -34,15 +35,18 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  * <li>{@code create_container} (repeatable): a TEXT container, an IMAGE container whose
  * {@code image_url} is Herald's public address of the image, or for 2 to 20 images one carousel
- * item per image (waited for until FINISHED) and a CAROUSEL container naming them; its id is the
- * step's result, on record before the publish;</li>
+ * item per image (waited for in memory until FINISHED, at most {@code container-wait}) and a
+ * CAROUSEL container naming them; its id is the step's result, on record before the publish;</li>
  * <li>{@code publish_container} (once only): reads the container's status first — IN_PROGRESS fails
- * {@code NOT_READY} (nothing sent, polled again), ERROR fails with Threads' message, EXPIRED fails
- * {@code preparation_expired} (a new container is made), PUBLISHED (an earlier publish whose answer
- * was lost) is unknown and read back — and publishes only a FINISHED one. Threads' "Media Not
+ * {@code NOT_READY} (nothing sent, asked again after {@code container-poll-interval} on the
+ * publication's timer), ERROR fails with Threads' message, EXPIRED fails {@code preparation_expired}
+ * (a new container is made), PUBLISHED (an earlier publish whose answer was lost) is unknown and
+ * read back — then the profile's publishing limit ({@link PublishingLimit}: used up, nothing is sent
+ * and the publication waits rate limited), and publishes only a FINISHED one. Threads' "Media Not
  * Found" (24/4279009), which it answers also after publishing, is unknown: read back, never
  * re-created;</li>
- * <li>the first comment: a reply container ({@code reply_to_id}) waited for, then published;</li>
+ * <li>the first comment: a reply container ({@code reply_to_id}) waited for in memory, then
+ * published as above against the replies' limit;</li>
  * <li>delete: {@code DELETE /{id}}; a post that does not exist is deleted already. No edit.</li>
  * </ul>
  */
@@ -54,10 +58,16 @@ final class ThreadsPublisher {
 
     private final ThreadsApi api;
     private final Duration containerWait;
+    private final Duration pollInterval;
 
-    ThreadsPublisher(ThreadsApi api, Duration containerWait) {
+    /**
+     * {@code containerWait}: how long a carousel item or a reply container is waited for in memory;
+     * {@code pollInterval}: when a post's container still in progress is asked again (a timer).
+     */
+    ThreadsPublisher(ThreadsApi api, Duration containerWait, Duration pollInterval) {
         this.api = api;
         this.containerWait = containerWait;
+        this.pollInterval = pollInterval;
     }
 
     ProviderAdapter.Publisher steps() {
@@ -189,12 +199,16 @@ final class ThreadsPublisher {
             return refused(PublicationFailedEvent.PREPARATION_EXPIRED, "No Threads container is on record for this"
                     + " post; nothing was sent, the container is made again.", connection, FailureKind.NOT_SENT);
         }
-        return publishContainer(connection, container.id())
+        return publishContainer(connection, container.id(), false)
                 .whenComplete((outcome, failure) -> OutcomeLog.publish("threads", request, outcome));
     }
 
-    /** Reads the container's status, then publishes it when it is FINISHED. */
-    private CompletableFuture<PublishOutcome> publishContainer(ChannelConnection connection, String container) {
+    /**
+     * Reads the container's status, then the profile's publishing limit (of replies for a reply), then
+     * publishes the container when it is FINISHED and the limit allows another post.
+     */
+    private CompletableFuture<PublishOutcome> publishContainer(ChannelConnection connection, String container,
+                                                               boolean reply) {
         Instant startedAt = api.clock().instant();
         String user = ThreadsApi.user(connection);
         return UnclassifiedFailure.asPublishOutcome(status(connection, container).thenCompose(status -> {
@@ -212,7 +226,8 @@ final class ThreadsPublisher {
                 case "IN_PROGRESS":
                     return done(new PublishOutcome.Failed(FailureKind.NOT_READY, "container_in_progress", "Threads is"
                             + " still processing the container " + container + "; nothing was published, it is"
-                            + " tried again shortly.", Duration.ofSeconds(1), trace(status, connection)));
+                            + " asked again in " + pollInterval.toMillis() + " ms.", pollInterval,
+                            trace(status, connection)));
                 case "EXPIRED":
                     return done(new PublishOutcome.Failed(FailureKind.NOT_SENT,
                             PublicationFailedEvent.PREPARATION_EXPIRED, "The container " + container + " expired"
@@ -230,15 +245,38 @@ final class ThreadsPublisher {
             }
             Map<String, String> params = Map.of("creation_id", container);
             String fingerprint = Fingerprints.ofParams("POST", "/{user}/threads_publish", params);
-            return api.send(api.write(connection, "POST", "/" + ThreadsApi.enc(user) + "/threads_publish", params,
+            return withinLimit(connection, reply).thenCompose(limited -> limited != null ? done(limited)
+                    : api.send(api.write(connection, "POST", "/" + ThreadsApi.enc(user) + "/threads_publish", params,
                     fingerprint, user)).thenCompose(exchange -> {
                         PublishOutcome outcome = ThreadsOutcome.of(exchange, api.clock(), ThreadsOutcome::id);
                         if (outcome instanceof PublishOutcome.Published published) {
                             return withPermalink(connection, published);
                         }
                         return done(outcome);
-                    });
+                    }));
         }), null, user, startedAt, List.of(ThreadsApi.token(connection)));
+    }
+
+    /**
+     * {@code GET /{user}/threads_publishing_limit}: null when the profile's rolling window allows
+     * another post (or reply), or the limit cannot be read (the publish itself then tells, 9/2207042);
+     * otherwise the publish is not sent and waits as rate limited ({@link PublishingLimit}).
+     */
+    private CompletableFuture<PublishOutcome> withinLimit(ChannelConnection connection, boolean reply) {
+        String user = ThreadsApi.user(connection);
+        return api.send(api.get(connection, "/" + ThreadsApi.enc(user) + "/threads_publishing_limit",
+                "fields=" + ThreadsApi.enc("quota_usage,config,reply_quota_usage,reply_config"), user))
+                .thenApply(exchange -> {
+                    if (!ThreadsApi.ok(exchange)) {
+                        return null;
+                    }
+                    return PublishingLimit.read(ThreadsApi.body(exchange), reply ? "reply_quota_usage" : "quota_usage",
+                                    reply ? "reply_config" : "config")
+                            .filter(PublishingLimit::reached)
+                            .map(limit -> (PublishOutcome) limit.refusal(reply ? "replies" : "posts",
+                                    Traces.of(exchange, null, null)))
+                            .orElse(null);
+                });
     }
 
     /**
@@ -309,7 +347,7 @@ final class ThreadsPublisher {
             }
             String id = published.providerRef().id();
             return awaitReady(connection, id, api.clock().instant().plus(containerWait))
-                    .thenCompose(status -> "FINISHED".equals(status.status()) ? publishContainer(connection, id)
+                    .thenCompose(status -> "FINISHED".equals(status.status()) ? publishContainer(connection, id, true)
                             : done(notFinished(connection, id, status)));
         });
     }

@@ -263,4 +263,123 @@ class ThreadsAdapterSandboxTest extends SandboxTestSupport {
         CapabilityReport lost = result(adapter.probe(connection));
         assertThat(lost.authLost()).isNotNull().doesNotContain(token);
     }
+
+    private PublishOutcome reply(ProviderRef post, String text) {
+        return result(adapter.comment(new CommentRequest(publicationId(unique("c")), 1, post, text, connection)));
+    }
+
+    private ReadBackRequest replyReadBack(ProviderRef post, String text) {
+        return new ReadBackRequest(publicationId(unique("c")), 1, PublicationAction.PUBLISH,
+                new Content(null, "the thread", null, List.of(), text), Instant.now().minusSeconds(60), connection,
+                io.herald.contracts.publication.PublicationStep.FIRST_COMMENT, post);
+    }
+
+    private List<JsonNode> repliesTo(ProviderRef post) {
+        List<JsonNode> replies = new ArrayList<>();
+        threads.threads(user).forEach(p -> {
+            if (post.id().equals(p.get("replyToId").asText(null)) && !p.get("deleted").asBoolean()) {
+                replies.add(p);
+            }
+        });
+        return replies;
+    }
+
+    @Test
+    void aReplyWhosePublishAnswerWasLostIsFoundAmongThePostsReplies() {
+        Content content = new Content(null, "Reply answer lost", null);
+        ProviderRef post = ((PublishOutcome.Published) publishWhenReady(publishOf(content,
+                container(content, List.of())))).providerRef();
+        // the reply is published, and its answer comes after the client gave up
+        threads.fault(new ThreadsFaults.Fault(user, ThreadsFaults.Operation.PUBLISH,
+                ThreadsFaults.Type.HOLD_AFTER_PUBLISH, 6_000, 1));
+        PublishOutcome lost = reply(post, "Lost but made");
+        assertThat(lost).as(lost.toString()).isInstanceOf(PublishOutcome.OutcomeUnknown.class);
+        assertThat(repliesTo(post)).hasSize(1);
+
+        ReadBackOutcome found = result(adapter.readBack(replyReadBack(post, "Lost but made")));
+        assertThat(found).as(found.toString()).isInstanceOf(ReadBackOutcome.Found.class);
+        assertThat(((ReadBackOutcome.Found) found).providerRef().id()).isEqualTo(repliesTo(post).get(0).get("id")
+                .asText());
+    }
+
+    @Test
+    void aReplyWhosePublishNeverHappenedIsNotFoundAmongThePostsReplies() {
+        Content content = new Content(null, "Reply never made", null);
+        ProviderRef post = ((PublishOutcome.Published) publishWhenReady(publishOf(content,
+                container(content, List.of())))).providerRef();
+        // the publish is held and answered 500 without publishing: the client gave up before
+        threads.fault(new ThreadsFaults.Fault(user, ThreadsFaults.Operation.PUBLISH,
+                ThreadsFaults.Type.HOLD_BEFORE_PUBLISH, 6_000, 1));
+        PublishOutcome lost = reply(post, "Never made");
+        assertThat(lost).as(lost.toString()).isInstanceOf(PublishOutcome.OutcomeUnknown.class);
+        assertThat(repliesTo(post)).isEmpty();
+
+        ReadBackOutcome notFound = result(adapter.readBack(replyReadBack(post, "Never made")));
+        assertThat(notFound).as(notFound.toString()).isInstanceOf(ReadBackOutcome.NotFound.class);
+    }
+
+    @Test
+    void overThePublishingLimitThePublishIsNotSentAndWaitsUntilTheWindowRolls() {
+        threads.settings(user, 50L, 1, 1, 3_000L);
+        Content first = new Content(null, "First of the window", null);
+        assertThat(publishWhenReady(publishOf(first, container(first, List.of()))))
+                .isInstanceOf(PublishOutcome.Published.class);
+        Content second = new Content(null, "Second of the window", null);
+        PublishRequest request = publishOf(second, container(second, List.of()));
+        PublishOutcome limited = publishWhenReady(request);
+        assertThat(limited).as(limited.toString()).isInstanceOf(PublishOutcome.Failed.class);
+        PublishOutcome.Failed failed = (PublishOutcome.Failed) limited;
+        assertThat(failed.kind()).isEqualTo(FailureKind.RATE_LIMITED);
+        assertThat(failed.errorCode()).isEqualTo("publishing_limit_reached");
+        // a sixth of the 3 s window, and a second
+        assertThat(failed.retryAfter()).isEqualTo(Duration.ofMillis(1_500));
+        assertThat(live()).hasSize(1);
+        assertThat(threads.containers(user).get(0).get("status").asText()).isEqualTo("FINISHED");
+
+        // the reply limit is read apart: one reply fits, the second waits
+        ProviderRef post = new ProviderRef(live().get(0).get("id").asText(), null);
+        assertThat(reply(post, "One reply")).isInstanceOf(PublishOutcome.Published.class);
+        PublishOutcome secondReply = reply(post, "Two replies");
+        assertThat(secondReply).as(secondReply.toString()).isInstanceOf(PublishOutcome.Failed.class);
+        assertThat(((PublishOutcome.Failed) secondReply).kind()).isEqualTo(FailureKind.RATE_LIMITED);
+
+        sleep(3_200);
+        assertThat(publishWhenReady(request)).isInstanceOf(PublishOutcome.Published.class);
+        assertThat(live()).hasSize(2);
+    }
+
+    @Test
+    void aTokenOldEnoughIsRenewedForSixtyDaysAndTheNewOneWorks() {
+        var renewed = result(adapter.tokens().refresh(connection));
+        assertThat(renewed).as(renewed.toString()).isInstanceOf(io.herald.adapters.port.TokenRefresh.Result.Renewed.class);
+        var result = (io.herald.adapters.port.TokenRefresh.Result.Renewed) renewed;
+        assertThat(result.expiresAt()).isAfter(Instant.now().plus(Duration.ofDays(59)));
+        ThreadsSecrets secrets = (ThreadsSecrets) result.secrets();
+        assertThat(secrets.accessToken()).isNotEqualTo(token);
+        assertThat(threads.tokens(user).findValuesAsText("token")).contains(secrets.accessToken());
+        ChannelConnection renewedConnection = new ChannelConnection(connection.workspaceId(), connection.channelId(),
+                ThreadsPlugin.TYPE, new ThreadsSettings(user), secrets, false);
+        assertThat(result(adapter.probe(renewedConnection)).publish().available()).isTrue();
+        // the new token is younger than a day: refreshing it again is not yet allowed
+        var again = result(adapter.tokens().refresh(renewedConnection));
+        assertThat(again).as(again.toString()).isInstanceOf(io.herald.adapters.port.TokenRefresh.Result.NotYet.class);
+    }
+
+    @Test
+    void aTokenTooNewIsNotYetAndARevokedOneIsInvalid() {
+        String young = unique("th-young-");
+        String youngUser = threads.user(unique("young"), young, null, 3_600L);
+        ChannelConnection fresh = new ChannelConnection(new WorkspaceId("acme"), new ChannelId("th-" + young),
+                ThreadsPlugin.TYPE, new ThreadsSettings(youngUser), new ThreadsSecrets(young, null), false);
+        var notYet = result(adapter.tokens().refresh(fresh));
+        assertThat(notYet).as(notYet.toString()).isInstanceOf(io.herald.adapters.port.TokenRefresh.Result.NotYet.class);
+        assertThat(notYet.toString()).contains("too new").doesNotContain(young);
+
+        threads.revoke(token);
+        var invalid = result(adapter.tokens().refresh(connection));
+        assertThat(invalid).as(invalid.toString())
+                .isInstanceOf(io.herald.adapters.port.TokenRefresh.Result.Invalid.class);
+        assertThat(((io.herald.adapters.port.TokenRefresh.Result.Invalid) invalid).providerCode()).isEqualTo("190/460");
+        assertThat(invalid.toString()).doesNotContain(token);
+    }
 }

@@ -3,16 +3,21 @@ package io.herald.deploy.channels;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.command.channel.TokenRefresher;
 import io.herald.deploy.HeraldIntegrationTest;
 import io.herald.deploy.media.MediaImages;
 import io.herald.sandbox.threads.ThreadsFaults;
 import io.herald.sandbox.threads.ThreadsSandboxClient;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * A Threads connection through the API against the sandbox's Threads API, which fetches each image
@@ -20,12 +25,18 @@ import org.junit.jupiter.api.Test;
  * publish; a publish whose answer never came settled by the container's status into one post, or
  * published from the same container again when it was not published; "Media Not Found" after the
  * publish read back instead of re-created; a failed container failing the publication; a first
- * comment as a reply; a delete; and the requests Threads cannot take refused at intake.
+ * comment as a reply; a delete; the requests Threads cannot take refused at intake; a publication
+ * over the profile's publishing limit waiting (not failed) until the sandbox's rolling window lets
+ * it through; and the token refresh: a token about to expire renewed and publishing on, one too
+ * new tried again later, a revoked one turning the connection NEEDS_REAUTH.
  */
 class ThreadsChannelIT extends HeraldIntegrationTest {
 
     private static final AtomicInteger USERS = new AtomicInteger();
     private static final AtomicInteger SEEDS = new AtomicInteger(41_000);
+
+    @Autowired
+    private TokenRefresher refresher;
 
     private ThreadsSandboxClient threads;
     private String ws;
@@ -227,5 +238,157 @@ class ThreadsChannelIT extends HeraldIntegrationTest {
         assertThat(tooMany.status()).as(tooMany.toString()).isIn(400, 422);
         assertThat(tooMany.body()).contains("content.media");
         assertThat(posts()).isEmpty();
+    }
+
+    @Test
+    void overThePublishingLimitAPublicationWaitsWithThrottledUntilAndIsPublishedWhenTheWindowRolls() {
+        threads.settings(user, null, 1, null, 20_000L);
+        await(publish("t-limit-1", "First of the window", List.of(), null), "SUCCEEDED");
+        Instant firstAt = Instant.now();
+
+        String second = publish("t-limit-2", "Second of the window", List.of(), null);
+        JsonNode waiting = awaitJson(publications() + "/" + second, v -> v.get("status").asText()
+                .equals("RETRY_SCHEDULED") && v.hasNonNull("throttledUntil"));
+        assertThat(waiting.get("attempts").findValuesAsText("failureKind")).contains("RATE_LIMITED");
+        assertThat(waiting.get("attempts").findValuesAsText("detail"))
+                .anyMatch(d -> d.contains("published 1 of its 1 posts in 20 s"));
+        Instant until = Instant.parse(waiting.get("throttledUntil").asText());
+        assertThat(until).isAfter(firstAt);
+        // the channel listing says the connection waits, and until when
+        JsonNode channel = awaitJson("/api/v1/workspaces/" + ws + "/channels", list -> list.path(0).path("budget")
+                .path("remaining").asInt(-1) == 0);
+        assertThat(Instant.parse(channel.get(0).get("budget").get("resetsAt").asText())).isEqualTo(until);
+        assertThat(posts()).hasSize(1);
+
+        JsonNode published = awaitJson(publications() + "/" + second, v -> v.get("status").asText()
+                .equals("SUCCEEDED"), Duration.ofSeconds(90));
+        assertThat(Instant.now()).isAfter(firstAt.plusSeconds(15));
+        assertThat(published.get("attempts").findValuesAsText("failureKind")).contains("RATE_LIMITED")
+                .doesNotContain("REJECTED");
+        assertThat(posts()).hasSize(2);
+        // the rate limit was Herald's reading of the limit: Threads never refused a publish
+        assertThat(published.toString()).doesNotContain("2207042");
+    }
+
+    private JsonNode awaitJson(String path, java.util.function.Predicate<JsonNode> until, Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        Response last = null;
+        while (System.nanoTime() < deadline) {
+            last = send("GET", path, null, null);
+            if (last.status() == 200 && until.test(last.json())) {
+                return last.json();
+            }
+            sleep();
+        }
+        throw new AssertionError("condition not reached on " + path + "; last answer: " + last);
+    }
+
+    /** A second connection of the workspace, {@code channel}, on a new user whose token is that old and valid so long. */
+    private String expiringConnection(String channel, String userToken, Duration validFor, Duration age) {
+        String owner = threads.user("it" + USERS.incrementAndGet(), userToken, validFor.toSeconds(), age.toSeconds());
+        Instant expires = Instant.now().plus(validFor).minus(age);
+        Response put = send("PUT", "/api/v1/workspaces/" + ws + "/channels/" + channel, "{\"type\":\"threads\","
+                + "\"threadsUserId\":\"" + owner + "\",\"accessToken\":\"" + userToken + "\","
+                + "\"accessTokenExpiresAt\":\"" + expires + "\"}");
+        assertThat(put.status()).as(put.toString()).isEqualTo(201);
+        return owner;
+    }
+
+    private long credentialVersion(String channel) {
+        return jdbc.queryForObject("SELECT credential_version FROM channel_connection WHERE workspace_id = ? AND"
+                + " channel_id = ?", Long.class, ws, channel);
+    }
+
+    private Instant tokenExpiry(String channel) {
+        return jdbc.queryForObject("SELECT expires_at FROM channel_token_expiry WHERE connection_id = ?",
+                Timestamp.class, "chn_" + ws + "/" + channel).toInstant();
+    }
+
+    /** The channel in the workspace's listing, once the listing (a projection) shows it. */
+    private JsonNode channel(String channel) {
+        JsonNode list = awaitJson("/api/v1/workspaces/" + ws + "/channels", all -> find(all, channel) != null);
+        return find(list, channel);
+    }
+
+    private static JsonNode find(JsonNode channels, String channel) {
+        for (JsonNode c : channels) {
+            if (channel.equals(c.path("channelId").asText())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aTokenAboutToExpireIsRefreshedBeforeItExpiresAndPublishingContinues() {
+        String old = "th-it-refresh-" + System.nanoTime();
+        String owner = expiringConnection("th-old", old, Duration.ofDays(3), Duration.ofDays(2));
+        long versionBefore = credentialVersion("th-old");
+        Instant expiryBefore = tokenExpiry("th-old");
+        assertThat(expiryBefore).isBefore(Instant.now().plus(Duration.ofDays(2)));
+
+        refresher.sweep();
+
+        assertThat(threads.tokens(owner)).as("the sandbox issued a new token").hasSize(2);
+        assertThat(credentialVersion("th-old")).isEqualTo(versionBefore + 1);
+        assertThat(tokenExpiry("th-old")).isAfter(Instant.now().plus(Duration.ofDays(59)));
+        String fresh = threads.tokens(owner).get(0).get("token").asText();
+        String secrets = new String(jdbc.queryForObject("SELECT secrets_ciphertext FROM channel_connection WHERE"
+                + " workspace_id = ? AND channel_id = 'th-old'", byte[].class, ws),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(secrets).doesNotContain(fresh).doesNotContain(old);
+
+        // the old token stops working: publishing goes on with the renewed one
+        threads.revoke(old);
+        Response r = send("POST", publications(), """
+                {"calendarEntryId":"t-renewed","contentVersion":1,"channelId":"th-old","action":"publish",
+                 "content":{"body":"After the refresh"}}""");
+        assertThat(r.status()).as(r.toString()).isEqualTo(202);
+        await(r.json().get("publicationId").asText(), "SUCCEEDED");
+        assertThat(threads.threads(owner)).hasSize(1);
+        // the renewed token is valid 60 days: a second sweep leaves it be
+        refresher.sweep();
+        assertThat(credentialVersion("th-old")).isEqualTo(versionBefore + 1);
+    }
+
+    @Test
+    void aTokenTooNewToRefreshIsTriedAgainOnALaterSweepAndTheConnectionStaysActive() {
+        String young = "th-it-young-" + System.nanoTime();
+        String owner = expiringConnection("th-young", young, Duration.ofDays(3), Duration.ofHours(1));
+        long versionBefore = credentialVersion("th-young");
+        Instant expiryBefore = tokenExpiry("th-young");
+
+        refresher.sweep();
+        refresher.sweep();
+
+        assertThat(threads.tokens(owner)).as("no new token").hasSize(1);
+        assertThat(credentialVersion("th-young")).isEqualTo(versionBefore);
+        // still due: the next sweep asks again
+        assertThat(tokenExpiry("th-young")).isEqualTo(expiryBefore);
+        assertThat(channel("th-young").get("status").asText()).isEqualTo("ACTIVE");
+    }
+
+    @Test
+    void aRevokedTokensRefreshTurnsTheConnectionNeedsReauth() {
+        String revoked = "th-it-revoked-" + System.nanoTime();
+        expiringConnection("th-revoked", revoked, Duration.ofDays(3), Duration.ofDays(2));
+        long versionBefore = credentialVersion("th-revoked");
+        threads.revoke(revoked);
+
+        refresher.sweep();
+
+        JsonNode all = awaitJson("/api/v1/workspaces/" + ws + "/channels", list -> {
+            for (JsonNode c : list) {
+                if (c.toString().contains("th-revoked") && c.path("status").asText().equals("NEEDS_REAUTH")) {
+                    return true;
+                }
+            }
+            return false;
+        });
+        assertThat(all.toString()).doesNotContain(revoked);
+        assertThat(channel("th-revoked").path("statusReason").asText()).contains("invalidated");
+        // the refresh was the only call: the workspace's other connection is untouched
+        assertThat(channel("th").get("status").asText()).isEqualTo("ACTIVE");
+        assertThat(credentialVersion("th-revoked")).isEqualTo(versionBefore);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -104,6 +105,8 @@ public class ThreadsAccounts {
     private final Map<String, User> users = new ConcurrentHashMap<>();
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
     private final Map<String, Instant> tokenExpiry = new ConcurrentHashMap<>();
+    private final Map<String, Instant> tokenIssued = new ConcurrentHashMap<>();
+    private final Set<String> revoked = ConcurrentHashMap.newKeySet();
     private final Map<String, Settings> settings = new ConcurrentHashMap<>();
     private final Map<String, Container> containers = new ConcurrentHashMap<>();
     private final Map<String, Post> posts = new ConcurrentHashMap<>();
@@ -112,8 +115,16 @@ public class ThreadsAccounts {
     private final AtomicLong ids = new AtomicLong(17_840_000_000_000_000L);
     private final AtomicLong userIds = new AtomicLong(25_000_000_000_000_000L);
 
-    /** A user with a token (a known token keeps its user); returns the user's id. */
+    /** A user with a token (a known token keeps its user), valid 60 days and two days old; returns the user's id. */
     public String register(String username, String token, String userId) {
+        return register(username, token, userId, null, null);
+    }
+
+    /**
+     * A user with a token valid {@code validFor} (60 days when null) and issued {@code age} ago (two
+     * days when null: old enough to refresh); a known token keeps its user. Returns the user's id.
+     */
+    public String register(String username, String token, String userId, Duration validFor, Duration age) {
         String known = tokens.get(token);
         if (known != null) {
             return known;
@@ -127,8 +138,11 @@ public class ThreadsAccounts {
         } else {
             users.putIfAbsent(id, new User(id, username));
         }
+        Instant issued = Instant.now().minus(age == null ? Duration.ofDays(2) : age);
+        revoked.remove(token);
         tokens.put(token, id);
-        tokenExpiry.put(token, Instant.now().plus(TOKEN_LIFETIME));
+        tokenIssued.put(token, issued);
+        tokenExpiry.put(token, issued.plus(validFor == null ? TOKEN_LIFETIME : validFor));
         return id;
     }
 
@@ -148,19 +162,43 @@ public class ThreadsAccounts {
         return Optional.ofNullable(id).map(users::get);
     }
 
-    /** A new token for the user of {@code token}, valid 60 days; the old one stays valid until it expires. */
+    /** A new token for the user of {@code token}, issued now and valid 60 days; the old one stays valid until it expires. */
     String refresh(String token) {
         String id = tokens.get(token);
         String fresh = "THQ" + Long.toHexString(ids.incrementAndGet()) + Long.toHexString(System.nanoTime());
+        Instant now = Instant.now();
         tokens.put(fresh, id);
-        tokenExpiry.put(fresh, Instant.now().plus(TOKEN_LIFETIME));
+        tokenIssued.put(fresh, now);
+        tokenExpiry.put(fresh, now.plus(TOKEN_LIFETIME));
         return fresh;
+    }
+
+    /** When the token was issued, or null for an unknown one. */
+    Instant issuedAt(String token) {
+        return token == null ? null : tokenIssued.get(token);
+    }
+
+    /** Whether the token was revoked (Threads answers it with 190 "the session has been invalidated"). */
+    boolean revoked(String token) {
+        return token != null && revoked.contains(token);
     }
 
     /** The token no longer works. */
     public void revoke(String token) {
-        tokens.remove(token);
+        if (token != null && tokens.remove(token) != null) {
+            revoked.add(token);
+        }
         tokenExpiry.remove(token);
+        tokenIssued.remove(token);
+    }
+
+    /** The user's tokens with when each was issued and expires, newest first: {@code [token, issuedAt, expiresAt]}. */
+    public List<String[]> tokens(String userId) {
+        return tokens.entrySet().stream().filter(e -> e.getValue().equals(userId) && tokenIssued.containsKey(e.getKey()))
+                .sorted(Comparator.comparing((Map.Entry<String, String> e) -> tokenIssued.get(e.getKey())).reversed())
+                .map(e -> new String[] {e.getKey(), tokenIssued.get(e.getKey()).toString(),
+                        tokenExpiry.get(e.getKey()).toString()})
+                .toList();
     }
 
     public Settings settings(String userId) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.herald.platform.wire.Json;
 import io.herald.sandbox.SandboxChannel;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The simulated Threads API's own admin endpoints under {@code /sandbox/_admin/threads}: users and
- * their tokens, how a user's account behaves (how long containers take to finish, the publishing
+ * their tokens (with validity and age), how a user's account behaves (how long containers take to finish, the publishing
  * limits and their window), its threads and replies (deleted ones marked), its containers with
  * their status, the images fetched for them, containers expired by hand, and faults.
  */
@@ -37,11 +38,26 @@ public class ThreadsAdminController implements SandboxChannel {
         this.faults = faults;
     }
 
-    /** {@code {username, token, userId?}} → {@code {id}}. */
+    /**
+     * {@code {username, token, userId?, validForSeconds?, ageSeconds?}} → {@code {id}}: the token valid
+     * 60 days and two days old unless said otherwise (younger than a day, it is too new to refresh).
+     */
     @PostMapping(ADMIN + "/users")
     public ResponseEntity<String> user(@RequestBody JsonNode body) {
+        Duration validFor = body.hasNonNull("validForSeconds")
+                ? Duration.ofSeconds(body.path("validForSeconds").asLong()) : null;
+        Duration age = body.hasNonNull("ageSeconds") ? Duration.ofSeconds(body.path("ageSeconds").asLong()) : null;
         return json(Json.object().put("id", accounts.register(Json.text(body, "username"), Json.text(body, "token"),
-                Json.text(body, "userId"))));
+                Json.text(body, "userId"), validFor, age)));
+    }
+
+    /** {@code [{token, issuedAt, expiresAt}]}: the user's working tokens, newest first. */
+    @GetMapping(ADMIN + "/users/{id}/tokens")
+    public ResponseEntity<String> tokens(@PathVariable String id) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        accounts.tokens(id).forEach(t -> list.addObject().put("token", t[0]).put("issuedAt", t[1])
+                .put("expiresAt", t[2]));
+        return json(list);
     }
 
     @PostMapping(ADMIN + "/tokens/revoke")

@@ -50,7 +50,8 @@ import org.springframework.web.context.request.async.DeferredResult;
  * fetched or is no image; EXPIRED after 24 hours); {@code POST /{user}/threads_publish}; a
  * container's or a thread's {@code GET /{id}}, the user's threads by {@code since}, {@code until}
  * and {@code limit}, a thread's replies, {@code DELETE /{id}}, the publishing limit (250 posts and
- * 1,000 replies in a rolling 24 hours), {@code GET /refresh_access_token}; errors in the Graph
+ * 1,000 replies in a rolling 24 hours), {@code GET /refresh_access_token} (refused for a token younger
+ * than 24 hours; a revoked token answers 400, code 190/460); errors in the Graph
  * envelope with {@code type: "THApiException"}.
  */
 @RestController
@@ -81,7 +82,7 @@ public class ThreadsApiController {
     public DeferredResult<ResponseEntity<String>> create(@PathVariable String user, HttpServletRequest request) {
         Optional<User> caller = caller(request);
         if (caller.isEmpty() || !owns(caller.get(), user)) {
-            return now(caller.isEmpty() ? invalidToken() : notAllowed());
+            return now(caller.isEmpty() ? invalidToken(request) : notAllowed());
         }
         String userId = caller.get().id();
         Optional<ThreadsFaults.Fault> fault = faults.take(userId, ThreadsFaults.Operation.CREATE_CONTAINER);
@@ -187,7 +188,7 @@ public class ThreadsApiController {
     public DeferredResult<ResponseEntity<String>> publish(@PathVariable String user, HttpServletRequest request) {
         Optional<User> caller = caller(request);
         if (caller.isEmpty() || !owns(caller.get(), user)) {
-            return now(caller.isEmpty() ? invalidToken() : notAllowed());
+            return now(caller.isEmpty() ? invalidToken(request) : notAllowed());
         }
         String userId = caller.get().id();
         String creationId = request.getParameter("creation_id");
@@ -252,10 +253,16 @@ public class ThreadsApiController {
     public DeferredResult<ResponseEntity<String>> refresh(HttpServletRequest request) {
         Optional<User> caller = caller(request);
         if (caller.isEmpty()) {
-            return now(invalidToken());
+            return now(invalidToken(request));
         }
         if (!"th_refresh_token".equals(request.getParameter("grant_type"))) {
             return now(error(400, 100, null, "Param grant_type must be th_refresh_token"));
+        }
+        Instant issued = accounts.issuedAt(token(request));
+        if (issued != null && issued.isAfter(Instant.now().minus(Duration.ofHours(24)))) {
+            // as Meta refuses a long-lived token younger than a day
+            return now(error(400, 10, null, "The access token is too new to be refreshed: it must be at least 24"
+                    + " hours old"));
         }
         String fresh = accounts.refresh(token(request));
         return now(ok(Json.object().put("access_token", fresh).put("token_type", "bearer")
@@ -350,7 +357,7 @@ public class ThreadsApiController {
     public DeferredResult<ResponseEntity<String>> delete(@PathVariable String media, HttpServletRequest request) {
         Optional<User> caller = caller(request);
         if (caller.isEmpty()) {
-            return now(invalidToken());
+            return now(invalidToken(request));
         }
         Optional<ThreadsFaults.Fault> fault = faults.take(caller.get().id(), ThreadsFaults.Operation.DELETE);
         if (fault.isPresent()) {
@@ -371,7 +378,7 @@ public class ThreadsApiController {
                                                            Function<User, ResponseEntity<String>> read) {
         Optional<User> caller = caller(request);
         if (caller.isEmpty()) {
-            return now(invalidToken());
+            return now(invalidToken(request));
         }
         if (faults.take(caller.get().id(), ThreadsFaults.Operation.READ).isPresent()) {
             return now(serverError());
@@ -483,7 +490,12 @@ public class ThreadsApiController {
         return Replies.json(200, body, new HttpHeaders());
     }
 
-    private static ResponseEntity<String> invalidToken() {
+    /** A revoked token: 400, 190/460 as Meta answers an invalidated session; any other: 401, 190. */
+    private ResponseEntity<String> invalidToken(HttpServletRequest request) {
+        if (accounts.revoked(token(request))) {
+            return error(400, 190, 460, "Error validating access token: The session has been invalidated because"
+                    + " the user changed their password or Facebook has changed the session for security reasons.");
+        }
         return error(401, 190, null, "Invalid OAuth access token - Cannot parse access token");
     }
 

@@ -26,6 +26,30 @@ public final class ThreadsSandboxClient {
                 Map.of("username", username, "token", token))).path("id").asText();
     }
 
+    /**
+     * A new user whose token is valid {@code validForSeconds} and {@code ageSeconds} old (null: 60 days,
+     * two days); returns its id.
+     */
+    public String user(String username, String token, Long validForSeconds, Long ageSeconds) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("username", username);
+        body.put("token", token);
+        if (validForSeconds != null) {
+            body.put("validForSeconds", validForSeconds);
+        }
+        if (ageSeconds != null) {
+            body.put("ageSeconds", ageSeconds);
+        }
+        return Json.parse(sandbox.send("POST", "/sandbox/_admin/threads/users", body)).path("id").asText();
+    }
+
+    /** The user's working tokens, newest first: {@code [{token, issuedAt, expiresAt}]}. */
+    public JsonNode tokens(String userId) {
+        return Json.parse(sandbox.send("GET", "/sandbox/_admin/threads/users/" + SandboxClient.encode(userId)
+                + "/tokens", null));
+    }
+
+    /** The token no longer works: Threads answers it 400, code 190 (subcode 460). */
     public void revoke(String token) {
         sandbox.send("POST", "/sandbox/_admin/threads/tokens/revoke", Map.of("token", token));
     }
