@@ -11,14 +11,25 @@
     confirm_published: ['OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'FAILED'],
     confirm_not_published: ['OUTCOME_UNKNOWN'],
     reattempt: ['NOT_EXECUTED', 'FAILED'],
-    abandon: ['REQUESTED', 'RETRY_SCHEDULED', 'HELD', 'FAILED', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED'],
+    abandon: ['REQUESTED', 'RETRY_SCHEDULED', 'HELD', 'FAILED', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'COMMENT_WAITS'],
     // a post that vanished after success (still SUCCEEDED) waits for one of these two
     confirm_removed: ['VANISHED'],
     republish: ['VANISHED']
   };
+  // the post was confirmed without being read back: its first comment waits for a confirmation Herald can
+  // read. The comment may be abandoned (the post stays) or the post confirmed again; never re-attempted.
+  ALLOWED.confirm_published.push('COMMENT_WAITS');
 
-  /** What the decisions go by: the status, or VANISHED while a post gone after success waits for a decision. */
-  function decidable(view) { return view.vanishedAt && view.needsDecision ? 'VANISHED' : view.status; }
+  /**
+   * What the decisions go by: the status; VANISHED while a post gone after success waits for a decision;
+   * COMMENT_WAITS while a step after the post, never run, waits for the post to be confirmed readably.
+   */
+  function decidable(view) {
+    if (view.vanishedAt && view.needsDecision) { return 'VANISHED'; }
+    var entry = view.needsDecision && view.decisionStep ? decisionEntry(view) : null;
+    if (entry && entry.stepRole === 'FOLLOWS_POST' && entry.status === 'PENDING') { return 'COMMENT_WAITS'; }
+    return view.status;
+  }
   var current = null;
   var pending = null;
 
@@ -39,6 +50,11 @@
     var what = entry && entry.stepRole === 'FOLLOWS_POST' ? 'the ' + stepLabel(entry) + ' under the post' : 'the post';
     switch (decision) {
       case 'confirm_published':
+        if (decidable(view) === 'COMMENT_WAITS') {
+          return 'Confirm published again: Herald reads the post at ' + view.channelId
+            + (ref.url || ref.id ? ' (' + (ref.url || ref.id) + ')' : '') + ' back; once it can, '
+            + 'the ' + stepLabel(entry) + ' is posted under it.';
+        }
         return 'Confirm published' + step + ': Herald records that ' + what + ' exists at ' + view.channelId
           + (ref.url || ref.id ? ' (' + (ref.url || ref.id) + ')' : '') + '; no further attempt will be made.';
       case 'confirm_not_published':
@@ -196,7 +212,9 @@
         ? 'The outcome is unknown: check at the provider, then confirm published or not published. '
           + 'Re-attempt becomes possible only after “confirm not published”.'
         : (decidable(view) === 'VANISHED' ? 'The post was published, then removed at the provider: confirm it '
-          + 'removed, or republish it as the entry\'s next version.' : ''))
+          + 'removed, or republish it as the entry\'s next version.'
+          : (decidable(view) === 'COMMENT_WAITS' ? 'The post was confirmed without being read back: abandon the '
+            + 'comment (the post stays), or confirm published again with a reference the channel can read.' : '')))
       : 'No decision is possible while the publication is ' + H.words(view.status).toLowerCase() + '.';
   }
 

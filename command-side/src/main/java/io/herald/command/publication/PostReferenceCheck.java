@@ -60,7 +60,16 @@ class PostReferenceCheck {
     /** Whether the decision names the post the entry's later changes act on: then it is checked. */
     static boolean namesThePost(PublicationView view, ProviderRef named) {
         return named != null && view.action().createsPost()
-                && (view.decisionStep() == null || !view.decisionStep().followsPost());
+                && (view.decisionStep() == null || !view.decisionStep().followsPost() || waitsForThePost(view));
+    }
+
+    /**
+     * The step after the post never ran: it waits for the post to be confirmed with a reference
+     * Herald can read (the post was confirmed without being read back), so a confirmation names the post.
+     */
+    private static boolean waitsForThePost(PublicationView view) {
+        return view.steps().stream().anyMatch(s -> s.step() == view.decisionStep()
+                && s.status() == PublicationView.StepStatus.PENDING);
     }
 
     /** @throws HeraldRejection {@code post_not_owned}, {@code unavailable} or {@code rate_limited} */

@@ -203,6 +203,64 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
     }
 
     /**
+     * On a LinkedIn connection that cannot read, a post confirmed on the operator's word alone keeps
+     * its first comment waiting for a confirmation Herald can read: the console lists the case, says
+     * why, offers abandon (and confirming the post again) but not re-attempt, and abandoning skips the
+     * comment while the post stays.
+     */
+    @Test
+    void aCommentWaitingOnAnUnverifiedPostIsAbandonedFromTheConsole() throws IOException {
+        String ws = newWorkspace("console-unverified");
+        String author = "urn:li:person:console" + (System.nanoTime() % 1_000_000_000L);
+        String token = "li-console-w-" + Math.abs(author.hashCode());
+        sandbox("POST", "/linkedin/tokens", "{\"token\":\"" + token + "\",\"author\":\"" + author
+                + "\",\"scopes\":[\"w_member_social\"]}");
+        Response channel = send("PUT", "/api/v1/workspaces/" + ws + "/channels/li", "{\"type\":\"linkedin\","
+                + "\"authorUrn\":\"" + author + "\",\"accessToken\":\"" + token + "\",\"scopes\":[\"w_member_social\"]}");
+        assertThat(channel.status()).as(channel.toString()).isIn(200, 201);
+        Response seeded = send("POST", "/sandbox/_admin/linkedin/" + author + "/posts", "{\"text\":\"By hand\"}");
+        assertThat(seeded.status()).as(seeded.toString()).isEqualTo(200);
+        String own = seeded.json().get("id").asText();
+        sandbox("POST", "/faults", "{\"provider\":\"linkedin\",\"target\":\"" + author + "\",\"type\":"
+                + "\"RESET_AFTER_READ\",\"operation\":\"PUBLISH\"}");
+        Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications", """
+                {"calendarEntryId":"with-comment","contentVersion":1,"channelId":"li","action":"publish",
+                 "content":{"body":"Posted, then confirmed by hand","firstComment":"Details below"}}""");
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        String id = created.json().get("publicationId").asText();
+        String casePath = "/api/v1/workspaces/" + ws + "/publications/" + id;
+        awaitJson(casePath, v -> v.get("status").asText().equals("OUTCOME_UNKNOWN") && v.get("needsDecision").asBoolean());
+        Response confirmed = send("POST", casePath + "/decisions",
+                "{\"decision\":\"confirm_published\",\"providerRef\":{\"id\":\"" + own + "\"}}");
+        assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
+        awaitJson(casePath, v -> "first_comment".equals(v.path("decisionStep").asText()));
+
+        openCase(ws, id);
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+        assertThat(browser.findElement(By.id("decision-reason")).getText())
+                .contains("waits for a confirmation Herald can read");
+        // the case is in the console's decision queue
+        wait.until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#queue [data-publication-id='" + id + "'][data-status='SUCCEEDED']")));
+        assertThat(button("abandon").isEnabled()).isTrue();
+        assertThat(button("confirm_published").isEnabled()).isTrue();
+        assertThat(button("reattempt").isEnabled()).as("the comment is never re-attempted on the operator's word")
+                .isFalse();
+        assertThat(button("confirm_not_published").isEnabled()).isFalse();
+        screenshot("5-comment-waits-on-unverified-post");
+
+        browser.findElement(By.id("decision-note")).sendKeys("this connection cannot read");
+        button("abandon").click();
+        confirmDecision("the post stays published");
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("decision-reason")));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("steps"), "SKIPPED"));
+        JsonNode view = send("GET", casePath, null, null).json();
+        assertThat(view.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(view.get("needsDecision").asBoolean()).isFalse();
+    }
+
+    /**
      * A provider (a WordPress site on a real local listener) answers the post's creation with a
      * {@code javascript:} link. The case renders, the URL shows as text, and no element of the page
      * links anywhere but http(s); nor does the publication's view carry the URL.

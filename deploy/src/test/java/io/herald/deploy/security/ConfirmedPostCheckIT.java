@@ -284,4 +284,77 @@ class ConfirmedPostCheckIT extends HeraldIntegrationTest {
         Response delete = change("li-w", "entry-1", "delete", 3);
         assertThat(delete.status()).as(delete.toString()).isEqualTo(202);
     }
+
+    /** A publish with a first comment whose post create was lost (the connection reset after the request was read). */
+    private String undecidedWithComment(String author, String channel, String entry) {
+        fault("linkedin", author, "RESET_AFTER_READ");
+        Response r = send("POST", publications(), """
+                {"calendarEntryId":"%s","contentVersion":1,"channelId":"%s","action":"publish",
+                 "content":{"title":"Entry","body":"With a comment","firstComment":"Details below"}}"""
+                .formatted(entry, channel));
+        assertThat(r.status()).as(r.toString()).isEqualTo(202);
+        String id = r.json().get("publicationId").asText();
+        awaitJson(publications() + "/" + id, v -> v.path("status").asText().equals("OUTCOME_UNKNOWN")
+                && v.path("needsDecision").asBoolean());
+        return id;
+    }
+
+    private static String steps(JsonNode view) {
+        StringBuilder steps = new StringBuilder();
+        view.get("steps").forEach(s -> steps.append(s.get("step").asText()).append(':')
+                .append(s.get("status").asText()).append(' '));
+        return steps.toString().trim();
+    }
+
+    /**
+     * Confirmed on the operator's word alone, the post gets no first comment until a confirmation
+     * Herald can read, which this connection never gives: the comment waits in the decision queue,
+     * where re-attempting it is refused and abandoning it skips it while the post stays.
+     */
+    @Test
+    void aCommentWaitingOnAnUnverifiedPostIsInTheDecisionQueueAndAnOperatorAbandonsIt() {
+        String author = linkedInAuthor("li-c", false);
+        String own = seeded("linkedin", author, "Posted by hand");
+        String id = undecidedWithComment(author, "li-c", "entry-c");
+
+        confirmedVerified(id, own, false);
+        JsonNode queue = awaitJson("/api/v1/workspaces/" + ws + "/decisions", q -> q.path("items").size() == 1
+                && "first_comment".equals(q.path("items").get(0).path("decisionStep").asText()));
+        JsonNode waiting = queue.get("items").get(0);
+        assertThat(waiting.get("publicationId").asText()).isEqualTo(id);
+        assertThat(waiting.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(waiting.get("decisionReason").asText()).contains("confirmed without being read back",
+                "waits for a confirmation Herald can read", "abandon the first comment");
+        assertThat(steps(waiting)).isEqualTo("create_post:SUCCEEDED first_comment:PENDING");
+
+        Response reattempt = send("POST", publications() + "/" + id + "/decisions", "{\"decision\":\"reattempt\"}");
+        assertThat(reattempt.status()).as(reattempt.toString()).isEqualTo(409);
+        assertThat(reattempt.json().get("code").asText()).isEqualTo("decision_not_allowed");
+        Response abandon = send("POST", publications() + "/" + id + "/decisions",
+                "{\"decision\":\"abandon\",\"note\":\"this channel cannot read\"}");
+        assertThat(abandon.status()).as(abandon.toString()).isEqualTo(200);
+
+        JsonNode view = awaitJson(publications() + "/" + id, v -> !v.path("needsDecision").asBoolean());
+        assertThat(view.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(steps(view)).isEqualTo("create_post:SUCCEEDED first_comment:SKIPPED");
+        assertThat(send("GET", "/api/v1/workspaces/" + ws + "/decisions", null, null).json().get("items")).isEmpty();
+        assertThat(sandboxTruth("linkedin", author)).hasSize(1);
+    }
+
+    /** Confirmed again once the connection can read, the post is read back as the author's and the comment is posted. */
+    @Test
+    void aCommentWaitingOnAnUnverifiedPostIsPostedOnceAConfirmationIsReadBack() {
+        String author = linkedInAuthor("li-r", false);
+        String own = seeded("linkedin", author, "Posted by hand");
+        String id = undecidedWithComment(author, "li-r", "entry-r");
+        confirmedVerified(id, own, false);
+        awaitJson(publications() + "/" + id, v -> "first_comment".equals(v.path("decisionStep").asText()));
+
+        connectLinkedIn("li-r", author, true);
+        confirmedVerified(id, own, true);
+        JsonNode view = awaitJson(publications() + "/" + id,
+                v -> steps(v).equals("create_post:SUCCEEDED first_comment:SUCCEEDED"));
+        assertThat(view.get("needsDecision").asBoolean()).isFalse();
+        assertThat(send("GET", "/api/v1/workspaces/" + ws + "/decisions", null, null).json().get("items")).isEmpty();
+    }
 }

@@ -175,6 +175,9 @@ final class PublicationTransitions {
                     d.providerRef = e.providerRef();
                 }
                 d.noDecision();
+                if (e.unverified()) {
+                    commentWaitsForReadableConfirmation(d);
+                }
             }
             case NOT_FOUND -> {
                 d.status = PublicationStatus.NOT_EXECUTED;
@@ -301,6 +304,25 @@ final class PublicationTransitions {
         d.noDecision();
         d.updatedAt = e.abandonedAt();
         return d.toView();
+    }
+
+    /**
+     * The post stands on an operator's word alone (the channel could not read it back): its first
+     * comment is not posted until a confirmation Herald can read, which a connection that cannot read
+     * never gives. The operator is asked, as the aggregate allows: abandon the comment (the post
+     * stays) or confirm the post again with a reference the channel reads back; never re-attempt it.
+     */
+    private static void commentWaitsForReadableConfirmation(PublicationViewDraft d) {
+        for (PublicationView.Step s : d.steps) {
+            if (s.step().followsPost() && s.status() == StepStatus.PENDING) {
+                d.needsDecision("the post was confirmed without being read back (the channel could not read it);"
+                        + " its " + s.step().label() + " waits for a confirmation Herald can read: abandon the "
+                        + s.step().label() + " (the post stays), or confirm published again with a reference the"
+                        + " channel can read");
+                d.decisionStep = s.step();
+                return;
+            }
+        }
     }
 
     /**

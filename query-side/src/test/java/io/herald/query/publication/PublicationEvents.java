@@ -145,6 +145,15 @@ public final class PublicationEvents {
                 source == ReconciliationSource.OPERATOR ? "checked the Page by hand" : null, at));
     }
 
+    /** An operator's {@code confirm_published} of {@code ref}; {@code verified} false: the channel could not read it. */
+    public void confirmedByOperator(PublicationId id, String workspace, int attemptNo, ProviderRef ref,
+                                    boolean verified, Instant at) {
+        send(id, new PublicationReconciledEvent(id, WorkspaceId.of(workspace), attemptNo, ReconciliationResult.FOUND,
+                ReconciliationSource.OPERATOR, ref, "confirmed published by olga"
+                        + (verified ? "" : "; the channel could not read the post back"), "olga", "found it by hand",
+                at, verified));
+    }
+
     public void executionRequested(PublicationId id, String workspace, AttemptTrigger trigger, Instant at) {
         send(id, new PublicationExecutionRequestedEvent(id, WorkspaceId.of(workspace), trigger, "olga", "try again", at,
                 0));

@@ -17,6 +17,8 @@ import io.herald.contracts.publication.PublicationView.StepStatus;
 import io.herald.contracts.publication.ReconciliationResult;
 import io.herald.contracts.publication.ReconciliationSource;
 import io.herald.query.ReadStore;
+import io.herald.query.decisionqueue.DecisionQueueQueryHandler;
+import io.herald.query.decisionqueue.FindDecisionQueueQuery;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +113,70 @@ class PublicationStepsViewIT {
         assertThat(skipped.needsDecision()).isFalse();
         assertThat(skipped.decisionStep()).isNull();
         assertThat(summary(skipped)).containsExactly("create_post:SUCCEEDED:1", "first_comment:SKIPPED:1");
+    }
+
+    /**
+     * A post confirmed on an operator's word alone (the channel could not read it back) gets no first
+     * comment until a confirmation Herald can read: the comment waits in the decision queue, where
+     * the aggregate lets an operator abandon it (the post stays), and leaves it once given up.
+     */
+    @Test
+    void aCommentWaitingForAnUnverifiedPostWaitsInTheDecisionQueueUntilAbandoned() {
+        PublicationId id = events.requestedWithSteps(WS, "e6", List.of(), "first!", T0);
+        events.attempted(id, WS, 1, PublicationStep.CREATE_POST, null, T0.plusSeconds(1));
+        events.outcomeUnknown(id, WS, 1, T0.plusSeconds(2));
+        events.reconciled(id, WS, 1, ReconciliationResult.UNKNOWN, ReconciliationSource.AUTOMATIC, null,
+                "read-back unavailable: the connection cannot read", T0.plusSeconds(40));
+        events.confirmedByOperator(id, WS, 1, POST, false, T0.plusSeconds(60));
+
+        PublicationView view = view(id);
+        assertThat(view.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(view.providerRef()).isEqualTo(POST);
+        assertThat(view.needsDecision()).isTrue();
+        assertThat(view.decisionStep()).isEqualTo(PublicationStep.FIRST_COMMENT);
+        assertThat(view.decisionReason()).contains("confirmed without being read back",
+                "first comment waits for a confirmation Herald can read", "abandon the first comment")
+                .doesNotContain("re-attempt");
+        assertThat(summary(view)).containsExactly("create_post:SUCCEEDED:1", "first_comment:PENDING:0");
+        assertThat(queue()).containsExactly(id);
+
+        events.stepSkipped(id, WS, 1, PublicationStep.FIRST_COMMENT, T0.plusSeconds(90));
+        PublicationView skipped = view(id);
+        assertThat(skipped.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(skipped.needsDecision()).isFalse();
+        assertThat(skipped.decisionStep()).isNull();
+        assertThat(summary(skipped)).containsExactly("create_post:SUCCEEDED:1", "first_comment:SKIPPED:0");
+        assertThat(queue()).isEmpty();
+    }
+
+    /** Confirmed again with a reference read back, the comment is due and nothing waits for an operator. */
+    @Test
+    void aConfirmationReadBackEndsTheWaitAndTheCommentIsDue() {
+        PublicationId id = events.requestedWithSteps(WS, "e7", List.of(), "first!", T0);
+        events.attempted(id, WS, 1, PublicationStep.CREATE_POST, null, T0.plusSeconds(1));
+        events.outcomeUnknown(id, WS, 1, T0.plusSeconds(2));
+        events.confirmedByOperator(id, WS, 1, POST, false, T0.plusSeconds(60));
+        assertThat(queue()).containsExactly(id);
+
+        events.confirmedByOperator(id, WS, 1, POST, true, T0.plusSeconds(120));
+        events.nextStepDue(id, WS, 2, PublicationStep.FIRST_COMMENT, T0.plusSeconds(120));
+        PublicationView view = view(id);
+        assertThat(view.needsDecision()).isFalse();
+        assertThat(summary(view)).containsExactly("create_post:SUCCEEDED:1", "first_comment:PENDING:0");
+        assertThat(queue()).isEmpty();
+
+        // a post without a first comment, confirmed unverified, has nothing waiting on it
+        PublicationId plain = events.requested(WS, "e8", "fb-main", T0);
+        events.attempted(plain, WS, 1, io.herald.contracts.publication.AttemptTrigger.INITIAL, T0.plusSeconds(1));
+        events.outcomeUnknown(plain, WS, 1, T0.plusSeconds(2));
+        events.confirmedByOperator(plain, WS, 1, POST, false, T0.plusSeconds(60));
+        assertThat(view(plain).needsDecision()).isFalse();
+        assertThat(queue()).isEmpty();
+    }
+
+    private List<PublicationId> queue() {
+        return new DecisionQueueQueryHandler(repository).handle(new FindDecisionQueueQuery(WorkspaceId.of(WS), null,
+                null, 0)).items().stream().map(PublicationView::publicationId).toList();
     }
 
     @Test
