@@ -104,9 +104,14 @@ public class ChannelConnectionService {
             Plan plan = plan(plugin, workspace, channel, request, store.load(workspace, channel));
             if (plan.changed() && !plan.next().equals(verified)) {
                 // the provider's word on what the admin typed, before anything is stored
-                try (ConnectionCheckSlots.Slot slot = checkSlots.take(workspace)) {
-                    verifyWithProvider(plugin, new ChannelConnection(workspace, channel, plan.type(),
-                            plan.next().settings(), plan.next().secrets(), plan.autoReattempt(), plan.verify()));
+                ChannelConnection candidate = new ChannelConnection(workspace, channel, plan.type(),
+                        plan.next().settings(), plan.next().secrets(), plan.autoReattempt(), plan.verify());
+                if (checksWithProvider(plugin)) {
+                    try (ConnectionCheckSlots.Slot slot = checkSlots.take(workspace)) {
+                        verifyWithProvider(plugin, candidate);
+                    }
+                } else {
+                    verifyWithProvider(plugin, candidate);
                 }
                 verified = plan.next();
             }
@@ -121,6 +126,19 @@ public class ChannelConnectionService {
             }
             log.info("channel {} of workspace {} changed while its new configuration was checked; read again",
                     channel, workspace);
+        }
+    }
+
+    /**
+     * Whether the plug-in has a check of its own: one that keeps {@link ChannelPlugin#verify}'s
+     * default answers at once and takes no slot (so an OAuth connect is never refused for a slot).
+     */
+    private static boolean checksWithProvider(ChannelPlugin plugin) {
+        try {
+            return plugin.getClass().getMethod("verify", ChannelConnection.class).getDeclaringClass()
+                    != ChannelPlugin.class;
+        } catch (NoSuchMethodException e) {
+            return true;
         }
     }
 
