@@ -78,7 +78,8 @@ public interface ChannelPlugin {
      * {@link #destinations} passed the outbound checks. Completes with the refusal to answer instead
      * of storing: {@code validation_failed} naming the field and the channel type when the provider
      * refused what the admin typed, {@code unavailable} when the provider could not be asked (nothing
-     * is stored either way). By default there is nothing to check.
+     * is stored either way). Called while no database transaction is open and no row is locked,
+     * one at a time per workspace. By default there is nothing to check.
      */
     default CompletableFuture<Optional<HeraldRejection>> verify(ChannelConnection candidate) {
         return CompletableFuture.completedFuture(Optional.empty());

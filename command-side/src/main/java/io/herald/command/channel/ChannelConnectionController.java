@@ -107,6 +107,14 @@ public class ChannelConnectionController {
                 .body(Problems.of(ErrorCode.RATE_LIMITED, refusal.getMessage()));
     }
 
+    /** The workspace's or the node's connection checks are all running: 429 with {@code Retry-After}, nothing stored. */
+    @ExceptionHandler(ConnectionCheckSlots.Busy.class)
+    ResponseEntity<ProblemDetail> checksBusy(ConnectionCheckSlots.Busy refusal) {
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(ConnectionCheckSlots.RETRY_AFTER.toSeconds()))
+                .body(Problems.of(ErrorCode.RATE_LIMITED, refusal.getMessage()));
+    }
+
     private ChannelConnectionView.Capabilities probeNow(WorkspaceId workspace, ChannelId channel) {
         try {
             return probes.probe(workspace, channel)

@@ -29,11 +29,14 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates and changes channel connections: the encrypted credentials row and the
- * {@code ChannelConnectionConfigured} event are written in one transaction. What a connection of a
+ * {@code ChannelConnectionConfigured} event are written in one short transaction, after the
+ * provider's check of a new or changed connection, which runs outside any transaction. What a connection of a
  * type needs, and which of its fields point it somewhere new, is its channel plug-in's to say.
  */
 @Service
@@ -42,6 +45,8 @@ public class ChannelConnectionService {
     private static final Logger log = LoggerFactory.getLogger(ChannelConnectionService.class);
     /** How long a {@code PUT} waits for the provider's check of a new or changed connection. */
     static final Duration VERIFY_PATIENCE = Duration.ofSeconds(20);
+    /** How often a {@code PUT} is read again when its connection changed while it was being checked. */
+    private static final int ROUNDS = 2;
 
     private final ChannelConnectionStore store;
     private final ChannelPlugins plugins;
@@ -50,11 +55,16 @@ public class ChannelConnectionService {
     private final TokenExpiryWarnings expiryWarnings;
     private final Clock clock;
     private final VerificationProperties verification;
+    private final TransactionTemplate transactions;
+    private final ConnectionCheckSlots checkSlots;
 
     public ChannelConnectionService(ChannelConnectionStore store, ChannelPlugins plugins, CommandGateway commands,
                                     OutboundGuard outbound, TokenExpiryWarnings expiryWarnings, Clock clock,
-                                    VerificationProperties verification) {
+                                    VerificationProperties verification, PlatformTransactionManager transactionManager,
+                                    ChannelCacheProperties channels) {
         this.store = store;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.checkSlots = new ConnectionCheckSlots(channels.maxConcurrentChecks());
         this.verification = verification;
         this.plugins = plugins;
         this.expiryWarnings = expiryWarnings;
@@ -72,13 +82,79 @@ public class ChannelConnectionService {
         return store.typeOf(workspace, channel);
     }
 
-    @Transactional
+    /**
+     * Stores a connection as a {@code PUT} describes it. A new or changed one (settings or secrets)
+     * is first checked with its provider ({@link ChannelPlugin#verify}, in a {@link ConnectionCheckSlots}
+     * slot) while no transaction is open and no database connection or row lock is held: a slow
+     * provider ties up no pooled connection. Then one short transaction locks the row, makes sure it
+     * is still as it was read before the check, and writes the row and the event. When another
+     * request changed the connection meanwhile, the request is read again against what is stored
+     * now (its check is made again only if that gives other settings or secrets than the ones
+     * checked); a second such change is {@code concurrent_modification}, with nothing stored.
+     *
+     * @throws ConnectionCheckSlots.Busy when the workspace's check slot or the node's are all taken
+     */
     public Configured configure(WorkspaceId workspace, ChannelId channel, ChannelConnectionRequest request,
                                 String actor) {
         ChannelPlugin plugin = plugins.find(request.type()).orElseThrow(() -> HeraldRejection.invalid(List.of(
                 new FieldViolation("type", "must be " + plugins.typeList()))));
+        ChannelPlugin.Connection verified = null;
+        for (int round = 1; ; round++) {
+            // read without a transaction: a single statement, its connection back in the pool at once
+            Plan plan = plan(plugin, workspace, channel, request, store.load(workspace, channel));
+            if (plan.changed() && !plan.next().equals(verified)) {
+                // the provider's word on what the admin typed, before anything is stored
+                ChannelConnection candidate = new ChannelConnection(workspace, channel, plan.type(),
+                        plan.next().settings(), plan.next().secrets(), plan.autoReattempt(), plan.verify());
+                if (checksWithProvider(plugin)) {
+                    try (ConnectionCheckSlots.Slot slot = checkSlots.take(workspace)) {
+                        verifyWithProvider(plugin, candidate);
+                    }
+                } else {
+                    verifyWithProvider(plugin, candidate);
+                }
+                verified = plan.next();
+            }
+            Optional<Configured> written = transactions.execute(status -> write(workspace, channel, request, actor,
+                    plan));
+            if (written != null && written.isPresent()) {
+                return written.get();
+            }
+            if (round >= ROUNDS) {
+                throw new HeraldRejection(ErrorCode.CONCURRENT_MODIFICATION, "channel " + channel + " was changed "
+                        + "by other requests while this one was being stored; nothing was stored, send it again");
+            }
+            log.info("channel {} of workspace {} changed while its new configuration was checked; read again",
+                    channel, workspace);
+        }
+    }
+
+    /**
+     * Whether the plug-in has a check of its own: one that keeps {@link ChannelPlugin#verify}'s
+     * default answers at once and takes no slot (so an OAuth connect is never refused for a slot).
+     */
+    private static boolean checksWithProvider(ChannelPlugin plugin) {
+        try {
+            return plugin.getClass().getMethod("verify", ChannelConnection.class).getDeclaringClass()
+                    != ChannelPlugin.class;
+        } catch (NoSuchMethodException e) {
+            return true;
+        }
+    }
+
+    /** What a {@code PUT} makes of the connection as read ({@code existing}). */
+    private record Plan(Optional<ChannelConnectionStore.StoredConnection> existing, ChannelType type,
+                        ChannelPlugin.Connection next, boolean autoReattempt, boolean verify, boolean changed) {
+
+        long version() {
+            long stored = existing.map(ChannelConnectionStore.StoredConnection::credentialVersion).orElse(0L);
+            return changed ? stored + 1 : stored;
+        }
+    }
+
+    private Plan plan(ChannelPlugin plugin, WorkspaceId workspace, ChannelId channel,
+                      ChannelConnectionRequest request, Optional<ChannelConnectionStore.StoredConnection> existing) {
         ChannelType type = plugin.type();
-        Optional<ChannelConnectionStore.StoredConnection> existing = store.load(workspace, channel);
         if (existing.isPresent() && !existing.get().type().equals(type)) {
             throw new HeraldRejection(ErrorCode.CHANNEL_TYPE_CHANGED, "channel " + channel + " is a "
                     + existing.get().type().wireName() + " connection; use a new channel id for a "
@@ -90,25 +166,41 @@ public class ChannelConnectionService {
         plugin.destinations(next.settings()).forEach((field, url) -> outbound.check(url, workspace.value()).ifPresent(reason -> {
             throw new HeraldRejection(ErrorCode.DESTINATION_NOT_ALLOWED, field + " is not allowed: " + reason);
         }));
-        ChannelSettings settings = next.settings();
-        ChannelSecrets secrets = next.secrets();
         boolean autoReattempt = Boolean.TRUE.equals(request.autoReattemptAfterNotFound());
         // not given: a connection keeps what it had, a new one gets the default
         boolean verify = request.verifyAfterSuccess() != null ? request.verifyAfterSuccess()
                 : existing.map(ChannelConnectionStore.StoredConnection::verifyAfterSuccess)
                         .orElse(verification.enabled());
-
-        long version = existing.map(ChannelConnectionStore.StoredConnection::credentialVersion).orElse(0L);
         boolean changed = stored == null
-                || !Objects.equals(stored.settings(), settings)
-                || !Objects.equals(stored.secrets(), secrets);
-        if (changed) {
-            // the provider's word on what the admin typed, before anything is stored
-            verifyWithProvider(plugin, new ChannelConnection(workspace, channel, type, settings, secrets,
-                    autoReattempt, verify));
-            version++;
+                || !Objects.equals(stored.settings(), next.settings())
+                || !Objects.equals(stored.secrets(), next.secrets());
+        return new Plan(existing, type, next, autoReattempt, verify, changed);
+    }
+
+    /**
+     * The write of a planned configuration, in its own short transaction: empty (nothing written)
+     * when the row is no longer as the plan read it.
+     */
+    private Optional<Configured> write(WorkspaceId workspace, ChannelId channel, ChannelConnectionRequest request,
+                                       String actor, Plan plan) {
+        Optional<ChannelConnectionStore.StoredConnection> now = store.loadForUpdate(workspace, channel);
+        if (!sameState(plan.existing(), now)) {
+            return Optional.empty();
         }
-        if (changed || existing.get().autoReattemptAfterNotFound() != autoReattempt
+        ChannelType type = plan.type();
+        ChannelSettings settings = plan.next().settings();
+        ChannelSecrets secrets = plan.next().secrets();
+        boolean autoReattempt = plan.autoReattempt();
+        boolean verify = plan.verify();
+        boolean changed = plan.changed();
+        long version = plan.version();
+        Optional<ChannelConnectionStore.StoredConnection> existing = plan.existing();
+        if (existing.isEmpty()) {
+            if (!store.create(workspace, channel, type, settings, version, secrets, autoReattempt, verify,
+                    clock.instant())) {
+                return Optional.empty();
+            }
+        } else if (changed || existing.get().autoReattemptAfterNotFound() != autoReattempt
                 || existing.get().verifyAfterSuccess() != verify) {
             store.save(workspace, channel, type, settings, version, secrets, autoReattempt, verify, clock.instant());
         }
@@ -123,7 +215,24 @@ public class ChannelConnectionService {
         }
         log.info("channel {} of workspace {} configured as {} (credential version {})", channel, workspace,
                 type.wireName(), version);
-        return new Configured(existing.isEmpty(), type, settings, autoReattempt, version, verify);
+        return Optional.of(new Configured(existing.isEmpty(), type, settings, autoReattempt, version, verify));
+    }
+
+    /**
+     * Whether the row is as it was read: its credentials change only under a new credential version,
+     * so the version, the settings and the two switches say that the stored secrets are the same too.
+     */
+    private static boolean sameState(Optional<ChannelConnectionStore.StoredConnection> before,
+                                     Optional<ChannelConnectionStore.StoredConnection> now) {
+        if (before.isEmpty() || now.isEmpty()) {
+            return before.isEmpty() && now.isEmpty();
+        }
+        ChannelConnectionStore.StoredConnection was = before.get();
+        ChannelConnectionStore.StoredConnection is = now.get();
+        return was.type().equals(is.type()) && was.credentialVersion() == is.credentialVersion()
+                && Objects.equals(was.settings(), is.settings())
+                && was.autoReattemptAfterNotFound() == is.autoReattemptAfterNotFound()
+                && was.verifyAfterSuccess() == is.verifyAfterSuccess();
     }
 
     /**
@@ -162,7 +271,7 @@ public class ChannelConnectionService {
      */
     @Transactional
     public boolean verifyAfterSuccess(WorkspaceId workspace, ChannelId channel, boolean verify, String actor) {
-        Optional<ChannelConnectionStore.StoredConnection> existing = store.load(workspace, channel);
+        Optional<ChannelConnectionStore.StoredConnection> existing = store.loadForUpdate(workspace, channel);
         if (existing.isEmpty()) {
             return false;
         }
@@ -187,7 +296,7 @@ public class ChannelConnectionService {
     @Transactional
     public boolean renewSecrets(WorkspaceId workspace, ChannelId channel, long readVersion, ChannelSecrets secrets,
                                 java.time.Instant expiresAt, String actor) {
-        Optional<ChannelConnectionStore.StoredConnection> existing = store.load(workspace, channel);
+        Optional<ChannelConnectionStore.StoredConnection> existing = store.loadForUpdate(workspace, channel);
         if (existing.isEmpty() || existing.get().credentialVersion() != readVersion) {
             return false;
         }

@@ -79,6 +79,15 @@ public class ChannelConnectionStore implements ChannelDirectory {
                 this::map, workspace.value(), channel.value()).stream().findFirst();
     }
 
+    /**
+     * The row as stored, locked until the caller's transaction ends: a write that depends on what it
+     * read takes this, so no other writer of the row comes in between.
+     */
+    Optional<StoredConnection> loadForUpdate(WorkspaceId workspace, ChannelId channel) {
+        return jdbc.query("SELECT * FROM channel_connection WHERE workspace_id = ? AND channel_id = ? FOR UPDATE",
+                this::map, workspace.value(), channel.value()).stream().findFirst();
+    }
+
     ChannelSecrets decrypt(StoredConnection stored) {
         byte[] plain = cipher.decrypt(stored.secretsCiphertext(),
                 associatedData(stored.workspaceId(), stored.channelId(), stored.credentialVersion()));
@@ -92,6 +101,30 @@ public class ChannelConnectionStore implements ChannelDirectory {
 
     void save(WorkspaceId workspace, ChannelId channel, ChannelType type, ChannelSettings settings,
               long credentialVersion, ChannelSecrets secrets, boolean autoReattempt, boolean verify, Instant at) {
+        write(workspace, channel, type, settings, credentialVersion, secrets, autoReattempt, verify, at, """
+                ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
+                    channel_type = EXCLUDED.channel_type, settings = EXCLUDED.settings,
+                    credential_version = EXCLUDED.credential_version,
+                    secrets_ciphertext = EXCLUDED.secrets_ciphertext, auto_reattempt = EXCLUDED.auto_reattempt,
+                    verify_after_success = EXCLUDED.verify_after_success, updated_at = EXCLUDED.updated_at
+                """);
+    }
+
+    /**
+     * Stores a new connection unless its row exists by now (made by a concurrent request meanwhile:
+     * that one is kept, and nothing is written).
+     *
+     * @return whether the row was inserted
+     */
+    boolean create(WorkspaceId workspace, ChannelId channel, ChannelType type, ChannelSettings settings,
+                   long credentialVersion, ChannelSecrets secrets, boolean autoReattempt, boolean verify, Instant at) {
+        return write(workspace, channel, type, settings, credentialVersion, secrets, autoReattempt, verify, at,
+                "ON CONFLICT (workspace_id, channel_id) DO NOTHING") == 1;
+    }
+
+    private int write(WorkspaceId workspace, ChannelId channel, ChannelType type, ChannelSettings settings,
+                      long credentialVersion, ChannelSecrets secrets, boolean autoReattempt, boolean verify,
+                      Instant at, String onConflict) {
         byte[] sealed;
         String settingsJson;
         try {
@@ -101,18 +134,14 @@ public class ChannelConnectionStore implements ChannelDirectory {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise channel connection " + channel);
         }
-        jdbc.update("""
+        int written = jdbc.update("""
                 INSERT INTO channel_connection (workspace_id, channel_id, channel_type, settings, credential_version,
                                                 secrets_ciphertext, auto_reattempt, verify_after_success, updated_at)
                 VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)
-                ON CONFLICT (workspace_id, channel_id) DO UPDATE SET
-                    channel_type = EXCLUDED.channel_type, settings = EXCLUDED.settings,
-                    credential_version = EXCLUDED.credential_version,
-                    secrets_ciphertext = EXCLUDED.secrets_ciphertext, auto_reattempt = EXCLUDED.auto_reattempt,
-                    verify_after_success = EXCLUDED.verify_after_success, updated_at = EXCLUDED.updated_at
-                """, workspace.value(), channel.value(), type.wireName(), settingsJson, credentialVersion, sealed,
-                autoReattempt, verify, Timestamp.from(at));
+                """ + onConflict, workspace.value(), channel.value(), type.wireName(), settingsJson,
+                credentialVersion, sealed, autoReattempt, verify, Timestamp.from(at));
         recent.invalidate(new WorkspaceChannel(workspace, channel));
+        return written;
     }
 
     /**

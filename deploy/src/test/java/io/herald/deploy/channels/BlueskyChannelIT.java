@@ -3,9 +3,19 @@ package io.herald.deploy.channels;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.herald.command.channel.ChannelConnectionService;
+import io.herald.contracts.id.ChannelId;
+import io.herald.contracts.id.WorkspaceId;
 import io.herald.deploy.HeraldIntegrationTest;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * A Bluesky connection through the API against the sandbox's PDS: made with a handle and an app
@@ -16,6 +26,9 @@ class BlueskyChannelIT extends HeraldIntegrationTest {
 
     private static final AtomicInteger ACCOUNTS = new AtomicInteger();
     private static final String APP_PASSWORD = "bsky-it-app-password";
+
+    @Autowired
+    private ChannelConnectionService connections;
 
     @Test
     void aConnectionPublishesAndAnUnknownCreateIsFoundUnderItsKey() {
@@ -115,6 +128,80 @@ class BlueskyChannelIT extends HeraldIntegrationTest {
         // the same connection with a handle that resolves and its app password is stored
         assertThat(connect(ws, "bsky", handle).status()).isEqualTo(201);
         assertThat(eventCount("chn_" + ws + "/bsky")).isPositive();
+    }
+
+    /**
+     * The check of a new connection runs while Herald holds no database transaction (the PDS is made
+     * slow), a second connection of the same workspace meanwhile is 429 with {@code Retry-After} and
+     * stores nothing, and another workspace's connection is stored at once.
+     */
+    @Test
+    void theCheckHoldsNoTransactionAndOneWorkspaceChecksOneConnectionAtATime() throws Exception {
+        String ws = newWorkspace("bsky-slow");
+        String other = newWorkspace("bsky-other");
+        String handle = account();
+        String otherHandle = account();
+        long latency = 3_000;
+        sandbox("PUT", "/latency", "{\"millis\":" + latency + "}");
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            Future<Response> slow = pool.submit(() -> connect(ws, "bsky", handle));
+            Thread.sleep(latency / 3);
+            // the check waits for the PDS now: no connection of Herald's sits in a transaction
+            List<String> waiting = jdbc.queryForList("""
+                    SELECT state || ': ' || left(query, 120) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid()
+                      AND state LIKE 'idle in transaction%' AND xact_start < now() - interval '500 milliseconds'
+                      AND query LIKE '%channel_connection%'
+                    """, String.class);
+            Response second = connect(ws, "bsky2", handle);
+            Future<Response> elsewhere = pool.submit(() -> connect(other, "bsky", otherHandle));
+
+            assertThat(waiting).as("transactions held while the PDS is asked").isEmpty();
+            assertThat(second.status()).as(second.toString()).isEqualTo(429);
+            assertThat(second.json().get("code").asText()).isEqualTo("rate_limited");
+            assertThat(second.retryAfter()).as("Retry-After").isNotBlank();
+            assertThat(slow.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+            assertThat(elsewhere.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+        } finally {
+            sandbox("PUT", "/latency", "{\"millis\":0}");
+            pool.shutdownNow();
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM channel_connection WHERE workspace_id = ?", Long.class,
+                ws)).isEqualTo(1);
+        assertThat(eventCount("chn_" + ws + "/bsky2")).isZero();
+    }
+
+    /**
+     * A change stored while a connection's check waits for the PDS (here the connection's
+     * {@code verifyAfterSuccess}, turned on by another request) is not overwritten by the older state
+     * the checked {@code PUT} had read: the {@code PUT} is read again against the row and kept.
+     */
+    @Test
+    void aChangeStoredDuringTheCheckIsKept() throws Exception {
+        String ws = newWorkspace("bsky-race");
+        String first = account();
+        String second = account();
+        assertThat(connect(ws, "bsky", first).status()).isEqualTo(201);
+        sandbox("PUT", "/latency", "{\"millis\":2000}");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Response> repointed = pool.submit(() -> connect(ws, "bsky", second));
+            Thread.sleep(1_000);
+            assertThat(connections.verifyAfterSuccess(new WorkspaceId(ws), new ChannelId("bsky"), true, "other"))
+                    .isTrue();
+            Response put = repointed.get(60, TimeUnit.SECONDS);
+            assertThat(put.status()).as(put.toString()).isEqualTo(200);
+            assertThat(put.json().get("verifyAfterSuccess").asBoolean()).as(put.toString()).isTrue();
+        } finally {
+            sandbox("PUT", "/latency", "{\"millis\":0}");
+            pool.shutdownNow();
+        }
+        Map<String, Object> row = jdbc.queryForMap("SELECT settings::text AS settings, credential_version, "
+                + "verify_after_success FROM channel_connection WHERE workspace_id = ? AND channel_id = 'bsky'", ws);
+        assertThat(row.get("settings").toString()).contains(second);
+        assertThat(row.get("credential_version")).isEqualTo(2L);
+        assertThat(row.get("verify_after_success")).isEqualTo(true);
     }
 
     private String account() {

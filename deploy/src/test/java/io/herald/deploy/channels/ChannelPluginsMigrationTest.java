@@ -84,7 +84,7 @@ class ChannelPluginsMigrationTest {
         ObjectMapper json = Jackson2ObjectMapperBuilder.json().modulesToInstall(plugins.jacksonModule()).build();
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.jdbcUrl()));
         ChannelConnectionStore store = new ChannelConnectionStore(jdbc, cipher, json, plugins,
-                new ChannelCacheProperties(Duration.ofSeconds(2)));
+                new ChannelCacheProperties(Duration.ofSeconds(2), 4));
 
         ChannelConnection facebook = store.find(new WorkspaceId("acme"), new ChannelId("fb-main")).orElseThrow();
         assertThat(facebook.type()).isEqualTo(ChannelType.of("facebook"));
