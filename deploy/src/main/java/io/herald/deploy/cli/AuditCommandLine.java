@@ -95,7 +95,8 @@ public final class AuditCommandLine {
      * {@code audit verify-export <file> --public-key <file> [--partial] [--allow-unsigned-tail]}:
      * checks an export's chain, hashes and checkpoint signatures with no database and no server, and
      * that every chain ends at a signed checkpoint (lines after a chain's last one are refused unless
-     * {@code --allow-unsigned-tail}, then noted); exits 0 when they hold, 1 naming the first line that
+     * {@code --allow-unsigned-tail}, then noted: Herald's exports end with checkpoints of their last
+     * lines, so the option is for files exported by earlier versions); exits 0 when they hold, 1 naming the first line that
      * does not, 2 when the check could not run.
      */
     static int verifyExport(String[] args, PrintStream out, PrintStream err) {

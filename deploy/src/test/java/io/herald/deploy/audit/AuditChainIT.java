@@ -68,6 +68,27 @@ class AuditChainIT extends HeraldIntegrationTest {
         return new ArrayList<>(Arrays.asList(export.body().split("\n")));
     }
 
+    /**
+     * The workspace's export right after its chain reached its last event, with no checkpoint
+     * signed since (the recurring task runs hourly in the tests): the export signs its own.
+     */
+    private List<String> freshExport(String ws) {
+        awaitChained(ws);
+        assertThat(jdbc.queryForObject("""
+                SELECT count(*) FROM audit_checkpoint k JOIN audit_chain_head h ON h.workspace_id = k.workspace_id
+                WHERE k.workspace_id = ? AND k.chain_order >= h.chain_order""", Long.class, ws))
+                .as("no checkpoint covers the chain's head before the export").isZero();
+        Response export = send("GET", "/api/v1/workspaces/" + ws + "/audit/events", null, null);
+        assertThat(export.status()).as(export.toString()).isEqualTo(200);
+        return new ArrayList<>(Arrays.asList(export.body().split("\n")));
+    }
+
+    private void awaitChained(String ws) {
+        long events = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE workspace_id = ?", Long.class, ws);
+        awaitJson("/api/v1/admin/audit/chain", progress -> jdbc.queryForObject(
+                "SELECT count(*) FROM audit_chain WHERE workspace_id = ?", Long.class, ws) == events);
+    }
+
     private record Run(int exitCode, String output) {
     }
 
@@ -137,7 +158,8 @@ class AuditChainIT extends HeraldIntegrationTest {
         String id = request(ws, "entry-1");
         PublicationScenarios drive = new PublicationScenarios(commands);
         drive.succeed(id, drive.startAttempt(id));
-        List<String> lines = signedExport(ws);
+        // taken right after the events, before any periodic checkpoint: it ends with one of its own
+        List<String> lines = freshExport(ws);
 
         assertThat(lines).hasSizeGreaterThanOrEqualTo(5);
         JsonNode first = json.readTree(lines.get(0));
@@ -150,6 +172,15 @@ class AuditChainIT extends HeraldIntegrationTest {
         JsonNode checkpoint = json.readTree(lines.get(lines.size() - 1)).get("checkpoint");
         assertThat(checkpoint.get("hash").asText()).isEqualTo(json.readTree(lines.get(lines.size() - 2)).get("hash").asText());
         assertThat(checkpoint.get("keyId").asText()).isEqualTo(keys.signer().orElseThrow().keyId());
+        // stored as the periodic ones are, and the one the next export ends with
+        assertThat(jdbc.queryForObject("""
+                SELECT count(*) FROM audit_checkpoint k JOIN audit_chain_head h ON h.workspace_id = k.workspace_id
+                WHERE k.workspace_id = ? AND k.chain_order = h.chain_order AND k.global_index = ? AND k.hash = ?
+                AND k.signed_at = ? AND k.signature = ?""", Long.class, ws, checkpoint.get("position").asLong(),
+                checkpoint.get("hash").asText(), checkpoint.get("at").asText(), checkpoint.get("signature").asText()))
+                .isOne();
+        Response again = send("GET", "/api/v1/workspaces/" + ws + "/audit/events", null, null);
+        assertThat(again.body().split("\n")).containsExactlyElementsOf(lines);
 
         Run clean = verify(lines);
         assertThat(clean.exitCode()).as(clean.output()).isZero();
@@ -225,6 +256,56 @@ class AuditChainIT extends HeraldIntegrationTest {
         Run afterTruncation = verify(lastRemoved);
         assertThat(afterTruncation.exitCode()).isEqualTo(1);
         assertThat(afterTruncation.output()).startsWith("line " + (lines.size() - 1) + ":");
+    }
+
+    @Test
+    void exportsAndTheRecurringTaskRacingStoreOneCheckpointOfAChainsHeadAndAllEndWithIt() throws Exception {
+        String ws = newWorkspace("race");
+        facebookChannel(ws, "fb-main", "EAAB-token-race");
+        request(ws, "entry-1");
+        awaitChained(ws);
+        String path = "/api/v1/workspaces/" + ws + "/audit/events";
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<String>> exports = new ArrayList<>();
+            // two exports of the workspace at once (herald.audit.max-concurrent-scans) and the task
+            for (int i = 0; i < 2; i++) {
+                exports.add(pool.submit(() -> {
+                    start.await();
+                    Response export = send("GET", path, null, null);
+                    assertThat(export.status()).as(export.toString()).isEqualTo(200);
+                    return export.body();
+                }));
+            }
+            java.util.concurrent.Future<Integer> task = pool.submit(() -> {
+                start.await();
+                return chain.checkpoint(keys.signer().orElseThrow(), Instant.now());
+            });
+            start.countDown();
+            task.get(1, java.util.concurrent.TimeUnit.MINUTES);
+            List<String> bodies = new ArrayList<>();
+            for (java.util.concurrent.Future<String> export : exports) {
+                bodies.add(export.get(1, java.util.concurrent.TimeUnit.MINUTES));
+            }
+            assertThat(jdbc.queryForObject("""
+                    SELECT count(*) FROM audit_checkpoint k JOIN audit_chain_head h ON h.workspace_id = k.workspace_id
+                    WHERE k.workspace_id = ? AND k.chain_order = h.chain_order""", Long.class, ws))
+                    .as("one checkpoint of the head").isOne();
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM audit_checkpoint WHERE workspace_id = ?", Long.class,
+                    ws)).isOne();
+            String stored = jdbc.queryForObject("SELECT signature FROM audit_checkpoint WHERE workspace_id = ?",
+                    String.class, ws);
+            assertThat(bodies).allSatisfy(body -> {
+                String[] lines = body.split("\n");
+                assertThat(lines[lines.length - 1]).contains("\"signature\":\"" + stored + "\"");
+                assertThat(body).isEqualTo(bodies.get(0));
+            });
+            Run verified = verify(Arrays.asList(bodies.get(0).split("\n")));
+            assertThat(verified.exitCode()).as(verified.output()).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private static boolean ofWorkspaces(JsonNode line, List<String> workspaces) {

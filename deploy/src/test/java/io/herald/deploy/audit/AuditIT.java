@@ -129,23 +129,32 @@ class AuditIT extends HeraldIntegrationTest {
 
         assertThat(all.status()).as(all.toString()).isEqualTo(200);
         assertThat(all.contentType()).startsWith("application/x-ndjson");
-        List<JsonNode> lines = ndjson(all.body());
+        List<JsonNode> everything = ndjson(all.body());
+        List<JsonNode> lines = events(everything);
         // the channel connection's events, then the publication's three
         assertThat(lines).hasSizeGreaterThanOrEqualTo(4);
         assertThat(lines).allSatisfy(e -> assertThat(e.get("payload").get("workspaceId").asText()).isEqualTo(clean[0]));
         for (int i = 1; i < lines.size(); i++) {
             assertThat(lines.get(i).get("position").asLong()).isGreaterThan(lines.get(i - 1).get("position").asLong());
         }
+        // and it ends with a checkpoint of its last line, signed by this export if no checkpoint had come yet
+        assertThat(everything).hasSize(lines.size() + 1);
+        assertClosedBy(everything.get(everything.size() - 1), lines.get(lines.size() - 1));
 
         long second = lines.get(1).get("position").asLong();
-        List<JsonNode> firstPage = ndjson(send("GET", base + "?limit=2", null, null).body());
-        assertThat(firstPage).hasSize(2);
-        assertThat(firstPage.get(1).get("position").asLong()).isEqualTo(second);
-        // no checkpoint signs the chain at or before that position yet: an export after it begins the chain
-        // at its origin, so that its first line is anchored (after a checkpoint it begins there: AuditChainIT)
-        assertThat(ndjson(send("GET", base + "?after=" + second, null, null).body())).isEqualTo(lines);
-        assertThat(ndjson(send("GET", base + "?after=" + second + "&limit=3", null, null).body()))
-                .isEqualTo(lines.subList(0, 3));
+        List<JsonNode> firstPageLines = ndjson(send("GET", base + "?limit=2", null, null).body());
+        List<JsonNode> firstPage = events(firstPageLines);
+        assertThat(firstPage).isEqualTo(lines.subList(0, 2));
+        assertThat(firstPageLines).hasSize(3);
+        assertClosedBy(firstPageLines.get(2), lines.get(1));
+        // the page ended at a checkpoint of its last line: the next page begins the chain at that signed head
+        List<JsonNode> next = ndjson(send("GET", base + "?after=" + second, null, null).body());
+        assertThat(next.get(0)).isEqualTo(firstPageLines.get(2));
+        assertThat(events(next)).isEqualTo(lines.subList(2, lines.size()));
+        assertThat(next.get(next.size() - 1)).isEqualTo(everything.get(everything.size() - 1));
+        List<JsonNode> limited = ndjson(send("GET", base + "?after=" + second + "&limit=2", null, null).body());
+        assertThat(events(limited)).isEqualTo(lines.subList(2, 4));
+        assertClosedBy(limited.get(limited.size() - 1), lines.get(3));
 
         List<JsonNode> whole = ndjson(send("GET", "/api/v1/audit/events?after=" + (second - 1), null, null).body());
         assertThat(whole.stream().filter(e -> clean[0].equals(e.path("workspaceId").asText())).toList())
@@ -206,6 +215,18 @@ class AuditIT extends HeraldIntegrationTest {
             throw new AssertionError("the verifier did not exit");
         }
         return new Cli(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+    }
+
+    /** The event lines of an export, without its checkpoint lines. */
+    private static List<JsonNode> events(List<JsonNode> lines) {
+        return lines.stream().filter(line -> !line.has("checkpoint")).toList();
+    }
+
+    private static void assertClosedBy(JsonNode line, JsonNode last) {
+        JsonNode checkpoint = line.get("checkpoint");
+        assertThat(checkpoint).as("a checkpoint line: " + line).isNotNull();
+        assertThat(checkpoint.get("position").asLong()).isEqualTo(last.get("position").asLong());
+        assertThat(checkpoint.get("hash").asText()).isEqualTo(last.get("hash").asText());
     }
 
     private List<JsonNode> ndjson(String body) {

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The hash chain of the audit export (docs/audit.md). An export line is the event as
@@ -40,6 +44,23 @@ public final class AuditChain {
         content.remove(PREV_HASH);
         content.remove(HASH);
         return sha256(prevHash + "\n" + CanonicalJson.of(content));
+    }
+
+    /**
+     * The last lines, of those an export holds for each chain ({@code lastLines}: workspace → its
+     * last line), that no checkpoint covers: those whose chain's newest checkpoint at or before
+     * the export's last line ({@code checkpoints}, at most one a chain) is at an earlier chain
+     * position, or which have none. In the order of {@code lastLines}.
+     */
+    static List<AuditChainRepository.Link> uncovered(Map<String, AuditChainRepository.Link> lastLines,
+                                                     Collection<AuditChainRepository.Checkpoint> checkpoints) {
+        Map<String, Long> signedThrough = new HashMap<>();
+        for (AuditChainRepository.Checkpoint checkpoint : checkpoints) {
+            signedThrough.merge(checkpoint.workspaceId(), checkpoint.chainOrder(), Math::max);
+        }
+        return lastLines.values().stream()
+                .filter(line -> signedThrough.getOrDefault(line.workspaceId(), -1L) < line.chainOrder())
+                .toList();
     }
 
     /** What a checkpoint's signature covers. */

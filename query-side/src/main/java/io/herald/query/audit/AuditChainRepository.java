@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -169,27 +170,55 @@ public class AuditChainRepository {
                                   WHERE c.workspace_id = h.workspace_id AND c.chain_order >= h.chain_order)""",
                 (rs, i) -> new Head(rs.getString("workspace_id"), rs.getLong("global_index"), rs.getLong("chain_order"),
                         rs.getString("hash"), rs.getLong("events")));
-        if (grown.isEmpty()) {
-            return 0;
+        store(signer, grown.stream().map(h -> new Link(h.position(), h.chainOrder(), h.workspaceId(), null, h.hash()))
+                .toList(), now);
+        return grown.size();
+    }
+
+    /**
+     * The checkpoints an export ends with, one for each chain it holds, covering the chain's last
+     * line in it ({@code lastLines}: workspace → that line; {@code lastOrder}: the export's last
+     * chain position). Where a chain's newest stored checkpoint at or before its last line is
+     * older than that line (or it has none), the line is signed now with {@code signer} (absent:
+     * nothing is signed and the export ends with what is stored) and stored as a checkpoint as the
+     * recurring task stores one. A checkpoint is stored at most once per chain and position: when
+     * another export or the recurring task stored one there first, that one is kept, and it is
+     * the one answered, so every checkpoint an export shows is a row of {@code audit_checkpoint}.
+     */
+    List<Checkpoint> closingCheckpoints(Map<String, Link> lastLines, long lastOrder, Optional<AuditSigner> signer,
+                                        Instant now) {
+        List<Checkpoint> stored = checkpointsAtOrBefore(lastLines.keySet(), lastOrder);
+        List<Link> open = AuditChain.uncovered(lastLines, stored);
+        if (open.isEmpty() || signer.isEmpty()) {
+            return stored;
+        }
+        store(signer.get(), open, now);
+        return checkpointsAtOrBefore(lastLines.keySet(), lastOrder);
+    }
+
+    /** Signs these chain rows with {@code at} = now and stores them as checkpoints, keeping any stored there first. */
+    private void store(AuditSigner signer, List<Link> heads, Instant now) {
+        if (heads.isEmpty()) {
+            return;
         }
         String at = now.toString();
         List<MapSqlParameterSource> rows = new ArrayList<>();
-        for (Head head : grown) {
+        for (Link head : heads) {
             String signature = signer.sign(AuditChain.signedText(head.workspaceId(), head.position(), head.hash(), at));
             rows.add(new MapSqlParameterSource("ws", head.workspaceId()).addValue("position", head.position())
                     .addValue("order", head.chainOrder()).addValue("hash", head.hash()).addValue("at", at)
                     .addValue("key", signer.keyId()).addValue("signature", signature));
         }
+        // the primary key (workspace_id, chain_order): a second signature of the same position is not stored
         jdbc.batchUpdate("""
                 INSERT INTO audit_checkpoint (workspace_id, global_index, chain_order, hash, signed_at, key_id, signature)
                 VALUES (:ws, :position, :order, :hash, :at, :key, :signature) ON CONFLICT DO NOTHING""",
                 rows.toArray(MapSqlParameterSource[]::new));
         jdbc.update("""
                 INSERT INTO audit_signing_key (key_id, public_key, first_used, last_used) VALUES (:key, :pub, :now, :now)
-                ON CONFLICT (key_id) DO UPDATE SET last_used = EXCLUDED.last_used""",
+                ON CONFLICT (key_id) DO UPDATE SET last_used = GREATEST(audit_signing_key.last_used, EXCLUDED.last_used)""",
                 new MapSqlParameterSource("key", signer.keyId()).addValue("pub", signer.publicKey())
                         .addValue("now", Timestamp.from(now)));
-        return grown.size();
     }
 
     /**

@@ -17,10 +17,9 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -53,10 +52,11 @@ public class AuditController {
     private final AuditKeys keys;
     private final ObjectMapper json;
     private final Duration verifyWait;
+    private final Clock clock;
 
     public AuditController(EventStoreReader store, RuleVerification verification, VerificationJobs jobs,
                            AuditScanLimiter scans, ObjectMapper objectMapper, AuditProperties properties,
-                           AuditChainRepository chain, ProcessorCatchUp catchUp, AuditKeys keys) {
+                           AuditChainRepository chain, ProcessorCatchUp catchUp, AuditKeys keys, Clock clock) {
         this.store = store;
         this.verification = verification;
         this.jobs = jobs;
@@ -66,6 +66,7 @@ public class AuditController {
         this.chain = chain;
         this.catchUp = catchUp;
         this.keys = keys;
+        this.clock = clock;
     }
 
     /** The stream of one publication; another workspace's publication is "not found". */
@@ -220,8 +221,12 @@ public class AuditController {
      * before the first byte, so a bad one still gets a problem+json answer.
      *
      * <p>The lines are the chained events in chain order, each with its stored {@code prevHash} and
-     * {@code hash}; the response ends with the newest checkpoint, of each chain it holds, at or before
-     * its last line. An export after a position begins each chain that started before it at that
+     * {@code hash}; the response ends with a checkpoint of each chain it holds at that chain's last
+     * line in it: the stored one, or, when the chain's newest stored checkpoint is older than that
+     * line (the export came before the recurring task signed it), one signed now and stored as the
+     * task stores one ({@link AuditChainRepository#closingCheckpoints}), so that every line is
+     * covered by a signature. Events stored but not yet chained are not in it: the export ends at
+     * each chain's head as the chain processor has it. An export after a position begins each chain that started before it at that
      * chain's newest checkpoint at or before it (written first, so the chain's first line continues
      * a signed hash) or, if it has none there, at its origin: every chain is complete from a signed
      * hash or its origin on. It first waits briefly ({@code herald.audit.verify-wait}) for the chain to reach
@@ -240,7 +245,7 @@ public class AuditController {
             response.setContentType(NDJSON);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
             Writer out = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
-            Set<String> chains = new LinkedHashSet<>();
+            java.util.Map<String, AuditChainRepository.Link> lastLines = new java.util.LinkedHashMap<>();
             long[] lastOrder = {-1};
             // an export that begins after a position begins each chain at its signed head there
             java.util.Map<String, Long> starts = new java.util.LinkedHashMap<>();
@@ -256,12 +261,13 @@ public class AuditController {
                 ObjectNode line = AuditChain.line(json, chained.event(), chained.link().workspaceId());
                 line.put(AuditChain.PREV_HASH, chained.link().prevHash());
                 line.put(AuditChain.HASH, chained.link().hash());
-                chains.add(chained.link().workspaceId());
+                lastLines.put(chained.link().workspaceId(), chained.link());
                 lastOrder[0] = chained.link().chainOrder();
                 write(out, line);
             });
             if (lastOrder[0] >= 0) {
-                for (AuditChainRepository.Checkpoint checkpoint : chain.checkpointsAtOrBefore(chains, lastOrder[0])) {
+                for (AuditChainRepository.Checkpoint checkpoint
+                        : chain.closingCheckpoints(lastLines, lastOrder[0], keys.signer(), clock.instant())) {
                     write(out, checkpointLine(checkpoint));
                 }
             }

@@ -165,8 +165,8 @@ public final class ExportVerifier {
                     + ": lines after them may have been cut off";
             if (!unsignedTail) {
                 return bad(first, events, checkpoints, "line " + first + ": " + problem
-                        + " (a checkpoint line was removed, or the lines were exported before their checkpoint"
-                        + " was signed: export again after the next one)");
+                        + " (a checkpoint line was removed, or the file was exported by an earlier Herald before"
+                        + " their checkpoint was signed: export it again, as an export now ends signed)");
             }
             notes.add(problem);
         }

@@ -141,6 +141,25 @@ class AuditChainTest {
         assertThat(check(keys, export(signer, 3).subList(0, 3)).problem()).contains("without a checkpoint");
     }
 
+    @Test
+    void anExportSignsTheLastLineOfEachChainThatNoStoredCheckpointReaches() {
+        AuditChainRepository.Link acme = new AuditChainRepository.Link(40, 12, "acme", "p", "h-acme");
+        AuditChainRepository.Link beta = new AuditChainRepository.Link(41, 13, "beta", "p", "h-beta");
+        AuditChainRepository.Link gamma = new AuditChainRepository.Link(42, 14, "gamma", "p", "h-gamma");
+        Map<String, AuditChainRepository.Link> lastLines = new java.util.LinkedHashMap<>();
+        lastLines.put("acme", acme);
+        lastLines.put("beta", beta);
+        lastLines.put("gamma", gamma);
+        // acme's newest checkpoint is at its last line, beta's before it, gamma has none
+        List<AuditChainRepository.Checkpoint> stored = List.of(
+                new AuditChainRepository.Checkpoint("acme", 40, 12, "h-acme", "at", "k", "s"),
+                new AuditChainRepository.Checkpoint("beta", 30, 9, "h-old", "at", "k", "s"));
+
+        assertThat(AuditChain.uncovered(lastLines, stored)).containsExactly(beta, gamma);
+        assertThat(AuditChain.uncovered(lastLines, List.of())).containsExactly(acme, beta, gamma);
+        assertThat(AuditChain.uncovered(Map.of("acme", acme), stored)).isEmpty();
+    }
+
     private ExportVerifier.Result partial(Map<String, String> keys, List<String> lines) throws IOException {
         return new ExportVerifier(keys, true).verify(reader(lines));
     }
