@@ -7,27 +7,22 @@
   var el = H.el;
   var state = H.state;
 
-  var ALLOWED = {
-    confirm_published: ['OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'FAILED'],
-    confirm_not_published: ['OUTCOME_UNKNOWN'],
-    reattempt: ['NOT_EXECUTED', 'FAILED'],
-    abandon: ['REQUESTED', 'RETRY_SCHEDULED', 'HELD', 'FAILED', 'OUTCOME_UNKNOWN', 'NOT_EXECUTED', 'COMMENT_WAITS'],
-    // a post that vanished after success (still SUCCEEDED) waits for one of these two
-    confirm_removed: ['VANISHED'],
-    republish: ['VANISHED']
-  };
-  // the post was confirmed without being read back: its first comment waits for a confirmation Herald can
-  // read. The comment may be abandoned (the post stays) or the post confirmed again; never re-attempted.
-  ALLOWED.confirm_published.push('COMMENT_WAITS');
+  /**
+   * Whether the server accepts this decision now: the view lists them (allowedDecisions, from the rule the
+   * publication itself enforces, for the post or for the step decisionStep names). The console never guesses.
+   */
+  function allows(view, decision) { return (view.allowedDecisions || []).indexOf(decision) >= 0; }
 
   /**
-   * What the decisions go by: the status; VANISHED while a post gone after success waits for a decision;
-   * COMMENT_WAITS while a step after the post, never run, waits for the post to be confirmed readably.
+   * Which words the case gets (never which buttons): VANISHED while a post gone after success waits for a
+   * decision; COMMENT_WAITS while a step after the post, never run, waits for the post to be confirmed
+   * readably; OUTCOME_UNKNOWN while the post's or that step's outcome is unknown; else the status.
    */
-  function decidable(view) {
+  function caseKind(view) {
     if (view.vanishedAt && view.needsDecision) { return 'VANISHED'; }
     var entry = view.needsDecision && view.decisionStep ? decisionEntry(view) : null;
     if (entry && entry.stepRole === 'FOLLOWS_POST' && entry.status === 'PENDING') { return 'COMMENT_WAITS'; }
+    if (entry && entry.stepRole === 'FOLLOWS_POST' && entry.status === 'OUTCOME_UNKNOWN') { return 'OUTCOME_UNKNOWN'; }
     return view.status;
   }
   var current = null;
@@ -50,7 +45,7 @@
     var what = entry && entry.stepRole === 'FOLLOWS_POST' ? 'the ' + stepLabel(entry) + ' under the post' : 'the post';
     switch (decision) {
       case 'confirm_published':
-        if (decidable(view) === 'COMMENT_WAITS') {
+        if (caseKind(view) === 'COMMENT_WAITS') {
           return 'Confirm published again: Herald reads the post at ' + view.channelId
             + (ref.url || ref.id ? ' (' + (ref.url || ref.id) + ')' : '') + ' back; once it can, '
             + 'the ' + stepLabel(entry) + ' is posted under it.';
@@ -201,19 +196,19 @@
     }
     var allowedAny = false;
     Array.prototype.forEach.call(document.querySelectorAll('[data-decision]'), function (button) {
-      var allowed = ALLOWED[button.dataset.decision].indexOf(decidable(view)) >= 0;
+      var allowed = allows(view, button.dataset.decision);
       allowedAny = allowedAny || allowed;
       button.disabled = !allowed || state.busy;
     });
-    if (pending && ALLOWED[pending].indexOf(decidable(view)) < 0) { cancelConfirmation(); }
+    if (pending && !allows(view, pending)) { cancelConfirmation(); }
     $('decision-fields').hidden = !allowedAny;
     $('decision-help').textContent = allowedAny
-      ? (view.status === 'OUTCOME_UNKNOWN'
+      ? (caseKind(view) === 'OUTCOME_UNKNOWN'
         ? 'The outcome is unknown: check at the provider, then confirm published or not published. '
           + 'Re-attempt becomes possible only after “confirm not published”.'
-        : (decidable(view) === 'VANISHED' ? 'The post was published, then removed at the provider: confirm it '
+        : (caseKind(view) === 'VANISHED' ? 'The post was published, then removed at the provider: confirm it '
           + 'removed, or republish it as the entry\'s next version.'
-          : (decidable(view) === 'COMMENT_WAITS' ? 'The post was confirmed without being read back: abandon the '
+          : (caseKind(view) === 'COMMENT_WAITS' ? 'The post was confirmed without being read back: abandon the '
             + 'comment (the post stays), or confirm published again with a reference the channel can read.' : '')))
       : 'No decision is possible while the publication is ' + H.words(view.status).toLowerCase() + '.';
   }

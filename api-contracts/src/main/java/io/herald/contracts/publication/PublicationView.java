@@ -25,6 +25,7 @@ import java.util.List;
  * @param vanishedAt   when its post was read again after success and found gone (it stays SUCCEEDED); null otherwise
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonIgnoreProperties(value = {"allowedDecisions"}, allowGetters = true)
 public record PublicationView(
         PublicationId publicationId,
         WorkspaceId workspaceId,
@@ -81,6 +82,52 @@ public record PublicationView(
         this(publicationId, workspaceId, calendarEntryId, contentVersion, channelId, channelType, action, status,
                 contentHash, scheduledAt, requestedAt, providerRef, attempts, reconciliations, needsDecision,
                 decisionReason, updatedAt, targetRef, steps, decisionStep, heldReason, null, null, null, null);
+    }
+
+    /**
+     * The decisions an operator may take now ({@code POST …/decisions} accepts these and refuses any
+     * other with {@code decision_not_allowed}), read off this view by {@link OperatorDecisionRule}, the
+     * rule the publication itself enforces: about the step {@code decisionStep} names while
+     * {@code needsDecision} (the post, or its first comment), about the post otherwise. Empty when
+     * none is possible.
+     */
+    @JsonProperty("allowedDecisions")
+    @Schema(description = "The decisions an operator may take now, for the step decisionStep names while "
+            + "needsDecision (else the post); any other is refused with decision_not_allowed. Empty when none.")
+    public List<OperatorDecision> allowedDecisions() {
+        if (status == null) {
+            return List.of();
+        }
+        return List.copyOf(OperatorDecisionRule.allowed(status, vanishedAt != null && needsDecision,
+                commentStanding(), postUnverified()));
+    }
+
+    private OperatorDecisionRule.Comment commentStanding() {
+        if (!needsDecision || decisionStep == null || !decisionStep.followsPost()) {
+            return OperatorDecisionRule.Comment.NONE;
+        }
+        StepStatus comment = steps.stream().filter(s -> s.step() == decisionStep).map(Step::status)
+                .reduce((first, second) -> second).orElse(null);
+        if (comment == null) {
+            return OperatorDecisionRule.Comment.NONE;
+        }
+        return switch (comment) {
+            case OUTCOME_UNKNOWN -> OperatorDecisionRule.Comment.OUTCOME_UNKNOWN;
+            case PENDING -> OperatorDecisionRule.Comment.WAITS_ON_UNVERIFIED_POST;
+            case FAILED -> OperatorDecisionRule.Comment.FAILED;
+            case SUCCEEDED, SKIPPED -> OperatorDecisionRule.Comment.NONE;
+        };
+    }
+
+    /** The post stands on an operator's word alone: its latest confirmation could not be read back. */
+    private boolean postUnverified() {
+        Reconciliation latest = null;
+        for (Reconciliation r : reconciliations == null ? List.<Reconciliation>of() : reconciliations) {
+            if (r.result() == ReconciliationResult.FOUND && (r.step() == null || !r.step().followsPost())) {
+                latest = r;
+            }
+        }
+        return latest != null && Boolean.FALSE.equals(latest.verified());
     }
 
     /** This view as it stood at {@code instant}: the same fields, with {@code asOf} echoed. */

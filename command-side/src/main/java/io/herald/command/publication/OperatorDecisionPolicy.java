@@ -5,6 +5,7 @@ import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.AttemptTrigger;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.OperatorDecision;
+import io.herald.contracts.publication.OperatorDecisionRule;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAbandonedEvent;
 import io.herald.contracts.publication.PublicationExecutionRequestedEvent;
@@ -20,7 +21,8 @@ import io.herald.contracts.publication.ReconciliationSource;
  * What an operator's decision (docs/api.md#operators-and-auditors) records, and in which states each is
  * allowed: about the post, or, once the post stands and its first comment waits for an operator,
  * about that comment ({@code decisionStep: first_comment}). A decision not allowed is refused with
- * {@code decision_not_allowed} and a hint at what would be.
+ * {@code decision_not_allowed} and a hint at what would be. Which decisions each case accepts is
+ * {@link OperatorDecisionRule}'s, the rule the publication view lists as {@code allowedDecisions}.
  */
 final class OperatorDecisionPolicy {
 
@@ -38,7 +40,8 @@ final class OperatorDecisionPolicy {
      * the channel can never read (LinkedIn without its read scope) nothing else would end it.
      */
     static boolean givesUpCommentOfUnverifiedPost(PublicationState state, DecidePublicationCommand command) {
-        return command.decision() == OperatorDecision.ABANDON && state.status() == PublicationStatus.SUCCEEDED
+        return OperatorDecisionRule.onCommentOfUnverifiedPost().contains(command.decision())
+                && state.status() == PublicationStatus.SUCCEEDED
                 && state.postUnverified() && state.steps().comment() == PublicationSteps.CommentState.PENDING;
     }
 
@@ -47,10 +50,7 @@ final class OperatorDecisionPolicy {
         return switch (command.decision()) {
             case CONFIRM_PUBLISHED -> {
                 boolean reconfirm = state.status() == PublicationStatus.SUCCEEDED && state.postUnverified();
-                if (!reconfirm) {
-                    requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN,
-                            PublicationStatus.NOT_EXECUTED, PublicationStatus.FAILED);
-                }
+                requireDecidable(state, command);
                 ProviderRef ref = command.providerRef();
                 if (ref == null || (isBlank(ref.id()) && isBlank(ref.url()))) {
                     throw new HeraldRejection(ErrorCode.VALIDATION_FAILED,
@@ -64,22 +64,20 @@ final class OperatorDecisionPolicy {
                         command.operator(), command.note(), command.decidedAt(), verified);
             }
             case CONFIRM_NOT_PUBLISHED -> {
-                requireDecidable(state, command, PublicationStatus.OUTCOME_UNKNOWN);
+                requireDecidable(state, command);
                 yield new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
                         state.lastAttemptNo(), ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR, null,
                         "confirmed not published by " + command.operator(), command.operator(), command.note(),
                         command.decidedAt());
             }
             case REATTEMPT -> {
-                requireDecidable(state, command, PublicationStatus.NOT_EXECUTED, PublicationStatus.FAILED);
+                requireDecidable(state, command);
                 yield new PublicationExecutionRequestedEvent(request.publicationId(), request.workspaceId(),
                         AttemptTrigger.OPERATOR_REATTEMPT, command.operator(), command.note(), command.decidedAt(),
                         state.nextAttemptNo());
             }
             case ABANDON -> {
-                requireDecidable(state, command, PublicationStatus.REQUESTED, PublicationStatus.RETRY_SCHEDULED,
-                        PublicationStatus.FAILED, PublicationStatus.OUTCOME_UNKNOWN, PublicationStatus.NOT_EXECUTED,
-                        PublicationStatus.HELD);
+                requireDecidable(state, command);
                 yield new PublicationAbandonedEvent(request.publicationId(), request.workspaceId(), command.operator(),
                         command.note(), command.decidedAt());
             }
@@ -91,27 +89,22 @@ final class OperatorDecisionPolicy {
     static Object onComment(PublicationState state, DecidePublicationCommand command) {
         PublicationRequestedEvent request = state.request();
         PublicationSteps.CommentState comment = state.steps().comment();
+        if (!(comment == PublicationSteps.CommentState.PENDING ? OperatorDecisionRule.onCommentOfUnverifiedPost()
+                : OperatorDecisionRule.onComment(comment == PublicationSteps.CommentState.OUTCOME_UNKNOWN))
+                .contains(command.decision())) {
+            throw commentDecisionRefused(command, comment);
+        }
         return switch (command.decision()) {
             case CONFIRM_PUBLISHED -> new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
                     state.lastAttemptNo(), ReconciliationResult.FOUND, ReconciliationSource.OPERATOR,
                     command.providerRef(), "comment confirmed published by " + command.operator(), command.operator(),
                     command.note(), command.decidedAt());
-            case CONFIRM_NOT_PUBLISHED -> {
-                if (comment != PublicationSteps.CommentState.OUTCOME_UNKNOWN) {
-                    throw commentDecisionRefused(command, comment);
-                }
-                yield new PublicationReconciledEvent(request.publicationId(), request.workspaceId(),
-                        state.lastAttemptNo(), ReconciliationResult.NOT_FOUND, ReconciliationSource.OPERATOR, null,
-                        "comment confirmed not published by " + command.operator(), command.operator(),
-                        command.note(), command.decidedAt());
-            }
-            case REATTEMPT -> {
-                if (comment == PublicationSteps.CommentState.OUTCOME_UNKNOWN) {
-                    throw commentDecisionRefused(command, comment);
-                }
-                yield new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
-                        state.nextAttemptNo(), state.steps().followUp(), command.decidedAt());
-            }
+            case CONFIRM_NOT_PUBLISHED -> new PublicationReconciledEvent(request.publicationId(),
+                    request.workspaceId(), state.lastAttemptNo(), ReconciliationResult.NOT_FOUND,
+                    ReconciliationSource.OPERATOR, null, "comment confirmed not published by " + command.operator(),
+                    command.operator(), command.note(), command.decidedAt());
+            case REATTEMPT -> new PublicationNextStepDueEvent(request.publicationId(), request.workspaceId(),
+                    state.nextAttemptNo(), state.steps().followUp(), command.decidedAt());
             case ABANDON -> new PublicationStepSkippedEvent(request.publicationId(), request.workspaceId(),
                     state.lastAttemptNo(), state.steps().followUp(), command.operator(), command.note(),
                     command.decidedAt());
@@ -141,13 +134,10 @@ final class OperatorDecisionPolicy {
         return command.verified();
     }
 
-    private static void requireDecidable(PublicationState state, DecidePublicationCommand command,
-                                         PublicationStatus... allowed) {
+    private static void requireDecidable(PublicationState state, DecidePublicationCommand command) {
         PublicationStatus status = state.status();
-        for (PublicationStatus s : allowed) {
-            if (s == status) {
-                return;
-            }
+        if (OperatorDecisionRule.onPost(status, state.postUnverified()).contains(command.decision())) {
+            return;
         }
         String hint = switch (status) {
             case OUTCOME_UNKNOWN -> ": the outcome is unknown; confirm published or not published first";

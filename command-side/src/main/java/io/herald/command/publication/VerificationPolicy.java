@@ -4,6 +4,7 @@ import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.OperatorDecision;
+import io.herald.contracts.publication.OperatorDecisionRule;
 import io.herald.contracts.publication.PublicationRequestedEvent;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationVanishDecidedEvent;
@@ -92,7 +93,7 @@ final class VerificationPolicy {
             throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED, decision.wireName()
                     + " is only allowed on a publication whose post vanished after success and waits for a decision");
         }
-        if (decision != OperatorDecision.CONFIRM_REMOVED && decision != OperatorDecision.REPUBLISH) {
+        if (!OperatorDecisionRule.onVanishedPost().contains(decision)) {
             throw new HeraldRejection(ErrorCode.DECISION_NOT_ALLOWED, decision.wireName()
                     + " is not allowed: the post vanished after success; confirm_removed or republish");
         }

@@ -1,5 +1,6 @@
 package io.herald.command.publication;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.axonframework.test.matchers.Matchers.predicate;
 
 import io.herald.command.health.ConnectionHealth;
@@ -26,6 +27,7 @@ import io.herald.contracts.publication.DecidePublicationCommand;
 import io.herald.contracts.publication.ExpireAttemptCommand;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.OperatorDecision;
+import io.herald.contracts.publication.OperatorDecisionRule;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationAttemptedEvent;
@@ -34,6 +36,7 @@ import io.herald.contracts.publication.PublicationNextStepDueEvent;
 import io.herald.contracts.publication.PublicationOutcomeUnknownEvent;
 import io.herald.contracts.publication.PublicationReconciledEvent;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
 import io.herald.contracts.publication.PublicationStepSkippedEvent;
 import io.herald.contracts.publication.PublicationSucceededEvent;
@@ -51,6 +54,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.junit.jupiter.api.BeforeEach;
@@ -262,6 +266,46 @@ class PublicationStepsTest {
                         T0.plusSeconds(90)))
                 .expectNoEvents()
                 .expectException(HeraldRejection.class);
+    }
+
+    /**
+     * The aggregate accepts exactly the decisions {@link OperatorDecisionRule} lists for a case (what the
+     * view shows as {@code allowedDecisions}), for the first comment as for the post.
+     */
+    @Test
+    void eachCaseAcceptsExactlyTheDecisionsTheRuleLists() {
+        Object[] commentUnknown = append(postedWithBothImages(),
+                attempted(4, AttemptTrigger.NEXT_STEP, PublicationStep.FIRST_COMMENT, null), unknown(4));
+        acceptsExactly(commentUnknown, OperatorDecisionRule.Comment.OUTCOME_UNKNOWN, false,
+                OperatorDecision.CONFIRM_PUBLISHED, OperatorDecision.CONFIRM_NOT_PUBLISHED, OperatorDecision.ABANDON);
+        Object[] commentWaitsOnUnverifiedPost = {requested(),
+                attempted(1, AttemptTrigger.INITIAL, PublicationStep.UPLOAD_MEDIA, RED), succeeded(1, RED_PHOTO),
+                due(2, PublicationStep.UPLOAD_MEDIA),
+                attempted(2, AttemptTrigger.NEXT_STEP, PublicationStep.UPLOAD_MEDIA, BLUE), succeeded(2, BLUE_PHOTO),
+                due(3, PublicationStep.CREATE_POST),
+                attempted(3, AttemptTrigger.NEXT_STEP, PublicationStep.CREATE_POST, null), unknown(3),
+                new PublicationReconciledEvent(ID, WS, 3, ReconciliationResult.FOUND, ReconciliationSource.OPERATOR,
+                        POST, "confirmed published by olga; the channel could not read the post back", "olga", null,
+                        T0.plusSeconds(60), false)};
+        acceptsExactly(commentWaitsOnUnverifiedPost, OperatorDecisionRule.Comment.WAITS_ON_UNVERIFIED_POST, true,
+                OperatorDecision.CONFIRM_PUBLISHED, OperatorDecision.ABANDON);
+        acceptsExactly(postedWithBothImages(), OperatorDecisionRule.Comment.NONE, false);
+    }
+
+    private void acceptsExactly(Object[] history, OperatorDecisionRule.Comment comment, boolean postUnverified,
+                                OperatorDecision... accepted) {
+        Set<OperatorDecision> expected = Set.of(accepted);
+        assertThat(OperatorDecisionRule.allowed(PublicationStatus.SUCCEEDED, false, comment, postUnverified))
+                .containsExactlyInAnyOrderElementsOf(expected);
+        for (OperatorDecision decision : OperatorDecision.values()) {
+            var result = fixture.given(history).when(new DecidePublicationCommand(ID, WS, decision, POST, "olga", null,
+                    T0.plusSeconds(90), true));
+            if (expected.contains(decision)) {
+                result.expectSuccessfulHandlerExecution();
+            } else {
+                result.expectNoEvents().expectException(HeraldRejection.class);
+            }
+        }
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -200,6 +201,61 @@ class OperatorConsoleIT extends HeraldIntegrationTest {
         browser.findElement(By.id("step-now")).click();
         wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
         assertThat(browser.findElement(By.id("decision-form")).isDisplayed()).isTrue();
+    }
+
+    /**
+     * The post stands and its first comment was refused: the publication is SUCCEEDED, yet the console
+     * offers exactly the decisions the API lists for the comment (confirm published, re-attempt,
+     * abandon), and a re-attempt taken there is recorded and posts the comment under the post.
+     */
+    @Test
+    void aFailedFirstCommentIsReattemptedFromTheConsole() throws IOException {
+        String ws = newWorkspace("console-comment");
+        String page = "8" + (System.nanoTime() % 1_000_000_000L);
+        sandbox("POST", "/facebook/tokens", "{\"token\":\"EAAB-console-cmt-" + page + "\",\"pageId\":\"" + page
+                + "\",\"kind\":\"PAGE\"}");
+        Response channel = send("PUT", "/api/v1/workspaces/" + ws + "/channels/fb-main", "{\"type\":\"facebook\","
+                + "\"pageId\":\"" + page + "\",\"pageAccessToken\":\"EAAB-console-cmt-" + page + "\"}");
+        assertThat(channel.status()).as(channel.toString()).isIn(200, 201);
+        sandbox("POST", "/faults", "{\"provider\":\"facebook\",\"target\":\"" + page + "\",\"type\":"
+                + "\"VALIDATION_ERROR\",\"operation\":\"COMMENT\",\"times\":1}");
+        Response created = send("POST", "/api/v1/workspaces/" + ws + "/publications", """
+                {"calendarEntryId":"comment-refused","contentVersion":1,"channelId":"fb-main","action":"publish",
+                 "content":{"body":"A post whose comment is refused","firstComment":"Details below"}}""");
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        String id = created.json().get("publicationId").asText();
+        String casePath = "/api/v1/workspaces/" + ws + "/publications/" + id;
+        JsonNode failed = awaitJson(casePath, v -> "first_comment".equals(v.path("decisionStep").asText()));
+        assertThat(failed.get("status").asText()).isEqualTo("SUCCEEDED");
+        List<String> listed = new ArrayList<>();
+        failed.get("allowedDecisions").forEach(d -> listed.add(d.asText()));
+        assertThat(listed).containsExactlyInAnyOrder("confirm_published", "reattempt", "abandon");
+
+        openCase(ws, id);
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.until(ExpectedConditions.attributeToBe(By.id("case-status"), "data-status", "SUCCEEDED"));
+        wait.until(ExpectedConditions.elementToBeClickable(button("reattempt")));
+        for (String decision : List.of("confirm_published", "confirm_not_published", "reattempt", "abandon",
+                "confirm_removed", "republish")) {
+            assertThat(button(decision).isEnabled()).as(decision).isEqualTo(listed.contains(decision));
+        }
+        assertThat(browser.findElement(By.cssSelector("#steps [data-step='first_comment']")).getText())
+                .contains("needs a decision");
+        screenshot("6-first-comment-failed");
+
+        browser.findElement(By.id("decision-note")).sendKeys("the comment is fine now");
+        button("reattempt").click();
+        confirmDecision("again now");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("decision-message"), "Recorded"));
+        JsonNode settled = awaitJson(casePath, v -> !v.get("needsDecision").asBoolean()
+                && "SUCCEEDED".equals(v.get("steps").get(1).get("status").asText()));
+        assertThat(settled.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(settled.get("steps").get(1).get("step").asText()).isEqualTo("first_comment");
+        assertThat(settled.get("steps").get(1).get("attempts").asInt()).isEqualTo(2);
+        assertThat(settled.get("allowedDecisions")).isEmpty();
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("decision-reason")));
+        assertThat(button("reattempt").isEnabled()).isFalse();
+        assertThat(button("abandon").isEnabled()).isFalse();
     }
 
     /**

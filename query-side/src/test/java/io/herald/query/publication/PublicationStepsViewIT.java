@@ -8,6 +8,7 @@ import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.media.MediaId;
 import io.herald.contracts.publication.FailureKind;
 import io.herald.contracts.publication.FindPublicationQuery;
+import io.herald.contracts.publication.OperatorDecision;
 import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationStep;
@@ -107,10 +108,13 @@ class PublicationStepsViewIT {
         assertThat(view.reconciliations()).singleElement()
                 .satisfies(r -> assertThat(r.step()).isEqualTo(PublicationStep.FIRST_COMMENT));
         assertThat(summary(view)).containsExactly("create_post:SUCCEEDED:1", "first_comment:OUTCOME_UNKNOWN:1");
+        assertThat(view.allowedDecisions()).containsExactly(OperatorDecision.CONFIRM_PUBLISHED,
+                OperatorDecision.CONFIRM_NOT_PUBLISHED, OperatorDecision.ABANDON);
 
         events.stepSkipped(id, WS, 2, PublicationStep.FIRST_COMMENT, T0.plusSeconds(90));
         PublicationView skipped = view(id);
         assertThat(skipped.needsDecision()).isFalse();
+        assertThat(skipped.allowedDecisions()).isEmpty();
         assertThat(skipped.decisionStep()).isNull();
         assertThat(summary(skipped)).containsExactly("create_post:SUCCEEDED:1", "first_comment:SKIPPED:1");
     }
@@ -138,6 +142,8 @@ class PublicationStepsViewIT {
                 "first comment waits for a confirmation Herald can read", "abandon the first comment")
                 .doesNotContain("re-attempt");
         assertThat(summary(view)).containsExactly("create_post:SUCCEEDED:1", "first_comment:PENDING:0");
+        assertThat(view.allowedDecisions()).as("abandon the comment, or confirm the post again; never re-attempt")
+                .containsExactly(OperatorDecision.CONFIRM_PUBLISHED, OperatorDecision.ABANDON);
         assertThat(queue()).containsExactly(id);
 
         events.stepSkipped(id, WS, 1, PublicationStep.FIRST_COMMENT, T0.plusSeconds(90));
@@ -146,6 +152,8 @@ class PublicationStepsViewIT {
         assertThat(skipped.needsDecision()).isFalse();
         assertThat(skipped.decisionStep()).isNull();
         assertThat(summary(skipped)).containsExactly("create_post:SUCCEEDED:1", "first_comment:SKIPPED:0");
+        assertThat(skipped.allowedDecisions()).as("the post still stands unread: it may be confirmed again")
+                .containsExactly(OperatorDecision.CONFIRM_PUBLISHED);
         assertThat(queue()).isEmpty();
     }
 
@@ -163,6 +171,7 @@ class PublicationStepsViewIT {
         PublicationView view = view(id);
         assertThat(view.needsDecision()).isFalse();
         assertThat(summary(view)).containsExactly("create_post:SUCCEEDED:1", "first_comment:PENDING:0");
+        assertThat(view.allowedDecisions()).isEmpty();
         assertThat(queue()).isEmpty();
 
         // a post without a first comment, confirmed unverified, has nothing waiting on it
@@ -171,12 +180,34 @@ class PublicationStepsViewIT {
         events.outcomeUnknown(plain, WS, 1, T0.plusSeconds(2));
         events.confirmedByOperator(plain, WS, 1, POST, false, T0.plusSeconds(60));
         assertThat(view(plain).needsDecision()).isFalse();
+        assertThat(view(plain).allowedDecisions()).containsExactly(OperatorDecision.CONFIRM_PUBLISHED);
         assertThat(queue()).isEmpty();
     }
 
     private List<PublicationId> queue() {
         return new DecisionQueueQueryHandler(repository).handle(new FindDecisionQueueQuery(WorkspaceId.of(WS), null,
                 null, 0)).items().stream().map(PublicationView::publicationId).toList();
+    }
+
+    /**
+     * A first comment that failed leaves the publication SUCCEEDED, yet the view lists the decisions the
+     * aggregate accepts about the comment: confirm published, re-attempt or abandon it.
+     */
+    @Test
+    void aFailedCommentListsTheDecisionsAboutTheCommentWhileThePostStaysSucceeded() {
+        PublicationId id = events.requestedWithSteps(WS, "e9", List.of(), "first!", T0);
+        events.attempted(id, WS, 1, PublicationStep.CREATE_POST, null, T0.plusSeconds(1));
+        events.succeeded(id, WS, 1, POST, T0.plusSeconds(2));
+        assertThat(view(id).allowedDecisions()).isEmpty();
+        events.nextStepDue(id, WS, 2, PublicationStep.FIRST_COMMENT, T0.plusSeconds(2));
+        events.attempted(id, WS, 2, PublicationStep.FIRST_COMMENT, null, T0.plusSeconds(3));
+        events.failed(id, WS, 2, FailureKind.REJECTED, "100", "(#100) comment rejected", null, T0.plusSeconds(4));
+
+        PublicationView view = view(id);
+        assertThat(view.status()).isEqualTo(PublicationStatus.SUCCEEDED);
+        assertThat(view.decisionStep()).isEqualTo(PublicationStep.FIRST_COMMENT);
+        assertThat(view.allowedDecisions()).containsExactly(OperatorDecision.CONFIRM_PUBLISHED,
+                OperatorDecision.REATTEMPT, OperatorDecision.ABANDON);
     }
 
     @Test
@@ -192,6 +223,8 @@ class PublicationStepsViewIT {
         assertThat(view.steps().get(0).status()).isEqualTo(StepStatus.FAILED);
         assertThat(view.steps().get(0).detail()).contains("Missing or invalid image file");
         assertThat(view.steps().get(1).status()).isEqualTo(StepStatus.PENDING);
+        assertThat(view.allowedDecisions()).containsExactly(OperatorDecision.CONFIRM_PUBLISHED,
+                OperatorDecision.REATTEMPT, OperatorDecision.ABANDON);
     }
 
     @Test
