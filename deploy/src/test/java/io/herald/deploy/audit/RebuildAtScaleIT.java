@@ -57,7 +57,8 @@ class RebuildAtScaleIT extends HeraldIntegrationTest {
 
     /**
      * Events in the store after the copies, unless {@code -Drebuild.events} says otherwise: 60,000
-     * keeps the test under four minutes on two busy cores (docs/performance.md); 250,000 took 8.5.
+     * keeps the test under four minutes on two busy cores; 250,000 took 3.7 to 8.5 minutes
+     * there, depending on the machine's other work (docs/performance.md).
      */
     static final long DEFAULT_EVENTS = 60_000;
     /** How long the live projections may take to follow the copies, and the rebuilds to finish. */
