@@ -185,30 +185,9 @@ GROW_STARTED=$(date +%s.%N)
 FOLLOWERS="'audit-chain', 'audit-verifier'"
 [ -n "$REBUILD_ONLY" ] && FOLLOWERS="''"
 psql -q -v ON_ERROR_STOP=1 -d "$DB" -v target="$STORE_EVENTS" -v followers="$FOLLOWERS" <<'SQL'
--- every stored instant of a payload ("…T…Z"), moved back by d: a copy is a day of the past
-CREATE FUNCTION pg_temp.shifted(t text, d interval) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE m text;
-BEGIN
-    FOR m IN SELECT DISTINCT (regexp_matches(t, '"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)"', 'g'))[1] LOOP
-        t := replace(t, '"' || m || '"',
-                     '"' || to_char((m::timestamptz - d) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"');
-    END LOOP;
-    RETURN t;
-END $$;
-SELECT count(*) AS have, (SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE 'pub\_%') AS per_copy
-FROM domain_event_entry \gset
-SELECT greatest(0, ceil((:target - :have)::numeric / :per_copy))::int AS copies \gset
-INSERT INTO domain_event_entry (aggregate_identifier, sequence_number, type, event_identifier, meta_data, payload,
-    payload_revision, payload_type, time_stamp)
-SELECT e.aggregate_identifier || '-c' || k, e.sequence_number, e.type, e.event_identifier || '-c' || k, e.meta_data,
-       convert_to(pg_temp.shifted(replace(replace(convert_from(e.payload, 'UTF8'), e.aggregate_identifier,
-                  e.aggregate_identifier || '-c' || k), '"calendarEntryId":"', '"calendarEntryId":"c' || k || '-'),
-                  k * interval '1 day'), 'UTF8'),
-       e.payload_revision, e.payload_type,
-       to_char((e.time_stamp::timestamptz - k * interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-FROM generate_series(1, :copies) k, domain_event_entry e
-WHERE e.aggregate_identifier LIKE 'pub\_%'
-ORDER BY k, e.global_index;
+-- the copies: bench/copy-streams.sql, shared with the rebuild test on a grown store
+\i bench/copy-streams.sql
+SELECT pg_temp.copy_publication_streams(:target) AS copies \gset
 VACUUM (ANALYZE) domain_event_entry;
 -- the processors that act (the dispatcher, timers, webhooks) continue after the copies; the audit
 -- chain and the live verifier follow them, and the projections are rebuilt
