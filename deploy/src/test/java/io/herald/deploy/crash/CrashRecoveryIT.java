@@ -42,10 +42,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Herald runs as its own process on PostgreSQL and is killed with SIGKILL, twice, while attempts
- * are in flight on every channel type it has: one sandbox demo connection per registered type, each
- * in a workspace of its own, all in the one run (a type added later joins by its plug-in and its
- * demo connection). The provider (the sandbox, in this JVM) survives and keeps the ground truth.
+ * Herald runs as its own process on PostgreSQL and is killed with SIGKILL once, then once for
+ * each channel that prepares its posts, while attempts are in flight on every channel type it has:
+ * one sandbox demo connection per registered type, each in a workspace of its own, all in the one
+ * run (a type added later joins by its plug-in and its demo connection). The provider (the
+ * sandbox, in this JVM) survives and keeps the ground truth.
  * Afterwards, per channel: every accepted request has a publication, no publication produced two
  * posts and a publication not executed none, every interrupted attempt ended as an unknown outcome
  * reconciled to the ground truth or re-sent with its key where the provider allows, and no attempt
@@ -129,14 +130,16 @@ class CrashRecoveryIT extends HeraldIntegrationTest {
                 }
             }
             // a post made in one call is in flight in the first seconds; a post prepared first (a
-            // container, then its publication) takes several calls: the first kill waits for the
-            // former, the second for the latter, so that each is killed mid-call
+            // container, then its publication) takes several calls, at a pace of its own channel's:
+            // the first kill waits for the former, then one kill for each channel of the latter, so
+            // that each is killed mid-call on a post of its own (waiting for all of them at once, one
+            // could finish its posts between two kills and never be caught)
             List<Channel> oneCall = channels.stream().filter(c -> !preparedOncePerPost(c)).toList();
-            List<Channel> prepared = channels.stream().filter(this::preparedOncePerPost).toList();
-            List<List<Channel>> waves = List.of(oneCall.isEmpty() ? channels : oneCall,
-                    prepared.isEmpty() ? channels : prepared);
+            List<List<Channel>> waves = new ArrayList<>();
+            waves.add(oneCall.isEmpty() ? channels : oneCall);
+            channels.stream().filter(this::preparedOncePerPost).forEach(channel -> waves.add(List.of(channel)));
             int kills = 0;
-            while (kills < 2) {
+            while (kills < waves.size()) {
                 killMidCall(herald, waves.get(kills));
                 kills++;
                 System.out.printf("[crash-test] SIGKILL #%d after %d s%n", kills,
