@@ -43,6 +43,7 @@ import java.util.regex.Pattern;
  * caughtup   BASE SYSTEM_KEY JDBC_URL SECONDS                -> waits until every processor is at the store's head
  * read       JDBC_URL                                       -> the database's own read of every event, timed
  * queries    BASE KEY WORKSPACE ROUNDS VERIFY_ROUNDS JDBC_URL -> one line per call: p50_ms p99_ms
+ * latency    BASE KEY WORKSPACE RATE COUNT PREFIX JDBC_URL -> a call line: end-to-end p50_ms p99_ms at RATE
  * </pre>
  */
 public final class LoadDriver {
@@ -69,6 +70,8 @@ public final class LoadDriver {
             case "read" -> read(args[1]);
             case "queries" -> queries(args[1], args[2], args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]),
                     args[6]);
+            case "latency" -> latency(args[1], args[2], args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                    args[6], args[7]);
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
         System.exit(0);
@@ -209,6 +212,72 @@ public final class LoadDriver {
             System.out.printf("count=%d succeeded=%d seconds=%.1f publications_per_s=%.1f intake_seconds=%.1f "
                     + "retried_requests=%d %s%n", count, store.succeeded(), seconds, store.succeeded() / seconds,
                     sentSeconds, errors.get(), behind);
+        }
+    }
+
+    /**
+     * End-to-end latency in an open loop: publication i requested at start + i/RATE (16 connections,
+     * a request sent again until accepted, the request being idempotent), its latency counted from
+     * that planned time until the event store shows it SUCCEEDED (its {@code PublicationSucceededEvent},
+     * or a read-back that found the post), the store followed from its head every
+     * {@link StoreWatch#LATENCY_POLL_MILLIS}. Prints one call line, as {@code queries} does:
+     * {@code status=SUCCEEDED} when every publication succeeded, {@code INCOMPLETE} otherwise.
+     */
+    private static void latency(String base, String key, String ws, int rate, int count, String prefix, String jdbc)
+            throws Exception {
+        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        for (int i = 0; i < count; i++) {
+            index.put(StoreWatch.publicationId(ws, prefix + i), i);
+        }
+        long[] done = new long[count];
+        AtomicInteger retried = new AtomicInteger();
+        AtomicInteger next = new AtomicInteger();
+        long interval = TimeUnit.SECONDS.toNanos(1) / rate;
+        try (StoreWatch store = StoreWatch.fromHead(jdbc)) {
+            int[] seen = {0};
+            store.onSucceeded(id -> {
+                Integer i = index.get(id);
+                if (i != null && done[i] == 0) {
+                    done[i] = System.nanoTime();
+                    seen[0]++;
+                }
+            });
+            ExecutorService senders = Executors.newFixedThreadPool(16);
+            long started = System.nanoTime();
+            for (int c = 0; c < 16; c++) {
+                senders.submit(() -> {
+                    try (Http1 http = new Http1(base)) {
+                        for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                            long wait = started + i * interval - System.nanoTime();
+                            if (wait > 0) {
+                                TimeUnit.NANOSECONDS.sleep(wait);
+                            }
+                            while (!accepted(http, key, ws, prefix + i)) {
+                                retried.incrementAndGet();
+                                Thread.sleep(100);
+                            }
+                        }
+                    }
+                    return null;
+                });
+            }
+            senders.shutdown();
+            long deadline = started + count * interval + TimeUnit.MINUTES.toNanos(5);
+            while (seen[0] < count && System.nanoTime() < deadline) {
+                Thread.sleep(StoreWatch.LATENCY_POLL_MILLIS);
+                store.poll();
+            }
+            senders.awaitTermination(5, TimeUnit.MINUTES);
+            List<Long> times = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                if (done[i] != 0) {
+                    times.add(done[i] - (started + i * interval));
+                }
+            }
+            Collections.sort(times);
+            System.out.printf(Locale.ROOT, "call=e2e_%d_per_s status=%s rounds=%d p50_ms=%.1f p99_ms=%.1f succeeded=%d "
+                    + "retried_requests=%d%n", rate, seen[0] == count ? "SUCCEEDED" : "INCOMPLETE", count,
+                    percentile(times, 0.50), percentile(times, 0.99), seen[0], retried.get());
         }
     }
 
@@ -392,6 +461,89 @@ public final class LoadDriver {
             System.out.printf(Locale.ROOT, "call=%s status=%d rounds=%d p50_ms=%.1f p99_ms=%.1f%n", call[0], status, n,
                     percentile(times, 0.50), percentile(times, 0.99));
         }
+        // the operator console, opened on the workspace with the key signed in: its page alone, then
+        // the page, the files it links and the API calls its script makes on load, as a browser does
+        String html = "/console?ws=" + ws;
+        for (String name : new String[] {"console_html", "console_page"}) {
+            List<Long> times = new ArrayList<>();
+            int status = 0;
+            for (int i = 0; i < rounds + 5; i++) {
+                long t0 = System.nanoTime();
+                status = name.equals("console_html") ? get(base, html, null).statusCode() : consoleLoad(base, key, ws);
+                long elapsed = System.nanoTime() - t0;
+                if (i >= 5) {
+                    times.add(elapsed);
+                }
+            }
+            Collections.sort(times);
+            System.out.printf(Locale.ROOT, "call=%s status=%d rounds=%d p50_ms=%.1f p99_ms=%.1f%n", name, status, rounds,
+                    percentile(times, 0.50), percentile(times, 0.99));
+        }
+    }
+
+    private static final Pattern LINKED = Pattern.compile("\\b(?:src|href)=\"(/[^\"?#]+\\.(?:js|css))\"");
+    private static final Pattern WEBHOOK = Pattern.compile("\"webhookId\"\\s*:\\s*\"([^\"]+)\"");
+
+    /**
+     * One load of the console's default view (no filter, no case open, the 24 h window), uncached:
+     * the page; then every style sheet and script it links, at once; then, at once, each call the
+     * page's first refresh makes (counts, the decision queue, the newest 20 publications, stats for
+     * 24 h, the channel types and then the channels, the webhooks and then each one's failed and
+     * pending deliveries). The worst status of them all.
+     */
+    private static int consoleLoad(String base, String key, String ws) throws Exception {
+        HttpResponse<String> page = get(base, "/console?ws=" + ws, null);
+        int worst = page.statusCode();
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> files = new ArrayList<>();
+        Matcher linked = LINKED.matcher(page.body());
+        while (linked.find()) {
+            files.add(getAsync(base, linked.group(1), null));
+        }
+        for (var file : files) {
+            worst = Math.max(worst, file.join().statusCode());
+        }
+        String w = "/api/v1/workspaces/" + ws;
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (String path : new String[] {"/counts", "/decisions?limit=100", "/publications?limit=20",
+                "/stats?window=24h"}) {
+            calls.add(getAsync(base, w + path, key));
+        }
+        calls.add(getAsync(base, w + "/channel-types", key).thenCompose(r -> getAsync(base, w + "/channels", key)));
+        calls.add(getAsync(base, w + "/webhooks", key).thenCompose(r -> {
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> deliveries = new ArrayList<>();
+            Matcher hook = WEBHOOK.matcher(r.body());
+            while (hook.find()) {
+                for (String status : new String[] {"FAILED", "PENDING"}) {
+                    deliveries.add(getAsync(base, w + "/webhooks/" + hook.group(1) + "/deliveries?limit=20&status="
+                            + status, key));
+                }
+            }
+            return java.util.concurrent.CompletableFuture.allOf(deliveries.toArray(new java.util.concurrent.CompletableFuture[0]))
+                    .thenApply(v -> deliveries.stream().map(java.util.concurrent.CompletableFuture::join)
+                            .filter(d -> d.statusCode() >= 300).findFirst().orElse(r));
+        }));
+        for (var call : calls) {
+            worst = Math.max(worst, call.join().statusCode());
+        }
+        return worst;
+    }
+
+    private static HttpRequest getRequest(String base, String path, String key) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).version(HttpClient.Version.HTTP_1_1)
+                .timeout(Duration.ofMinutes(10)).GET();
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key).header("Accept", "application/json");
+        }
+        return b.build();
+    }
+
+    private static HttpResponse<String> get(String base, String path, String key) throws Exception {
+        return HTTP.send(getRequest(base, path, key), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static java.util.concurrent.CompletableFuture<HttpResponse<String>> getAsync(String base, String path,
+            String key) {
+        return HTTP.sendAsync(getRequest(base, path, key), HttpResponse.BodyHandlers.ofString());
     }
 
     private static boolean allAtLeast(String status, long head) {
@@ -428,6 +580,8 @@ public final class LoadDriver {
         static final long POLL_MILLIS = 500;
         /** The poll of an end-to-end phase's last tenth: the reference checks its counter every 20 ms. */
         static final long FINISH_POLL_MILLIS = 20;
+        /** The poll of the latency phase: each publication's success seen within 10 ms of its commit. */
+        static final long LATENCY_POLL_MILLIS = 10;
         private static final long GAP_MILLIS = 10_000;
         private static final int BATCH = 5_000;
         private static final int MAX_GAP = 1_000;
@@ -435,8 +589,8 @@ public final class LoadDriver {
         // the marker keeps the driver's own statements apart from Herald's in pg_stat_statements
         private static final String SELECT = "SELECT /* bench-driver */ global_index, payload_type,"
                 + " payload_type = '" + EVENTS + "PublicationReconciledEvent'"
-                + " AND position('\"result\":\"FOUND\"' IN convert_from(payload, 'UTF8')) > 0"
-                + " FROM domain_event_entry";
+                + " AND position('\"result\":\"FOUND\"' IN convert_from(payload, 'UTF8')) > 0,"
+                + " aggregate_identifier FROM domain_event_entry";
 
         private final Connection connection;
         private final java.sql.PreparedStatement range;
@@ -447,6 +601,7 @@ public final class LoadDriver {
         private boolean caughtUp;
         private long requested;
         private long succeeded;
+        private java.util.function.Consumer<String> onSucceeded = id -> { };
 
         private StoreWatch(String jdbc, long position) throws Exception {
             this.connection = DriverManager.getConnection(jdbc);
@@ -463,10 +618,15 @@ public final class LoadDriver {
                     + " FROM domain_event_entry"));
         }
 
+        /** Told the publication id of each success the polls see, in the polling thread. */
+        void onSucceeded(java.util.function.Consumer<String> listener) {
+            this.onSucceeded = listener;
+        }
+
         /** Counts the succeeded publications after the first position again, in one query. */
         void recount() throws Exception {
             try (java.sql.PreparedStatement count = connection.prepareStatement("SELECT /* bench-driver */ count(*)"
-                    + " FROM (" + SELECT + " WHERE global_index > ?) e (global_index, payload_type, found)"
+                    + " FROM (" + SELECT + " WHERE global_index > ?) e (global_index, payload_type, found, aggregate)"
                     + " WHERE payload_type = '" + EVENTS + "PublicationSucceededEvent' OR found")) {
                 count.setLong(1, start);
                 try (ResultSet rs = count.executeQuery()) {
@@ -518,6 +678,7 @@ public final class LoadDriver {
                 requested++;
             } else if (type.equals(EVENTS + "PublicationSucceededEvent") || rs.getBoolean(3)) {
                 succeeded++;
+                onSucceeded.accept(rs.getString(4));
             }
         }
 
@@ -554,7 +715,7 @@ public final class LoadDriver {
         }
 
         /** The idempotency key (docs/api.md#idempotency-key): the id Herald gives the driver's request. */
-        private static String publicationId(String ws, String entry) throws Exception {
+        static String publicationId(String ws, String entry) throws Exception {
             String canonical = "v1\n" + ws + "\n" + entry + "\n1\n" + CHANNEL + "\npublish";
             byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
                     .digest(canonical.getBytes(StandardCharsets.UTF_8));

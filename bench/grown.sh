@@ -15,12 +15,16 @@
 #  2. audit chain on/off: BENCH_CHAIN_COUNT publications measured with the audit chain's processor,
 #     then Herald restarted with herald.audit.chain-enabled=false, warmed up as much, and the same
 #     measured again; then restarted with it on and waited for until it has chained everything;
-#  3. the small store's calls, each timed BENCH_QUERY_ROUNDS times;
+#  3. the small store's calls (the console's page among them), each timed BENCH_QUERY_ROUNDS times;
+#     every projection rebuilt; then end-to-end latency at BENCH_LATENCY_RATE (10) publications/s,
+#     BENCH_LATENCY_COUNT (300) of them in an open loop, after the database is vacuumed and
+#     BENCH_LATENCY_WARMUP_COUNT publications of warm-up;
 #  4. the store grown to BENCH_STORE_EVENTS events with copies of the stored publication streams
 #     (new ids and entry ids, each copy's times a day earlier than the last), written by SQL while
 #     Herald is down; then the audit chain and the live verifier follow the copies (timed), every
 #     projection is rebuilt (timed), and the database's own read of the same events is timed;
-#  5. the same calls on the grown store, each with its ratio to the small store's.
+#  5. end-to-end latency as on the small store (vacuumed, warmed up as much, same rate and count),
+#     then the same calls on the grown store, each with its ratio to the small store's.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,6 +33,9 @@ SEED_COUNT=${BENCH_SEED_COUNT:-3000}
 CHAIN_COUNT=${BENCH_CHAIN_COUNT:-3000}
 QUERY_ROUNDS=${BENCH_QUERY_ROUNDS:-100}
 VERIFY_ROUNDS=${BENCH_VERIFY_ROUNDS:-20}
+LATENCY_RATE=${BENCH_LATENCY_RATE:-10}
+LATENCY_COUNT=${BENCH_LATENCY_COUNT:-300}
+LATENCY_WARMUP_COUNT=${BENCH_LATENCY_WARMUP_COUNT:-$SEED_COUNT}
 CATCH_UP_SECONDS=${BENCH_CATCH_UP_SECONDS:-3600}
 HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
@@ -146,6 +153,18 @@ phase() {
     fi
 }
 
+# end-to-end latency at LATENCY_RATE publications/s (latency_phase NAME), each store at the same point:
+# Herald started before its projections were rebuilt, the database vacuumed (the rebuild rewrote every
+# view row; autovacuum would otherwise clean them up during the measurement), LATENCY_WARMUP_COUNT
+# publications end to end (the rebuild warmed no request path), then LATENCY_COUNT in an open loop
+latency_phase() {
+    psql -q -c 'VACUUM (ANALYZE)' -d "$DB"
+    if [ "$LATENCY_WARMUP_COUNT" -gt 0 ]; then
+        measure e2e "$BASE" "$KEY" bench "$LATENCY_WARMUP_COUNT" "warm-$1-" "$JDBC" >/dev/null
+    fi
+    measure latency "$BASE" "$KEY" bench "$LATENCY_RATE" "$LATENCY_COUNT" "latency-$1-" "$JDBC"
+}
+
 log "starting Herald on $PGHOST:$PGPORT/$DB"
 start_herald
 KEY=$(field key "$("${DRIVER[@]}" setup "$BASE" "$SYSTEM_KEY" bench "$PAGE" "$TOKEN")")
@@ -172,6 +191,8 @@ SMALL_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
 log "the small store ($SMALL_EVENTS events): the calls, $QUERY_ROUNDS rounds each"
 SMALL=$(measure queries "$BASE" "$KEY" bench "$QUERY_ROUNDS" "$VERIFY_ROUNDS" "$JDBC")
 SMALL_REBUILD=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+log "the small store: end to end at $LATENCY_RATE/s, $LATENCY_COUNT publications after $LATENCY_WARMUP_COUNT of warm-up"
+SMALL_LATENCY=$(latency_phase small)
 else
 SMALL_EVENTS=$(psql -tAc 'SELECT count(*) FROM domain_event_entry' -d "$DB")
 fi
@@ -257,6 +278,8 @@ fi
 READ=$(measure read "$JDBC")
 
 # --- 5. the grown store
+log "the grown store: end to end at $LATENCY_RATE/s, $LATENCY_COUNT publications after $LATENCY_WARMUP_COUNT of warm-up"
+GROWN_LATENCY=$(latency_phase grown)
 log "the grown store: the calls, $QUERY_ROUNDS rounds each"
 GROWN=$(measure queries "$BASE" "$KEY" bench "$QUERY_ROUNDS" "$VERIFY_ROUNDS" "$JDBC")
 
@@ -276,9 +299,12 @@ grown store: $GROWN_EVENTS events (copies written by SQL in $GROW_SECONDS s)
     statements per event in the store:     $REBUILD_STATEMENTS (the driver's polls of the store apart; the admin API's included)
   the database's own read of every event:  $READ
   rebuild ÷ the database's read, store order: $(calc "$REBUILD_RATE/$(field store_order_events_per_s "$READ")" .3f); aggregate order: $(calc "$REBUILD_RATE/$(field aggregate_order_events_per_s "$READ")" .3f)
-calls: p50 / p99 in ms, small → grown (grown ÷ small)
+end to end at $LATENCY_RATE publications/s, $LATENCY_COUNT in an open loop, each store right after its rebuild, a vacuum and $LATENCY_WARMUP_COUNT publications of warm-up:
+  small store: $SMALL_LATENCY
+  grown store: $GROWN_LATENCY
+calls: p50 / p99 in ms, small → grown (grown ÷ small); e2e_${LATENCY_RATE}_per_s from each planned request until SUCCEEDED in the store
 EOF
-python3 - "$SMALL" "$GROWN" <<'PY'
+python3 - "$SMALL"$'\n'"$SMALL_LATENCY" "$GROWN"$'\n'"$GROWN_LATENCY" <<'PY'
 import re, sys
 def parse(block):
     out = {}
@@ -293,7 +319,9 @@ for name, s in small.items():
     if g is None:
         print(f"  {name:22} not measured on the grown store"); continue
     r = lambda k: float(g[k]) / float(s[k]) if float(s[k]) > 0 else float('nan')
-    status = '' if s['status'] == g['status'] == '200' else f"  (HTTP {s['status']} → {g['status']})"
+    # an end-to-end line says SUCCEEDED when every publication of it succeeded
+    ok = ('200', 'SUCCEEDED')
+    status = '' if s['status'] in ok and g['status'] in ok else f"  (HTTP {s['status']} → {g['status']})"
     print(f"  {name:22} p50 {s['p50_ms']:>8} → {g['p50_ms']:>9} ({r('p50_ms'):6.2f})   "
           f"p99 {s['p99_ms']:>8} → {g['p99_ms']:>9} ({r('p99_ms'):6.2f}){status}")
 PY
