@@ -10,7 +10,6 @@ import io.herald.platform.tracing.Traces;
 import io.herald.command.publishing.DispatcherErrorHandler;
 import io.herald.command.publishing.PublicationDispatcher;
 import io.herald.command.publishing.TimerRows;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -51,11 +50,7 @@ public class AxonProcessingConfiguration {
      * segments (2: two nodes hold one each). Each segment costs Axon's coordinator work per event:
      * with 2 segments instead of 4 a publication took about a quarter less CPU. An existing store
      * keeps its segments (Axon's split and merge change them). Each node holds at most its fair
-     * share of them ({@link FairSegmentShares}). A batch begun by a newly arrived event waits
-     * {@code herald.processing.batch-linger} for the events arriving with it ({@link LingeringWorkers};
-     * the dispatcher {@code herald.processing.dispatch-linger}): under load a publication's events
-     * then share a processor's transaction with others' instead of each paying its own commit, token
-     * write and reads.
+     * share of them ({@link FairSegmentShares}).
      */
     @Bean
     ConfigurerModule eventProcessingDefaults(ProcessingProperties properties, FairSegmentShares shares) {
@@ -66,9 +61,7 @@ public class AxonProcessingConfiguration {
                         .initialSegmentCount(segments)
                         .maxSegmentProvider(shares)
                         .coordinatorExecutor(name -> background(config, 1, "Coordinator[" + name + "]"))
-                        .workerExecutor(name -> lingering(config, 4, "WorkPackage[" + name + "]",
-                                PublicationDispatcher.PROCESSING_GROUP.equals(name) ? properties.dispatchLinger()
-                                        : properties.batchLinger())))
+                        .workerExecutor(name -> background(config, 4, "WorkPackage[" + name + "]")))
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
                 .registerDefaultErrorHandler(c -> PropagatingErrorHandler.instance()));
     }
@@ -102,14 +95,6 @@ public class AxonProcessingConfiguration {
     private static ScheduledExecutorService background(org.axonframework.config.Configuration config, int threads,
                                                        String name) {
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(threads, BackgroundThreads.named(name));
-        config.onShutdown(executor::shutdown);
-        return executor;
-    }
-
-    /** The same for the segments' batches, each started {@code linger} after the event that makes it due. */
-    private static ScheduledExecutorService lingering(org.axonframework.config.Configuration config, int threads,
-                                                      String name, Duration linger) {
-        ScheduledExecutorService executor = new LingeringWorkers(threads, BackgroundThreads.named(name), linger);
         config.onShutdown(executor::shutdown);
         return executor;
     }
