@@ -58,6 +58,9 @@ PROFILE_DIR=${BENCH_PROFILE_DIR:-}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
 # how long Herald and the sandbox may take to start (on a machine other builds keep busy, minutes)
 START_SECONDS=${BENCH_START_SECONDS:-600}
+# how many of the end-to-end phase's most frequent statements the result block lists, each with its
+# calls per publication (0: none)
+TOP_STATEMENTS=${BENCH_TOP_STATEMENTS:-0}
 
 JAR=deploy/target/herald.jar
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -292,12 +295,13 @@ FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname 
 SQL
 }
 
-# each statement's calls per publication, most frequent first (BENCH_STATEMENTS_DETAIL names the file)
+# each statement's calls per publication, most frequent first (BENCH_STATEMENTS_DETAIL names the file;
+# BENCH_TOP_STATEMENTS lists the first ones, shorter, in the result block)
 statements_detail() {
-    psql -tA -F' | ' -d "$DB" -v n="$E2E_COUNT" <<'SQL'
-SELECT round(calls::numeric / :n, 2), calls, left(regexp_replace(query, '\s+', ' ', 'g'), 400)
+    psql -tA -F' | ' -d "$DB" -v n="$E2E_COUNT" -v limit="${1:-40}" -v width="${2:-400}" <<'SQL'
+SELECT round(calls::numeric / :n, 2), calls, left(regexp_replace(query, '\s+', ' ', 'g'), :width)
 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND query NOT LIKE '%bench-driver%' ORDER BY calls DESC LIMIT 40
+  AND query NOT LIKE '%bench-driver%' ORDER BY calls DESC LIMIT :limit
 SQL
 }
 
@@ -364,9 +368,11 @@ CPU_0=$(cpu_seconds)
 E2E=$(measure e2e "$BASE" "$KEY" bench "$E2E_COUNT" e2e- "$JDBC")
 E2E_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$E2E_COUNT")
 # statements are counted as they run: read at once, so no idle time after the phase is counted
+TOP=
 if [ "$STATEMENTS" = on ]; then
     read -r HERALD_STATEMENTS DRIVER_STATEMENTS <<<"$(statements)"
     [ -n "${BENCH_STATEMENTS_DETAIL:-}" ] && statements_detail > "$BENCH_STATEMENTS_DETAIL"
+    if [ "$TOP_STATEMENTS" -gt 0 ]; then TOP=$(statements_detail "$TOP_STATEMENTS" 150 | sed 's/^/    /'); fi
 fi
 sleep 11
 COMMITS_1=$(commits)
@@ -480,7 +486,9 @@ end to end, sandbox 0 ms:                   $E2E
   CPU per publication:                      $E2E_CPU
   statements per publication:               $E2E_STATEMENTS
   commits per publication:                  $E2E_COMMITS
-stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
+${TOP:+  most frequent statements (per publication | calls | statement):
+$TOP
+}stock Axon reference ($REF_SEGMENTS segments, batch 100): $REF
   ratio to raw append ÷ 3:                  $(calc "$REF_RATE/($RAW_TPS/3)" .3f)
   Herald end to end ÷ reference:            $(calc "$E2E_RATE/$REF_RATE" .3f)
 slow provider, $SLOW_COUNT publications at ${SLOW_LATENCY_MS} ms: $SLOW

@@ -41,9 +41,6 @@ public class AuditChainRepository {
     private record Head(String workspaceId, long position, long chainOrder, String hash, long events) {
     }
 
-    /** Not a workspace id (those are at most 100 characters of another alphabet): the key of the chain's end. */
-    private static final String LAST_ORDER = " last chain order";
-
     private final NamedParameterJdbcTemplate jdbc;
     private final EventStoreReader store;
     private final ObjectMapper json;
@@ -57,8 +54,8 @@ public class AuditChainRepository {
     /**
      * Chains the events at these positions, in this order, after the heads of their workspaces'
      * chains; one already chained (a batch handled again after a crash) is left as it is. Runs in
-     * the caller's transaction: four statements per batch, whatever its size (read the events, read
-     * the heads, append the links, move the heads).
+     * the caller's transaction: two statements per batch, whatever its size (read the events with
+     * their chains' heads; append the links and move the heads).
      */
     void chain(List<Long> positions) {
         if (positions.isEmpty()) {
@@ -67,19 +64,25 @@ public class AuditChainRepository {
         Set<Long> chained = new HashSet<>();
         Map<Long, StoredEvent> events = new HashMap<>();
         Map<Long, String> workspaces = new HashMap<>();
+        Map<String, Head> heads = new HashMap<>();
+        long order = 0;
         for (EventStoreReader.Located located : store.at(positions)) {
             long position = located.event().position();
+            String workspace = located.workspaceId() == null ? AuditChain.NO_WORKSPACE : located.workspaceId();
             events.put(position, located.event());
-            workspaces.put(position, located.workspaceId() == null ? AuditChain.NO_WORKSPACE : located.workspaceId());
+            workspaces.put(position, workspace);
             if (located.chained()) {
                 chained.add(position);
             }
+            if (located.headOrder() != null) {
+                heads.putIfAbsent(workspace, new Head(workspace, located.headPosition(), located.headOrder(),
+                        located.headHash(), located.headEvents()));
+            }
+            order = located.lastChainOrder();
         }
         if (events.isEmpty()) {
             return;
         }
-        Map<String, Head> heads = heads(new HashSet<>(workspaces.values()));
-        long order = heads.remove(LAST_ORDER).chainOrder();
         List<Link> links = new ArrayList<>();
         for (Long position : positions) {
             StoredEvent event = events.get(position);
@@ -98,49 +101,32 @@ public class AuditChainRepository {
         if (links.isEmpty()) {
             return;
         }
+        Set<String> touched = new HashSet<>();
+        links.forEach(l -> touched.add(l.workspaceId()));
+        List<Head> changed = touched.stream().map(heads::get).toList();
+        // one statement: the links appended, and the heads moved past them
         jdbc.update("""
-                INSERT INTO audit_chain (global_index, chain_order, workspace_id, prev_hash, hash)
-                SELECT * FROM unnest(CAST(:positions AS bigint[]), CAST(:orders AS bigint[]),
-                                     CAST(:workspaces AS varchar[]), CAST(:prev AS char(64)[]), CAST(:hashes AS char(64)[]))""",
+                WITH links AS (
+                    INSERT INTO audit_chain (global_index, chain_order, workspace_id, prev_hash, hash)
+                    SELECT * FROM unnest(CAST(:positions AS bigint[]), CAST(:orders AS bigint[]),
+                                         CAST(:workspaces AS varchar[]), CAST(:prev AS char(64)[]),
+                                         CAST(:hashes AS char(64)[])))
+                INSERT INTO audit_chain_head (workspace_id, global_index, chain_order, hash, events)
+                SELECT * FROM unnest(CAST(:headWorkspaces AS varchar[]), CAST(:headPositions AS bigint[]),
+                                     CAST(:headOrders AS bigint[]), CAST(:headHashes AS char(64)[]),
+                                     CAST(:headEvents AS bigint[]))
+                ON CONFLICT (workspace_id) DO UPDATE SET global_index = EXCLUDED.global_index,
+                    chain_order = EXCLUDED.chain_order, hash = EXCLUDED.hash, events = EXCLUDED.events""",
                 new MapSqlParameterSource("positions", links.stream().map(Link::position).toArray(Long[]::new))
                         .addValue("orders", links.stream().map(Link::chainOrder).toArray(Long[]::new))
                         .addValue("workspaces", links.stream().map(Link::workspaceId).toArray(String[]::new))
                         .addValue("prev", links.stream().map(Link::prevHash).toArray(String[]::new))
-                        .addValue("hashes", links.stream().map(Link::hash).toArray(String[]::new)));
-        Set<String> touched = new HashSet<>();
-        links.forEach(l -> touched.add(l.workspaceId()));
-        List<Head> changed = touched.stream().map(heads::get).toList();
-        jdbc.update("""
-                INSERT INTO audit_chain_head (workspace_id, global_index, chain_order, hash, events)
-                SELECT * FROM unnest(CAST(:workspaces AS varchar[]), CAST(:positions AS bigint[]),
-                                     CAST(:orders AS bigint[]), CAST(:hashes AS char(64)[]), CAST(:events AS bigint[]))
-                ON CONFLICT (workspace_id) DO UPDATE SET global_index = EXCLUDED.global_index,
-                    chain_order = EXCLUDED.chain_order, hash = EXCLUDED.hash, events = EXCLUDED.events""",
-                new MapSqlParameterSource("workspaces", changed.stream().map(Head::workspaceId).toArray(String[]::new))
-                        .addValue("positions", changed.stream().map(Head::position).toArray(Long[]::new))
-                        .addValue("orders", changed.stream().map(Head::chainOrder).toArray(Long[]::new))
-                        .addValue("hashes", changed.stream().map(Head::hash).toArray(String[]::new))
-                        .addValue("events", changed.stream().map(Head::events).toArray(Long[]::new)));
-    }
-
-    /**
-     * The heads of these workspaces' chains, and under {@link #LAST_ORDER} the chain's last
-     * position over all workspaces (in the same statement: a batch costs one read of the heads).
-     */
-    private Map<String, Head> heads(Collection<String> workspaces) {
-        Map<String, Head> heads = new HashMap<>();
-        if (workspaces.isEmpty()) {
-            return heads;
-        }
-        jdbc.query("""
-                SELECT workspace_id, global_index, chain_order, hash, events FROM audit_chain_head
-                WHERE workspace_id = ANY(:ws)
-                UNION ALL SELECT :last, 0, COALESCE(max(chain_order), 0), '', 0 FROM audit_chain""",
-                new MapSqlParameterSource("ws", workspaces.toArray(String[]::new)).addValue("last", LAST_ORDER),
-                (RowCallbackHandler) rs -> heads.put(rs.getString("workspace_id"), new Head(rs.getString("workspace_id"),
-                        rs.getLong("global_index"), rs.getLong("chain_order"), rs.getString("hash"),
-                        rs.getLong("events"))));
-        return heads;
+                        .addValue("hashes", links.stream().map(Link::hash).toArray(String[]::new))
+                        .addValue("headWorkspaces", changed.stream().map(Head::workspaceId).toArray(String[]::new))
+                        .addValue("headPositions", changed.stream().map(Head::position).toArray(Long[]::new))
+                        .addValue("headOrders", changed.stream().map(Head::chainOrder).toArray(Long[]::new))
+                        .addValue("headHashes", changed.stream().map(Head::hash).toArray(String[]::new))
+                        .addValue("headEvents", changed.stream().map(Head::events).toArray(Long[]::new)));
     }
 
     /** The chain position of the event at {@code position}, or of the last one chained at or before it. */

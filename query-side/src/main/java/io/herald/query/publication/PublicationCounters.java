@@ -95,6 +95,19 @@ final class PublicationCounters {
 
     /** Adds the changes to the writing thread's slot, in one statement, in key order. */
     void add(Changes changes) {
+        MapSqlParameterSource params = new MapSqlParameterSource();
+        String statement = addition(changes, params);
+        if (statement != null) {
+            jdbc.update(statement, params);
+        }
+    }
+
+    /**
+     * The statement that adds the changes to the writing thread's slot, in key order, its values
+     * put in {@code params} (names starting with {@code counted}); null when nothing changes. A
+     * caller may run it as the last part of a statement of its own.
+     */
+    String addition(Changes changes, MapSqlParameterSource params) {
         List<Key> keys = new ArrayList<>();
         List<long[]> sums = new ArrayList<>();
         changes.byKey.forEach((key, sum) -> {
@@ -104,23 +117,24 @@ final class PublicationCounters {
             }
         });
         if (keys.isEmpty()) {
-            return;
+            return null;
         }
-        jdbc.update("""
+        params.addValue("countedSlot", Math.floorMod(Long.hashCode(Thread.currentThread().getId()), SLOTS))
+                .addValue("countedWorkspaces", keys.stream().map(Key::workspaceId).toArray(String[]::new))
+                .addValue("countedChannels", keys.stream().map(Key::channelId).toArray(String[]::new))
+                .addValue("countedStatuses", keys.stream().map(Key::status).toArray(String[]::new))
+                .addValue("countedPublications", sums.stream().map(s -> s[0]).toArray(Long[]::new))
+                .addValue("countedWaiting", sums.stream().map(s -> s[1]).toArray(Long[]::new));
+        return """
                 INSERT INTO publication_counts (workspace_id, channel_id, status, slot, publications, waiting)
-                SELECT w, c, s, :slot, p, d
-                FROM unnest(CAST(:workspaces AS text[]), CAST(:channels AS text[]), CAST(:statuses AS text[]),
-                            CAST(:publications AS bigint[]), CAST(:waiting AS bigint[])) AS t(w, c, s, p, d)
+                SELECT w, c, s, :countedSlot, p, d
+                FROM unnest(CAST(:countedWorkspaces AS text[]), CAST(:countedChannels AS text[]),
+                            CAST(:countedStatuses AS text[]), CAST(:countedPublications AS bigint[]),
+                            CAST(:countedWaiting AS bigint[])) AS t(w, c, s, p, d)
                 ORDER BY w, c, s
                 ON CONFLICT (workspace_id, channel_id, status, slot) DO UPDATE SET
                     publications = publication_counts.publications + EXCLUDED.publications,
-                    waiting = publication_counts.waiting + EXCLUDED.waiting""",
-                new MapSqlParameterSource("slot", Math.floorMod(Long.hashCode(Thread.currentThread().getId()), SLOTS))
-                        .addValue("workspaces", keys.stream().map(Key::workspaceId).toArray(String[]::new))
-                        .addValue("channels", keys.stream().map(Key::channelId).toArray(String[]::new))
-                        .addValue("statuses", keys.stream().map(Key::status).toArray(String[]::new))
-                        .addValue("publications", sums.stream().map(s -> s[0]).toArray(Long[]::new))
-                        .addValue("waiting", sums.stream().map(s -> s[1]).toArray(Long[]::new)));
+                    waiting = publication_counts.waiting + EXCLUDED.waiting""";
     }
 
     void deleteAll() {

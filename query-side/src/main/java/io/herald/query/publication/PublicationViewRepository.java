@@ -145,8 +145,10 @@ public class PublicationViewRepository implements PublicationRows {
     }
 
     /**
-     * Writes the final state of several rows in one JDBC batch: new rows are inserted, existing
-     * ones replaced unless they already hold a later event (the same guard as {@link #update}).
+     * Writes the final state of several rows, and the counts with them, in one statement: new rows
+     * are inserted, existing ones replaced unless they already hold a later event (the same guard
+     * as {@link #update}). The rows go as one array per column, so the statement is the same
+     * whatever their number.
      */
     @Override
     public void saveAll(List<Stored> rows) {
@@ -155,22 +157,68 @@ public class PublicationViewRepository implements PublicationRows {
         }
         Map<String, PublicationCounters.Counted> before =
                 counters.lock(rows.stream().map(row -> row.view().publicationId().value()).toList());
-        jdbc.batchUpdate(INSERT + """
-                 ON CONFLICT (publication_id) DO UPDATE SET status = EXCLUDED.status,
-                    updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
-                    provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
-                    decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
-                    reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
-                    target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url,
-                    steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step, held_reason = EXCLUDED.held_reason,
-                    verified_at = EXCLUDED.verified_at, vanished_at = EXCLUDED.vanished_at
-                WHERE publication_view.last_sequence < EXCLUDED.last_sequence""",
-                rows.stream().map(row -> params(row.view(), row.lastSequence())).toArray(MapSqlParameterSource[]::new));
         PublicationCounters.Changes changes = new PublicationCounters.Changes();
         for (Stored row : rows) {
             changes.written(before.get(row.view().publicationId().value()), row.view(), row.lastSequence());
         }
-        counters.add(changes);
+        MapSqlParameterSource params = columnArrays(rows);
+        String countsAdded = counters.addition(changes, params);
+        jdbc.update((countsAdded == null ? "" : "WITH written AS (") + SAVE_ALL
+                + (countsAdded == null ? "" : ") " + countsAdded), params);
+    }
+
+    private static final String SAVE_ALL = "INSERT INTO publication_view (" + COLUMNS + ") SELECT * FROM unnest("
+            + "CAST(:publicationId AS text[]), CAST(:workspaceId AS text[]), CAST(:calendarEntryId AS text[]),"
+            + " CAST(:contentVersion AS bigint[]), CAST(:channelId AS text[]), CAST(:channelType AS text[]),"
+            + " CAST(:action AS text[]), CAST(:status AS text[]), CAST(:contentHash AS text[]),"
+            + " CAST(:scheduledAt AS timestamptz[]), CAST(:requestedAt AS timestamptz[]),"
+            + " CAST(:updatedAt AS timestamptz[]), CAST(:providerRefId AS text[]), CAST(:providerRefUrl AS text[]),"
+            + " CAST(:needsDecision AS boolean[]), CAST(:decisionReason AS text[]), CAST(:attempts AS jsonb[]),"
+            + " CAST(:reconciliations AS jsonb[]), CAST(:sequence AS bigint[]), CAST(:targetRefId AS text[]),"
+            + " CAST(:targetRefUrl AS text[]), CAST(:steps AS jsonb[]), CAST(:decisionStep AS text[]),"
+            + " CAST(:heldReason AS text[]), CAST(:verifiedAt AS timestamptz[]), CAST(:vanishedAt AS timestamptz[]))"
+            + """
+             ON CONFLICT (publication_id) DO UPDATE SET status = EXCLUDED.status,
+                updated_at = EXCLUDED.updated_at, provider_ref_id = EXCLUDED.provider_ref_id,
+                provider_ref_url = EXCLUDED.provider_ref_url, needs_decision = EXCLUDED.needs_decision,
+                decision_reason = EXCLUDED.decision_reason, attempts = EXCLUDED.attempts,
+                reconciliations = EXCLUDED.reconciliations, last_sequence = EXCLUDED.last_sequence,
+                target_ref_id = EXCLUDED.target_ref_id, target_ref_url = EXCLUDED.target_ref_url,
+                steps = EXCLUDED.steps, decision_step = EXCLUDED.decision_step, held_reason = EXCLUDED.held_reason,
+                verified_at = EXCLUDED.verified_at, vanished_at = EXCLUDED.vanished_at
+            WHERE publication_view.last_sequence < EXCLUDED.last_sequence""";
+
+    /**
+     * The rows' values, one array per column under the names {@link #params} uses. An instant goes
+     * as text rounded to the microsecond as the driver rounds a single value ({@link #asStored}).
+     */
+    private MapSqlParameterSource columnArrays(List<Stored> rows) {
+        int n = rows.size();
+        Map<String, Object[]> arrays = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            Stored row = rows.get(i);
+            Map<String, Object> values = params(row.view(), row.lastSequence()).getValues();
+            for (Map.Entry<String, Object> value : values.entrySet()) {
+                Object v = value.getValue();
+                Object[] column = arrays.computeIfAbsent(value.getKey(), k -> switch (k) {
+                    case "contentVersion", "sequence" -> new Long[n];
+                    case "needsDecision" -> new Boolean[n];
+                    default -> new String[n];
+                });
+                if (v instanceof java.time.OffsetDateTime time) {
+                    column[i] = micros(time.toInstant()).toString();
+                } else if (column instanceof String[] && v != null) {
+                    column[i] = v.toString();
+                } else if (column instanceof Long[] && v != null) {
+                    column[i] = ((Number) v).longValue();
+                } else {
+                    column[i] = v;
+                }
+            }
+        }
+        MapSqlParameterSource params = new MapSqlParameterSource();
+        arrays.forEach(params::addValue);
+        return params;
     }
 
     /** Every row and the counts with them: a rebuild writes both again. */
