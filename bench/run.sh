@@ -278,7 +278,10 @@ if [ "$REF_COUNT" -eq 0 ]; then
     REF="skipped"
 elif javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
     # shellcheck disable=SC2086
-    REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$WORK/lib/*" StockAxonReference "$JDBC" \
+    # Herald's platform module left out: it names Axon's identifier factory (META-INF/services), and
+    # the reference stays stock Axon
+    REF_CP=$(ls "$WORK"/lib/*.jar | grep -v '/platform-[^/]*\.jar$' | tr '\n' ':')
+    REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$REF_CP" StockAxonReference "$JDBC" \
         "$REF_WARMUP" "$REF_COUNT" "$REF_SEGMENTS" 2>>"$WORK/driver.err") \
         || REF="not measured: the reference failed ($(tail -1 "$WORK/driver.err"))"
 fi
