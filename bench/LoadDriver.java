@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  * setup      BASE SYSTEM_KEY WORKSPACE PAGE TOKEN [SANDBOX] -> key=... (SANDBOX: the sandbox's base where it
  *                                                           runs apart from Herald; BASE otherwise)
  * saturate   BASE KEY WORKSPACE CONCURRENCY SECONDS PREFIX  -> accepted_per_s p50_ms p99_ms
- * fixed      BASE KEY WORKSPACE RATE SECONDS PREFIX         -> accepted_per_s p50_ms p99_ms
+ * fixed      BASE KEY WORKSPACE RATE SECONDS PREFIX [FILE]  -> accepted_per_s p50_ms p99_ms (FILE: each
+ *                                                           request's planned send, ms from the start, and latency)
  * e2e        BASE KEY WORKSPACE COUNT PREFIX JDBC_URL       -> publications_per_s seconds
  * drain      JDBC_URL SECONDS                               -> waits until every request has succeeded
  * replay     BASE SYSTEM_KEY JDBC_URL                       -> events events_per_s seconds
@@ -62,7 +63,7 @@ public final class LoadDriver {
             case "saturate" -> saturate(args[1], args[2], args[3], Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]), args[6]);
             case "fixed" -> fixed(args[1], args[2], args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]),
-                    args[6]);
+                    args[6], args.length > 7 ? args[7] : null);
             case "e2e" -> endToEnd(args[1], args[2], args[3], Integer.parseInt(args[4]), args[5], args[6]);
             case "drain" -> System.out.println("drained=" + drain(args[1], Integer.parseInt(args[2])));
             case "replay" -> replay(args[1], args[2], args[3]);
@@ -124,14 +125,16 @@ public final class LoadDriver {
      * counts from that planned time (no coordinated omission). {@link #OPEN_LOOP_CONNECTIONS}
      * connections send them; a request due while all are busy waits, and the wait counts.
      */
-    private static void fixed(String base, String key, String ws, int rate, int seconds, String prefix)
-            throws Exception {
+    private static void fixed(String base, String key, String ws, int rate, int seconds, String prefix,
+                              String latencyFile) throws Exception {
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger next = new AtomicInteger();
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
         int total = rate * seconds;
+        long[] each = new long[total];
         ExecutorService senders = Executors.newFixedThreadPool(OPEN_LOOP_CONNECTIONS);
+        long startedMillis = System.currentTimeMillis();
         long started = System.nanoTime();
         for (int c = 0; c < OPEN_LOOP_CONNECTIONS; c++) {
             senders.submit(() -> {
@@ -143,8 +146,10 @@ public final class LoadDriver {
                             TimeUnit.NANOSECONDS.sleep(wait);
                         }
                         if (accepted(http, key, ws, prefix + i)) {
-                            latencies.add(System.nanoTime() - planned);
+                            each[i] = System.nanoTime() - planned;
+                            latencies.add(each[i]);
                         } else {
+                            each[i] = -1;
                             errors.incrementAndGet();
                         }
                     }
@@ -155,6 +160,13 @@ public final class LoadDriver {
         senders.shutdown();
         senders.awaitTermination(30, TimeUnit.MINUTES);
         report(latencies, errors.get(), System.nanoTime() - started);
+        if (latencyFile != null) {
+            StringBuilder lines = new StringBuilder("# started_epoch_ms=" + startedMillis + "\nplanned_ms latency_ms\n");
+            for (int i = 0; i < total; i++) {
+                lines.append(String.format(Locale.ROOT, "%.1f %.2f%n", i * interval / 1e6, each[i] / 1e6));
+            }
+            java.nio.file.Files.writeString(java.nio.file.Path.of(latencyFile), lines);
+        }
     }
 
     /** COUNT publications, sent by 32 clients; the time from the first request until all have succeeded. */

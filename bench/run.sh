@@ -52,17 +52,24 @@ FIXED_PHASES=${BENCH_FIXED_PHASES:-1}
 # "in-process": the sandbox served by Herald itself (herald.sandbox.enabled), as before the runs of `bench/results/2026-12-07-runs.md`
 SANDBOX_MODE=${BENCH_SANDBOX:-own}
 SANDBOX_OPTS=${BENCH_SANDBOX_OPTS:--Xmx512m -XX:+UseParallelGC}
-# a folder: Herald's GC log, and a flight recording (jcmd JFR.start, settings=profile) of each
-# measured intake and slow-provider phase, written there; unset, neither
+# a folder: Herald's GC log, a flight recording (jcmd JFR.start, settings=profile) of the intake
+# phases at the fixed and mid rates and of the slow-provider phase, and each fixed-rate phase's
+# requests (planned send and latency), written there; unset, none of them
 PROFILE_DIR=${BENCH_PROFILE_DIR:-}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
+# "all": every phase; "intake": only what intake's figures need (the append alone, the warm-up, the
+# four intake phases), no reference, slow-provider, end-to-end or replay phase
+PHASES=${BENCH_PHASES:-all}
+case "$PHASES" in all|intake) ;; *) echo "BENCH_PHASES is all or intake, not $PHASES" >&2; exit 2 ;; esac
+if [ "$PHASES" = intake ]; then REF_COUNT=0 SLOW_WARMUP_ROUNDS=0 FIT_COUNT=0 REPLAY_EVENTS=0; fi
 # how long Herald and the sandbox may take to start (on a machine other builds keep busy, minutes)
 START_SECONDS=${BENCH_START_SECONDS:-600}
 # how many of the end-to-end phase's most frequent statements the result block lists, each with its
 # calls per publication (0: none)
 TOP_STATEMENTS=${BENCH_TOP_STATEMENTS:-0}
 
-JAR=deploy/target/herald.jar
+# the jar measured (another build, e.g. the main branch's, for an A/B in one window)
+JAR=${BENCH_JAR:-deploy/target/herald.jar}
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 DB=herald_bench_$(date +%s)
 WORK=$(mktemp -d)
@@ -74,16 +81,19 @@ cleanup() {
     if [ -n "$HERALD_PID" ]; then kill "$HERALD_PID" 2>/dev/null || true; wait "$HERALD_PID" 2>/dev/null || true; fi
     if [ -n "$SANDBOX_PID" ]; then kill "$SANDBOX_PID" 2>/dev/null || true; wait "$SANDBOX_PID" 2>/dev/null || true; fi
     pg_stop
+    # the database's own log (checkpoints) beside the GC log and the recordings
+    if [ -n "$PROFILE_DIR" ] && [ -f "$WORK/pg/server.log" ]; then cp "$WORK/pg/server.log" "$PROFILE_DIR/postgresql.log"; fi
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 source bench/pg.sh
 
 command -v pgbench >/dev/null || { echo "pgbench is missing (apt-get install postgresql-contrib)" >&2; exit 2; }
-if [ ! -f "$JAR" ]; then
+if [ ! -f "$JAR" ] && [ -z "${BENCH_JAR:-}" ]; then
     log "building $JAR"
     ./mvnw -q -B -pl deploy -am package -DskipTests
 fi
+[ -f "$JAR" ] || { echo "no jar at $JAR" >&2; exit 2; }
 pg_start
 createdb "$DB"
 JDBC="jdbc:postgresql://$PGHOST:$PGPORT/$DB?user=$PGUSER${PGPASSWORD:+&password=$PGPASSWORD}"
@@ -191,7 +201,7 @@ sandbox_arguments() {
     fi
 }
 GC_LOG=
-[ -n "$PROFILE_DIR" ] && { mkdir -p "$PROFILE_DIR"; GC_LOG="-Xlog:gc*,safepoint:file=$PROFILE_DIR/herald-gc-%p.log:uptime,level,tags"; }
+[ -n "$PROFILE_DIR" ] && { mkdir -p "$PROFILE_DIR"; GC_LOG="-Xlog:gc*,safepoint:file=$PROFILE_DIR/herald-gc-%p.log:time,uptime,level,tags"; }
 start_herald() {
     # shellcheck disable=SC2086,SC2046
     java -Xmx"$HERALD_HEAP" $HERALD_OPTS $GC_LOG -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
@@ -271,7 +281,10 @@ if [ "$REF_COUNT" -eq 0 ]; then
     REF="skipped"
 elif javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" bench/StockAxonReference.java 2>>"$WORK/driver.err"; then
     # shellcheck disable=SC2086
-    REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$WORK/lib/*" StockAxonReference "$JDBC" \
+    # Herald's platform module left out: it names Axon's identifier factory (META-INF/services), and
+    # the reference stays stock Axon
+    REF_CP=$(ls "$WORK"/lib/*.jar | grep -v '/platform-[^/]*\.jar$' | tr '\n' ':')
+    REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$REF_CP" StockAxonReference "$JDBC" \
         "$REF_WARMUP" "$REF_COUNT" "$REF_SEGMENTS" 2>>"$WORK/driver.err") \
         || REF="not measured: the reference failed ($(tail -1 "$WORK/driver.err"))"
 fi
@@ -339,24 +352,30 @@ if [ "$FIXED_PHASES" -ne 0 ]; then
     log "intake at $FIXED_RATE req/s"
     profile_start intake-$FIXED_RATE
     SCHED_0=$(sched_ns)
-    FIX=$(measure fixed "$BASE" "$KEY" bench "$FIXED_RATE" "$SECONDS_PER_PHASE" fix-)
+    FIX=$(measure fixed "$BASE" "$KEY" bench "$FIXED_RATE" "$SECONDS_PER_PHASE" fix- \
+        ${PROFILE_DIR:+"$PROFILE_DIR/intake-$FIXED_RATE-latency.txt"})
     FIX_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((FIXED_RATE * SECONDS_PER_PHASE))")
     profile_stop intake-$FIXED_RATE
     DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"; settle
     log "intake at $MID_RATE req/s"
     profile_start intake-$MID_RATE
     SCHED_0=$(sched_ns)
-    MID=$(measure fixed "$BASE" "$KEY" bench "$MID_RATE" "$SECONDS_PER_PHASE" mid-)
+    MID=$(measure fixed "$BASE" "$KEY" bench "$MID_RATE" "$SECONDS_PER_PHASE" mid- \
+        ${PROFILE_DIR:+"$PROFILE_DIR/intake-$MID_RATE-latency.txt"})
     MID_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((MID_RATE * SECONDS_PER_PHASE))")
     profile_stop intake-$MID_RATE
     DRAIN_M=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_M"; settle
     log "intake at $SUSTAINED_RATE req/s"
     SCHED_0=$(sched_ns)
-    SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus-)
+    SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus- \
+        ${PROFILE_DIR:+"$PROFILE_DIR/intake-$SUSTAINED_RATE-latency.txt"})
     SUS_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((SUSTAINED_RATE * SECONDS_PER_PHASE))")
     DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"; settle
 fi
 
+E2E="skipped" E2E_CPU="not measured" E2E_STATEMENTS="not measured" E2E_COMMITS="not measured"
+SLOW="skipped" SLOW_CPU="not measured" SLOW_SCHED="not measured"
+if [ "$PHASES" = all ]; then
 # --- 3. end to end, zero-latency provider
 log "end to end, $E2E_COUNT publications"
 # Commits come from a counter that an idle backend reports up to 10 s late: the phase's count is
@@ -397,6 +416,7 @@ SLOW_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$SLOW_COUNT" | sed 's/per reque
 SLOW_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$SLOW_COUNT")
 profile_stop slow
 settle
+fi
 FIT="skipped"
 FIT_CPU="not measured"
 if [ "$FIT_COUNT" -gt 0 ]; then
@@ -459,7 +479,7 @@ SANDBOX_LINE="provider sandbox in Herald's process (its CPU counted in Herald's)
 [ "$SANDBOX_MODE" = own ] && SANDBOX_LINE="provider sandbox in a JVM of its own ($SANDBOX_OPTS), its CPU apart from Herald's"
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
-machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) $([ -n "$PG_OWN" ] && echo "(the benchmark's own cluster, pg_stat_statements preloaded)" || echo "on $PGHOST") (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) $([ -n "$PG_OWN" ] && echo "(the benchmark's own cluster, pg_stat_statements preloaded)" || echo "on $PGHOST") (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald $JAR -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ($PHASES) ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
   the append alone at $FIXED_RATE tx/s (8 clients):  $DB_FIXED
   the append alone at $MID_RATE tx/s (8 clients):  $DB_MID
@@ -481,6 +501,9 @@ intake, fixed $SUSTAINED_RATE req/s:                     $SUS
   p99 ÷ the append alone's p99 at $SUSTAINED_RATE tx/s: $(p99_ratio "$SUS" "$DB_SUSTAINED")
   during the phase: $SUS_SCHED
   then backlog done: $DRAIN_3
+EOF
+[ "$PHASES" = all ] || exit 0
+cat <<EOF
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
   CPU per publication:                      $E2E_CPU

@@ -1,5 +1,6 @@
 package io.herald.deploy.http;
 
+import io.herald.platform.ids.RandomIds;
 import io.herald.platform.logging.MdcScope;
 
 import jakarta.servlet.FilterChain;
@@ -7,7 +8,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -30,7 +30,7 @@ public class CorrelationIdFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String given = request.getHeader(HEADER);
-        String correlationId = given != null && USABLE.matcher(given).matches() ? given : UUID.randomUUID().toString();
+        String correlationId = given != null && USABLE.matcher(given).matches() ? given : RandomIds.uuid().toString();
         response.setHeader(HEADER, correlationId);
         try (MdcScope scope = MdcScope.with(MdcScope.CORRELATION_ID, correlationId)) {
             chain.doFilter(request, response);
