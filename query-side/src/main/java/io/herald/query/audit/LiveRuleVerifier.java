@@ -96,7 +96,7 @@ class LiveRuleVerifier implements StoredEventFold {
 
     static final class RebuildPass implements Pass {
         /** Verdicts stored in one statement at the end, at most. */
-        private static final int SAVED_AT_ONCE = 5_000;
+        private static final int SAVED_AT_ONCE = 2_000;
 
         private final RuleVerification verification;
         private final Map<String, StreamVerdict.Reading> readings;
