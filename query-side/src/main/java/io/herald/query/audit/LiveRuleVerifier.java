@@ -44,7 +44,7 @@ class LiveRuleVerifier implements StoredEventFold {
      * hundred bytes each. A stream let go is read again from the store, as the live processor does,
      * when the rebuild meets its next event.
      */
-    static final int REBUILD_READINGS = 50_000;
+    static final int REBUILD_READINGS = 20_000;
 
     private final RuleVerification verification;
 
