@@ -20,6 +20,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.AbstractEventProcessor;
 import org.axonframework.eventhandling.EventHandlerInvoker;
@@ -64,6 +66,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * events in one page write its row once. Only processors sequenced per aggregate are rebuilt here;
  * one configured with any other sequencing policy is rebuilt by Axon's token reset instead.
  *
+ * <p>The pages of one rebuild share a {@link RebuildScope}: a handler may keep rows that are still
+ * changing from one page to the next and write them once, after the last page, in the same
+ * transaction. A projection that works on the stored JSON itself ({@link StoredEventFold}) is
+ * handed the stored rows of its aggregate types instead of deserialized events.
+ *
  * <p>While it runs, {@link #progress} tells how many of the events counted at its start it has
  * handled, at what rate, and about how long is left; the log says so every few seconds.
  */
@@ -88,6 +95,8 @@ public class ProjectionRebuilder {
     private final TransactionTemplate transaction;
     private final StoredEventPages store;
     private final JdbcTemplate jdbc;
+    /** The projections whose rebuild reads the stored events themselves, by processor name. */
+    private final Map<String, StoredEventFold> storedEventFolds;
     /** Two threads per projection being rebuilt (one reads, one writes); several rebuilds go on side by side. */
     private final ExecutorService worker =
             Executors.newCachedThreadPool(BackgroundThreads.named("herald-projection-rebuild"));
@@ -100,13 +109,15 @@ public class ProjectionRebuilder {
     public ProjectionRebuilder(EventProcessingConfiguration processing, TokenStore tokenStore,
                                NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactions,
                                org.axonframework.config.Configuration axon, ObjectProvider<EventUpcaster> upcasters,
-                               RebuildProperties properties) {
+                               RebuildProperties properties, List<StoredEventFold> storedEventFolds) {
         this.processing = processing;
         this.tokenStore = tokenStore;
         this.transaction = new TransactionTemplate(transactions);
         this.jdbc = jdbc.getJdbcTemplate();
         this.store = new StoredEventPages(jdbc, transactions, axon.eventSerializer(), axon.upcasterChain(),
                 mayChangeTypes(upcasters.stream().toList()), properties.pageSize());
+        this.storedEventFolds = storedEventFolds.stream()
+                .collect(Collectors.toUnmodifiableMap(StoredEventFold::processingGroup, fold -> fold));
     }
 
     /**
@@ -190,7 +201,9 @@ public class ProjectionRebuilder {
                 LongStatements.liftTimeouts(jdbc);
                 int[] segments = claimAll(name);
                 handlers.performReset();
-                long handled = foldEveryStream(name, handlers, tracked);
+                StoredEventFold storedEvents = storedEventFolds.get(name);
+                long handled = storedEvents == null ? foldEveryStream(name, handlers, tracked)
+                        : foldEveryRow(name, storedEvents, tracked);
                 for (int segment : segments) {
                     tokenStore.releaseClaim(name, segment);
                 }
@@ -226,16 +239,44 @@ public class ProjectionRebuilder {
         if (types.isEmpty()) {
             return 0;
         }
-        BlockingQueue<List<TrackedEventMessage<?>>> pages = new ArrayBlockingQueue<>(READ_AHEAD);
+        RebuildScope scope = new RebuildScope();
+        long handled = this.<TrackedEventMessage<?>>foldPages(name, tracked,
+                pages -> store.readEveryStream(types, pages),
+                page -> handle(handlers, page, scope));
+        scope.end();
+        return handled;
+    }
+
+    /**
+     * Hands every stored event of the fold's aggregate types to it as stored, a page at a time: no
+     * event is upcast or deserialized. Read ahead on a second thread, as {@link #foldEveryStream}.
+     */
+    private long foldEveryRow(String name, StoredEventFold fold, Progress tracked) {
+        Set<String> types = fold.aggregateTypes();
+        tracked.total = store.storedEventsOf(types);
+        StoredEventFold.Pass pass = fold.begin();
+        long handled = this.<StoredEventRow>foldPages(name, tracked, pages -> store.readEveryRow(types, pages),
+                pass::page);
+        pass.finish();
+        return handled;
+    }
+
+    /** What reads the pages: every page into the queue, then an empty one. */
+    private interface PageReader<T> {
+        void readInto(BlockingQueue<List<T>> pages) throws InterruptedException;
+    }
+
+    private <T> long foldPages(String name, Progress tracked, PageReader<T> reader, Consumer<List<T>> handler) {
+        BlockingQueue<List<T>> pages = new ArrayBlockingQueue<>(READ_AHEAD);
         Future<?> reading = worker.submit(() -> {
-            store.readEveryStream(types, pages);
+            reader.readInto(pages);
             return null;
         });
         long handled = 0;
         long loggedAt = System.nanoTime();
         try {
             while (true) {
-                List<TrackedEventMessage<?>> page = pages.poll(1, TimeUnit.SECONDS);
+                List<T> page = pages.poll(1, TimeUnit.SECONDS);
                 if (page == null) {
                     if (reading.isDone()) {
                         reading.get();
@@ -244,7 +285,7 @@ public class ProjectionRebuilder {
                 } else if (page.isEmpty()) {
                     return handled;
                 } else {
-                    handle(handlers, page);
+                    handler.accept(page);
                     handled += page.size();
                     tracked.done = handled;
                     if (System.nanoTime() - loggedAt > PROGRESS_LOG_NANOS) {
@@ -264,9 +305,11 @@ public class ProjectionRebuilder {
     }
 
     /** One batch: the handlers see it as a processor's batch, so their per-batch writes apply. */
-    private static void handle(EventHandlerInvoker handlers, List<TrackedEventMessage<?>> messages) {
+    private static void handle(EventHandlerInvoker handlers, List<TrackedEventMessage<?>> messages,
+                               RebuildScope scope) {
         BatchingUnitOfWork<TrackedEventMessage<?>> batch = new BatchingUnitOfWork<>(messages);
         batch.resources().put(REBUILDING, Boolean.TRUE);
+        batch.resources().put(RebuildScope.RESOURCE, scope);
         ResultMessage<?> result = batch.executeWithResult(() -> {
             TrackedEventMessage<?> event = batch.getMessage();
             if (handlers.canHandle(event, Segment.ROOT_SEGMENT)) {

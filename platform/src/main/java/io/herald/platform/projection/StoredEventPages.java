@@ -3,6 +3,7 @@ package io.herald.platform.projection;
 import io.herald.platform.database.LongStatements;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import org.axonframework.eventhandling.EventHandlerInvoker;
 import org.axonframework.eventhandling.EventUtils;
@@ -45,6 +46,12 @@ final class StoredEventPages {
                 payload_type, payload_revision, payload, meta_data
             FROM domain_event_entry
             WHERE payload_type IN (:types)
+            ORDER BY global_index""";
+    private static final String EVERY_ROW = """
+            SELECT global_index, type, aggregate_identifier, sequence_number, event_identifier, time_stamp,
+                payload_type, payload_revision, payload, meta_data
+            FROM domain_event_entry
+            WHERE type IN (:types)
             ORDER BY global_index""";
 
     private final NamedParameterJdbcTemplate jdbc;
@@ -103,6 +110,43 @@ final class StoredEventPages {
         return new Types(types, events[0]);
     }
 
+    /** How many stored events aggregates of these types have, for a {@link StoredEventFold}'s progress. */
+    long storedEventsOf(Set<String> aggregateTypes) {
+        Long count = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE type IN (:types)",
+                new MapSqlParameterSource("types", aggregateTypes), Long.class);
+        return count == null ? 0 : count;
+    }
+
+    /**
+     * Puts every stored event of aggregates of these types in {@code pages}, as stored (neither
+     * upcast nor deserialized), a page at a time, then an empty page; in one snapshot, as
+     * {@link #readEveryStream}.
+     */
+    void readEveryRow(Set<String> aggregateTypes, BlockingQueue<List<StoredEventRow>> pages)
+            throws InterruptedException {
+        try {
+            reading.executeWithoutResult(status -> {
+                LongStatements.liftTimeouts(cursor.getJdbcTemplate());
+                List<StoredEventRow> page = new ArrayList<>(pageSize);
+                cursor.query(EVERY_ROW, new MapSqlParameterSource("types", aggregateTypes), (RowCallbackHandler) rs -> {
+                    page.add(new StoredEventRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4),
+                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getBytes(9),
+                            rs.getBytes(10)));
+                    if (page.size() == pageSize) {
+                        put(pages, List.copyOf(page));
+                        page.clear();
+                    }
+                });
+                if (!page.isEmpty()) {
+                    put(pages, List.copyOf(page));
+                }
+            });
+        } catch (Interrupted e) {
+            throw e.cause;
+        }
+        pages.put(List.of());
+    }
+
     /** Puts every page of events in {@code pages}, then an empty page; payloads deserialized already. */
     void readEveryStream(List<String> types, BlockingQueue<List<TrackedEventMessage<?>>> pages)
             throws InterruptedException {
@@ -141,7 +185,7 @@ final class StoredEventPages {
         return messages;
     }
 
-    private static void put(BlockingQueue<List<TrackedEventMessage<?>>> pages, List<TrackedEventMessage<?>> page) {
+    private static <T> void put(BlockingQueue<List<T>> pages, List<T> page) {
         try {
             pages.put(page);
         } catch (InterruptedException e) {

@@ -7,6 +7,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -355,6 +356,17 @@ public class EventStoreReader {
         return new StoredEvent(rs.getLong("global_index"), rs.getString("aggregate_identifier"),
                 rs.getLong("sequence_number"), simpleName(payloadType), rs.getString("payload_revision"),
                 rs.getString("time_stamp"), tree(rs.getBytes("payload")), tree(rs.getBytes("meta_data")));
+    }
+
+    /**
+     * One event from the columns of its stored row, as {@link #streams} reads it, but for the
+     * metadata, which is left unread ({@link com.fasterxml.jackson.databind.node.MissingNode}): for
+     * the rules alone, which read the payload only.
+     */
+    StoredEvent forTheRules(long position, String aggregateId, long sequence, String payloadType, String revision,
+                            String timestamp, byte[] payload) {
+        return new StoredEvent(position, aggregateId, sequence, simpleName(payloadType), revision, timestamp,
+                tree(payload), MissingNode.getInstance());
     }
 
     private JsonNode tree(byte[] stored) {

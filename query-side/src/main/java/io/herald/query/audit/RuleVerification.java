@@ -33,10 +33,32 @@ public class RuleVerification {
      * in the caller's transaction.
      */
     void recheck(Collection<String> publications) {
-        if (publications.isEmpty()) {
-            return;
-        }
+        save(read(publications));
+    }
+
+    /**
+     * Stores verdicts made from events already read ({@code verdicts}), with those on the streams of
+     * {@code reread} as they are stored now, then verifies the entry lines of the updates and
+     * deletes among them again, as {@link #recheck} does. Runs in the caller's transaction.
+     */
+    void save(List<StreamVerdict> verdicts, Collection<String> reread) {
+        List<StreamVerdict> all = new ArrayList<>(verdicts);
+        all.addAll(read(reread));
+        save(all);
+    }
+
+    /** An event of a stored row, as the rules read it. */
+    StoredEvent storedEvent(long position, String aggregateId, long sequence, String payloadType, String revision,
+                            String timestamp, byte[] payload) {
+        return store.forTheRules(position, aggregateId, sequence, payloadType, revision, timestamp, payload);
+    }
+
+    /** The verdicts on these publications' streams as they are stored now. */
+    private List<StreamVerdict> read(Collection<String> publications) {
         List<StreamVerdict> verdicts = new ArrayList<>();
+        if (publications.isEmpty()) {
+            return verdicts;
+        }
         StreamVerdict.Reading reading = null;
         for (StoredEvent event : store.streams(publications)) {
             if (reading == null || !reading.publicationId().equals(event.aggregateId())) {
@@ -49,6 +71,13 @@ public class RuleVerification {
         }
         if (reading != null) {
             verdicts.add(reading.verdict());
+        }
+        return verdicts;
+    }
+
+    private void save(List<StreamVerdict> verdicts) {
+        if (verdicts.isEmpty()) {
+            return;
         }
         breaches.saveStreams(verdicts);
         List<String> lines = verdicts.stream().map(StreamVerdict::entryLine).filter(l -> l != null).distinct().toList();

@@ -30,6 +30,11 @@ record StreamVerdict(String publicationId, String workspaceId, long lastSequence
             return check.publicationId();
         }
 
+        /** The sequence number of the last event read; -1 before the first. */
+        long lastSequence() {
+            return lastSequence;
+        }
+
         void accept(StoredEvent event) {
             check.accept(event.sequence(), event.type(), event.payload());
             if (workspaceId == null) {

@@ -21,7 +21,10 @@ import io.herald.contracts.publication.PublicationVanishDecidedEvent;
 import io.herald.contracts.publication.PublicationVanishedEvent;
 import io.herald.contracts.publication.PublicationVerifiedEvent;
 import io.herald.contracts.publication.PublicationView;
+import io.herald.platform.projection.RebuildScope;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -224,29 +227,73 @@ public class PublicationViewProjection {
      * a read and a write, not a read and a write per event. Nothing is written if the batch rolls
      * back. Outside a unit of work (never the case for the processor) every event reads and writes
      * at once.
+     *
+     * <p>In a rebuild the rows are kept from one page to the next, and written once, after the last
+     * page: a publication whose events lie on several pages is written once, not once a page, and
+     * never read back. At most {@link #REBUILD_ROWS} are kept: past that, the least recently
+     * changed half is written at the end of a page (read back if a later page changes it).
      */
     private PendingRows pendingRows() {
         if (!batched || !CurrentUnitOfWork.isStarted()) {
             return null;
         }
         UnitOfWork<?> root = CurrentUnitOfWork.get().root();
+        RebuildScope rebuild = RebuildScope.of(root);
+        if (rebuild != null) {
+            PendingRows rows = rebuild.resource(PendingRows.KEY, () -> {
+                PendingRows kept = new PendingRows(true);
+                rebuild.atEnd(() -> kept.write(kept.rows.size()));
+                return kept;
+            });
+            if (rows.batch != root) {
+                rows.startBatch(root);
+                root.onPrepareCommit(uow -> {
+                    if (rows.rows.size() > REBUILD_ROWS) {
+                        rows.write(rows.rows.size() - REBUILD_ROWS / 2);
+                    }
+                });
+            }
+            return rows;
+        }
         return root.getOrComputeResource(PendingRows.KEY, key -> {
-            PendingRows rows = new PendingRows(root);
+            PendingRows rows = new PendingRows(false);
+            rows.startBatch(root);
             root.onPrepareCommit(uow -> repository.saveAll(List.copyOf(rows.rows.values())));
             return rows;
         });
     }
 
+    /** Rows a rebuild keeps in memory between pages, at most. */
+    static final int REBUILD_ROWS = 20_000;
+
     private final class PendingRows {
         static final String KEY = PendingRows.class.getName();
-        final Map<PublicationId, PublicationViewRepository.Stored> rows = new LinkedHashMap<>();
-        private final UnitOfWork<?> batch;
+        /** In a rebuild, least recently changed first. */
+        final Map<PublicationId, PublicationViewRepository.Stored> rows;
+        private UnitOfWork<?> batch;
         /** The batch's publications, once their rows have been read, and those rows. */
         private Set<PublicationId> read;
         private Map<PublicationId, PublicationViewRepository.Stored> stored;
 
-        PendingRows(UnitOfWork<?> batch) {
-            this.batch = batch;
+        PendingRows(boolean rebuild) {
+            this.rows = new LinkedHashMap<>(16, 0.75f, rebuild);
+        }
+
+        void startBatch(UnitOfWork<?> next) {
+            batch = next;
+            read = null;
+            stored = null;
+        }
+
+        /** Writes the {@code n} least recently changed rows and forgets them. */
+        void write(int n) {
+            List<PublicationViewRepository.Stored> written = new ArrayList<>(n);
+            Iterator<PublicationViewRepository.Stored> eldest = rows.values().iterator();
+            while (written.size() < n && eldest.hasNext()) {
+                written.add(eldest.next());
+                eldest.remove();
+            }
+            repository.saveAll(written);
         }
 
         Optional<PublicationViewRepository.Stored> find(PublicationId id) {
@@ -255,7 +302,8 @@ public class PublicationViewProjection {
                 return Optional.of(changed);
             }
             if (read == null) {
-                read = publicationsOf(batch);
+                read = new HashSet<>(publicationsOf(batch));
+                read.removeAll(rows.keySet());
                 stored = repository.findStored(read);
             }
             // one the batch's messages do not name (a unit of work that is not a processor's batch) is read alone

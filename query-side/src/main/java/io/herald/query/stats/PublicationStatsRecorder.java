@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.axonframework.eventhandling.EventMessage;
+import io.herald.platform.projection.RebuildScope;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.stereotype.Component;
@@ -32,6 +33,9 @@ public class PublicationStatsRecorder implements PublicationTransitionListener {
     static final Set<String> OUTCOMES = Set.of("SUCCEEDED", "FAILED", "OUTCOME_UNKNOWN", "HELD");
     static final String CASE_OPENED = "CASE_OPENED";
     static final String CASE_CLOSED = "CASE_CLOSED";
+
+    /** Count rows a rebuild gathers before it adds them, at most. */
+    static final int REBUILD_KEYS = 50_000;
 
     private final PublicationStatsRepository repository;
 
@@ -120,11 +124,33 @@ public class PublicationStatsRecorder implements PublicationTransitionListener {
         return at.truncatedTo(ChronoUnit.HOURS);
     }
 
+    /**
+     * The counts gathered for the batch's transaction; in a rebuild, for the whole rebuild, added
+     * once after its last page (or at the end of a page once they have {@link #REBUILD_KEYS} rows),
+     * not once a page.
+     */
     private Counts pending() {
         if (!CurrentUnitOfWork.isStarted()) {
             return null;
         }
         UnitOfWork<?> root = CurrentUnitOfWork.get().root();
+        RebuildScope rebuild = RebuildScope.of(root);
+        if (rebuild != null) {
+            Counts counts = rebuild.resource(Counts.KEY, () -> {
+                Counts kept = new Counts();
+                rebuild.atEnd(() -> kept.writeTo(repository));
+                return kept;
+            });
+            if (root.getResource(Counts.KEY) == null) {
+                root.resources().put(Counts.KEY, counts);
+                root.onPrepareCommit(uow -> {
+                    if (counts.outcomes.size() + counts.answers.size() > REBUILD_KEYS) {
+                        counts.writeTo(repository);
+                    }
+                });
+            }
+            return counts;
+        }
         return root.getOrComputeResource(Counts.KEY, key -> {
             Counts counts = new Counts();
             root.onPrepareCommit(uow -> repository.add(counts.outcomes, counts.answers));
@@ -149,6 +175,15 @@ public class PublicationStatsRecorder implements PublicationTransitionListener {
         void addAll(Counts other) {
             other.outcomes.forEach((k, n) -> outcomes.merge(k, n, Long::sum));
             other.answers.forEach((k, n) -> answers.merge(k, n, Long::sum));
+        }
+
+        /** Adds them and forgets them. */
+        void writeTo(PublicationStatsRepository repository) {
+            if (!isEmpty()) {
+                repository.add(outcomes, answers);
+            }
+            outcomes.clear();
+            answers.clear();
         }
 
         boolean isEmpty() {
