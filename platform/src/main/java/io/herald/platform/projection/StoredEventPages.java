@@ -48,8 +48,8 @@ final class StoredEventPages {
             WHERE payload_type IN (:types)
             ORDER BY global_index""";
     private static final String EVERY_ROW = """
-            SELECT global_index, type, aggregate_identifier, sequence_number, event_identifier, time_stamp,
-                payload_type, payload_revision, payload, meta_data
+            SELECT global_index, type, aggregate_identifier, sequence_number, time_stamp, payload_type,
+                payload_revision, payload
             FROM domain_event_entry
             WHERE type IN (:types)
             ORDER BY global_index""";
@@ -130,8 +130,7 @@ final class StoredEventPages {
                 List<StoredEventRow> page = new ArrayList<>(pageSize);
                 cursor.query(EVERY_ROW, new MapSqlParameterSource("types", aggregateTypes), (RowCallbackHandler) rs -> {
                     page.add(new StoredEventRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getBytes(9),
-                            rs.getBytes(10)));
+                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getBytes(8)));
                     if (page.size() == pageSize) {
                         put(pages, List.copyOf(page));
                         page.clear();

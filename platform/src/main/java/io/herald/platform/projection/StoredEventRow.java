@@ -7,9 +7,7 @@ package io.herald.platform.projection;
  * @param aggregateType the aggregate's type, e.g. {@code Publication}
  * @param timestamp     as the store keeps it (ISO-8601)
  * @param payload       the stored payload's bytes (JSON), as written, never upcast
- * @param metadata      the stored metadata's bytes (JSON)
  */
 public record StoredEventRow(long globalIndex, String aggregateType, String aggregateId, long sequence,
-                             String eventId, String timestamp, String payloadType, String payloadRevision,
-                             byte[] payload, byte[] metadata) {
+                             String timestamp, String payloadType, String payloadRevision, byte[] payload) {
 }

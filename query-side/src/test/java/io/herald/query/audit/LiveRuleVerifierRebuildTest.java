@@ -87,8 +87,7 @@ class LiveRuleVerifierRebuildTest {
 
     private StoredEventRow row(String aggregate, long sequence, String type) {
         String payload = "{\"workspaceId\":\"ws_1\",\"publicationId\":\"" + aggregate + "\"}";
-        return new StoredEventRow(++position, type, aggregate, sequence, aggregate + "-" + sequence,
-                "2026-12-01T09:00:00.000Z", sequence == 0 ? REQUESTED : NEXT, null,
-                payload.getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8));
+        return new StoredEventRow(++position, type, aggregate, sequence, "2026-12-01T09:00:00.000Z",
+                sequence == 0 ? REQUESTED : NEXT, null, payload.getBytes(StandardCharsets.UTF_8));
     }
 }
