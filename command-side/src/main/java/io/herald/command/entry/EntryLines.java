@@ -21,17 +21,22 @@ import io.herald.contracts.publication.PublicationTargetedEvent;
 import io.herald.contracts.publication.ReconciliationResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
  * Keeps each entry's line of operations ({@code entry_operation}) in step with the publications'
  * events. It belongs to the subscribing processor of the timer rows, so every row commits or rolls
- * back with the event that causes it, on whichever node appends it, and a crash loses nothing.
+ * back with the event that causes it, on whichever node appends it, and a crash loses nothing. A
+ * batch's new operations are written together, in one statement, before anything else reads or
+ * changes the lines.
  * When an operation settles, the same statement gives the next open one in the line a due-now
  * timer row: an update or delete that waited for it then asks for its turn again.
  */
@@ -82,6 +87,37 @@ public class EntryLines implements EntryOrder {
             "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END",
             " AND NOT (? = ANY(comment_attempts))");
 
+    /**
+     * New operations in event order; {@code n} is that order. A line's numbers run from its
+     * {@code next_seq} before the batch (exclusive) to the one after it (inclusive).
+     */
+    private static final String JOIN_LINES = """
+            WITH joining AS (
+                SELECT * FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS varchar[]),
+                                     CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS bigint[]))
+                       WITH ORDINALITY AS j(publication_id, workspace_id, calendar_entry_id, channel_id, action,
+                                            content_version, n)),
+            line AS (
+                INSERT INTO entry_line (workspace_id, calendar_entry_id, channel_id, next_seq)
+                SELECT workspace_id, calendar_entry_id, channel_id, count(*) FROM joining
+                 GROUP BY workspace_id, calendar_entry_id, channel_id
+                 ORDER BY workspace_id, calendar_entry_id, channel_id
+                ON CONFLICT (workspace_id, calendar_entry_id, channel_id)
+                DO UPDATE SET next_seq = entry_line.next_seq + EXCLUDED.next_seq
+                RETURNING workspace_id, calendar_entry_id, channel_id, next_seq)
+            INSERT INTO entry_operation (publication_id, workspace_id, calendar_entry_id, channel_id, seq, action,
+                                         content_version, state)
+            SELECT j.publication_id, j.workspace_id, j.calendar_entry_id, j.channel_id,
+                   l.next_seq - count(*) OVER same_line
+                       + row_number() OVER (PARTITION BY j.workspace_id, j.calendar_entry_id, j.channel_id
+                                            ORDER BY j.n),
+                   j.action, j.content_version, 'OPEN'
+              FROM joining j JOIN line l ON l.workspace_id = j.workspace_id
+               AND l.calendar_entry_id = j.calendar_entry_id AND l.channel_id = j.channel_id
+            WINDOW same_line AS (PARTITION BY j.workspace_id, j.calendar_entry_id, j.channel_id)
+            ON CONFLICT (publication_id) DO NOTHING""";
+    private static final String JOINING = EntryLines.class.getName() + ".joining";
+
     private final JdbcTemplate jdbc;
 
     public EntryLines(JdbcTemplate jdbc) {
@@ -90,7 +126,7 @@ public class EntryLines implements EntryOrder {
 
     @Override
     public Turn turnOf(PublicationId publicationId) {
-        List<EntryOperation> line = jdbc.query("SELECT " + COLUMNS + """
+        List<EntryOperation> line = lines().query("SELECT " + COLUMNS + """
                  FROM entry_operation o JOIN entry_operation me ON me.workspace_id = o.workspace_id
                   AND me.calendar_entry_id = o.calendar_entry_id AND me.channel_id = o.channel_id
                 WHERE me.publication_id = ? ORDER BY o.seq""", EntryLines::operation, publicationId.value());
@@ -102,7 +138,7 @@ public class EntryLines implements EntryOrder {
      * post is meant to go, so reading it again to see it is still there is moot.
      */
     public boolean deleteFollows(PublicationId publicationId) {
-        return Boolean.TRUE.equals(jdbc.queryForObject("""
+        return Boolean.TRUE.equals(lines().queryForObject("""
                 SELECT EXISTS (SELECT 1 FROM entry_operation me JOIN entry_operation o
                                  ON o.workspace_id = me.workspace_id AND o.calendar_entry_id = me.calendar_entry_id
                                 AND o.channel_id = me.channel_id AND o.seq > me.seq
@@ -112,21 +148,21 @@ public class EntryLines implements EntryOrder {
 
     @Override
     public boolean hasPostToChange(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
-        return EntryTurns.hasPostToChange(jdbc.query("SELECT " + COLUMNS + """
+        return EntryTurns.hasPostToChange(lines().query("SELECT " + COLUMNS + """
                  FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
                 ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
     }
 
     @Override
     public Optional<PublicationId> postCreator(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
-        return EntryTurns.postCreator(jdbc.query("SELECT " + COLUMNS + """
+        return EntryTurns.postCreator(lines().query("SELECT " + COLUMNS + """
                  FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
                 ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
     }
 
     @Override
     public boolean targetUnverified(WorkspaceId workspace, String calendarEntryId, ChannelId channel) {
-        return EntryTurns.targetUnverified(jdbc.query("SELECT " + COLUMNS + """
+        return EntryTurns.targetUnverified(lines().query("SELECT " + COLUMNS + """
                  FROM entry_operation o WHERE o.workspace_id = ? AND o.calendar_entry_id = ? AND o.channel_id = ?
                 ORDER BY o.seq""", EntryLines::operation, workspace.value(), calendarEntryId, channel.value()));
     }
@@ -135,7 +171,7 @@ public class EntryLines implements EntryOrder {
     @Override
     public Optional<PublicationId> postHolder(WorkspaceId workspace, ChannelId channel, ProviderRef ref,
                                               PublicationId except) {
-        List<String> holders = jdbc.queryForList("""
+        List<String> holders = lines().queryForList("""
                 SELECT publication_id FROM entry_operation
                  WHERE workspace_id = ? AND publication_id <> ? AND action IN ('publish', 'draft')
                    AND ((channel_id = ? AND ref_id = ?) OR ref_url = ?)
@@ -146,31 +182,79 @@ public class EntryLines implements EntryOrder {
 
     @Override
     public boolean isInLine(PublicationId publicationId) {
-        Integer n = jdbc.queryForObject("SELECT count(*) FROM entry_operation WHERE publication_id = ?",
+        Integer n = lines().queryForObject("SELECT count(*) FROM entry_operation WHERE publication_id = ?",
                 Integer.class, publicationId.value());
         return n != null && n > 0;
     }
 
-    /** The line's row is locked until commit, so the order of {@code seq} is the order of commits. */
+    /**
+     * A batch's new operations join their lines together ({@link #joinLines}); until then they wait
+     * here. Every other write and read of the lines writes them first, so the order of an entry's
+     * operations is the order of its events.
+     */
     @EventHandler
     void on(PublicationRequestedEvent event) {
-        jdbc.update("""
-                WITH line AS (
-                    INSERT INTO entry_line (workspace_id, calendar_entry_id, channel_id, next_seq) VALUES (?, ?, ?, 1)
-                    ON CONFLICT (workspace_id, calendar_entry_id, channel_id)
-                    DO UPDATE SET next_seq = entry_line.next_seq + 1 RETURNING next_seq)
-                INSERT INTO entry_operation (publication_id, workspace_id, calendar_entry_id, channel_id, seq, action,
-                                             content_version, state)
-                SELECT ?, ?, ?, ?, next_seq, ?, ?, 'OPEN' FROM line
-                ON CONFLICT (publication_id) DO NOTHING""",
-                event.workspaceId().value(), event.calendarEntryId(), event.channelId().value(),
-                event.publicationId().value(), event.workspaceId().value(), event.calendarEntryId(),
-                event.channelId().value(), event.action().wireName(), event.contentVersion());
+        if (!CurrentUnitOfWork.isStarted()) {
+            joinLines(List.of(event));
+            return;
+        }
+        UnitOfWork<?> unitOfWork = CurrentUnitOfWork.get();
+        unitOfWork.<List<PublicationRequestedEvent>>getOrComputeResource(JOINING, key -> {
+            unitOfWork.onPrepareCommit(this::joinPending);
+            return new ArrayList<>();
+        }).add(event);
+    }
+
+    /** The database, after the batch's new operations are written. */
+    private JdbcTemplate lines() {
+        joinPending();
+        return jdbc;
+    }
+
+    /** Writes the new operations the batch holds so far: before any write or read that must see them. */
+    private void joinPending() {
+        if (CurrentUnitOfWork.isStarted()) {
+            joinPending(CurrentUnitOfWork.get());
+        }
+    }
+
+    private void joinPending(UnitOfWork<?> unitOfWork) {
+        List<PublicationRequestedEvent> pending = unitOfWork.getResource(JOINING);
+        if (pending != null && !pending.isEmpty()) {
+            List<PublicationRequestedEvent> joining = List.copyOf(pending);
+            pending.clear();
+            joinLines(joining);
+        }
+    }
+
+    /**
+     * One statement for the batch: each line's row is locked until commit (in key order, so two
+     * nodes' batches cannot deadlock) and takes as many numbers as it has new operations, which get
+     * them in the order of their events. So the order of {@code seq} is the order of commits.
+     */
+    private void joinLines(List<PublicationRequestedEvent> events) {
+        int n = events.size();
+        String[] publications = new String[n];
+        String[] workspaces = new String[n];
+        String[] entries = new String[n];
+        String[] channels = new String[n];
+        String[] actions = new String[n];
+        Long[] versions = new Long[n];
+        for (int i = 0; i < n; i++) {
+            PublicationRequestedEvent event = events.get(i);
+            publications[i] = event.publicationId().value();
+            workspaces[i] = event.workspaceId().value();
+            entries[i] = event.calendarEntryId();
+            channels[i] = event.channelId().value();
+            actions[i] = event.action().wireName();
+            versions[i] = event.contentVersion();
+        }
+        jdbc.update(JOIN_LINES, publications, workspaces, entries, channels, actions, versions);
     }
 
     @EventHandler
     void on(PublicationTargetedEvent event) {
-        jdbc.update("UPDATE entry_operation SET ref_id = ?, ref_url = ? WHERE publication_id = ?",
+        lines().update("UPDATE entry_operation SET ref_id = ?, ref_url = ? WHERE publication_id = ?",
                 event.target().id(), event.target().url(), event.publicationId().value());
     }
 
@@ -180,7 +264,7 @@ public class EntryLines implements EntryOrder {
         // an attempt recorded without a step was the post's
         if (event.step() != null && !event.step().makesPost()) {
             String column = event.step().preparesPost() ? "upload_attempts" : "comment_attempts";
-            jdbc.update("UPDATE entry_operation SET " + column + " = array_append(" + column + ", ?)"
+            lines().update("UPDATE entry_operation SET " + column + " = array_append(" + column + ", ?)"
                     + " WHERE publication_id = ?", event.attemptNo(), event.publicationId().value());
         }
     }
@@ -200,13 +284,13 @@ public class EntryLines implements EntryOrder {
     void on(PublicationReconciledEvent event) {
         if (event.result() == ReconciliationResult.FOUND) {
             if (event.verified() != null) {
-                jdbc.update("UPDATE entry_operation SET ref_verified = ? WHERE publication_id = ?"
+                lines().update("UPDATE entry_operation SET ref_verified = ? WHERE publication_id = ?"
                         + " AND action IN ('publish', 'draft') AND NOT (? = ANY(comment_attempts))",
                         event.verified(), event.publicationId().value(), event.attemptNo());
             }
             settle(SETTLE_UNLESS_COMMENT, event.publicationId(), State.DONE, event.providerRef(), event.attemptNo());
         } else if (event.result() == ReconciliationResult.NOT_FOUND) {
-            jdbc.update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value(),
+            lines().update(SETTLE_CREATE_ONLY, false, null, false, null, event.publicationId().value(),
                     event.attemptNo());
         }
     }
@@ -244,13 +328,13 @@ public class EntryLines implements EntryOrder {
 
     private void settle(String sql, PublicationId id, State state, ProviderRef createdPost, Object... attemptNos) {
         boolean hasRef = createdPost != null;
-        List<Object> args = new java.util.ArrayList<>(List.of(state.name(), hasRef));
+        List<Object> args = new ArrayList<>(List.of(state.name(), hasRef));
         args.add(hasRef ? createdPost.id() : null);
         args.add(hasRef);
         args.add(hasRef ? createdPost.url() : null);
         args.add(id.value());
         args.addAll(List.of(attemptNos));
-        jdbc.update(sql, args.toArray());
+        lines().update(sql, args.toArray());
     }
 
     private static EntryOperation operation(ResultSet rs, int n) throws SQLException {
