@@ -26,8 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -35,8 +33,7 @@ import org.springframework.stereotype.Component;
  * Keeps each entry's line of operations ({@code entry_operation}) in step with the publications'
  * events. It belongs to the subscribing processor of the timer rows, so every row commits or rolls
  * back with the event that causes it, on whichever node appends it, and a crash loses nothing. A
- * batch's new operations are written together, in one statement, before anything else reads or
- * changes the lines.
+ * batch's new operations, and its operations done, are written together ({@link EntryLineBatch}).
  * When an operation settles, the same statement gives the next open one in the line a due-now
  * timer row: an update or delete that waited for it then asks for its turn again.
  */
@@ -77,9 +74,6 @@ public class EntryLines implements EntryOrder {
             ON CONFLICT (publication_id) DO UPDATE SET due_at = now(), fires = 0
              WHERE publication_timer.kind = 'ATTEMPT_DUE' AND publication_timer.fires > 0""";
     private static final String SETTLE_TO = SETTLE.formatted("?", "");
-    /** The result of attempt {@code ?} settles unless that attempt was an upload or the first comment. */
-    private static final String SETTLE_BY_POST = SETTLE.formatted("?",
-            " AND NOT (? = ANY(upload_attempts)) AND NOT (? = ANY(comment_attempts))");
     /** A failed upload ends the operation; a failed first comment leaves the post as it is. */
     private static final String SETTLE_UNLESS_COMMENT = SETTLE.formatted("?", " AND NOT (? = ANY(comment_attempts))");
     /** After a NOT_FOUND read-back: a create that never happened settles; a converging step is sent again. */
@@ -87,41 +81,12 @@ public class EntryLines implements EntryOrder {
             "CASE WHEN action IN ('publish', 'draft') THEN 'NOT_EXECUTED' ELSE state END",
             " AND NOT (? = ANY(comment_attempts))");
 
-    /**
-     * New operations in event order; {@code n} is that order. A line's numbers run from its
-     * {@code next_seq} before the batch (exclusive) to the one after it (inclusive).
-     */
-    private static final String JOIN_LINES = """
-            WITH joining AS (
-                SELECT * FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS varchar[]),
-                                     CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS bigint[]))
-                       WITH ORDINALITY AS j(publication_id, workspace_id, calendar_entry_id, channel_id, action,
-                                            content_version, n)),
-            line AS (
-                INSERT INTO entry_line (workspace_id, calendar_entry_id, channel_id, next_seq)
-                SELECT workspace_id, calendar_entry_id, channel_id, count(*) FROM joining
-                 GROUP BY workspace_id, calendar_entry_id, channel_id
-                 ORDER BY workspace_id, calendar_entry_id, channel_id
-                ON CONFLICT (workspace_id, calendar_entry_id, channel_id)
-                DO UPDATE SET next_seq = entry_line.next_seq + EXCLUDED.next_seq
-                RETURNING workspace_id, calendar_entry_id, channel_id, next_seq)
-            INSERT INTO entry_operation (publication_id, workspace_id, calendar_entry_id, channel_id, seq, action,
-                                         content_version, state)
-            SELECT j.publication_id, j.workspace_id, j.calendar_entry_id, j.channel_id,
-                   l.next_seq - count(*) OVER same_line
-                       + row_number() OVER (PARTITION BY j.workspace_id, j.calendar_entry_id, j.channel_id
-                                            ORDER BY j.n),
-                   j.action, j.content_version, 'OPEN'
-              FROM joining j JOIN line l ON l.workspace_id = j.workspace_id
-               AND l.calendar_entry_id = j.calendar_entry_id AND l.channel_id = j.channel_id
-            WINDOW same_line AS (PARTITION BY j.workspace_id, j.calendar_entry_id, j.channel_id)
-            ON CONFLICT (publication_id) DO NOTHING""";
-    private static final String JOINING = EntryLines.class.getName() + ".joining";
-
     private final JdbcTemplate jdbc;
+    private final EntryLineBatch batch;
 
     public EntryLines(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.batch = new EntryLineBatch(jdbc);
     }
 
     @Override
@@ -187,69 +152,16 @@ public class EntryLines implements EntryOrder {
         return n != null && n > 0;
     }
 
-    /**
-     * A batch's new operations join their lines together ({@link #joinLines}); until then they wait
-     * here. Every other write and read of the lines writes them first, so the order of an entry's
-     * operations is the order of its events.
-     */
+    /** Joins the line with the batch's other new operations ({@link EntryLineBatch}). */
     @EventHandler
     void on(PublicationRequestedEvent event) {
-        if (!CurrentUnitOfWork.isStarted()) {
-            joinLines(List.of(event));
-            return;
-        }
-        UnitOfWork<?> unitOfWork = CurrentUnitOfWork.get();
-        unitOfWork.<List<PublicationRequestedEvent>>getOrComputeResource(JOINING, key -> {
-            unitOfWork.onPrepareCommit(this::joinPending);
-            return new ArrayList<>();
-        }).add(event);
+        batch.join(event);
     }
 
-    /** The database, after the batch's new operations are written. */
+    /** The database, after the batch's gathered writes ({@link EntryLineBatch}). */
     private JdbcTemplate lines() {
-        joinPending();
+        batch.flush();
         return jdbc;
-    }
-
-    /** Writes the new operations the batch holds so far: before any write or read that must see them. */
-    private void joinPending() {
-        if (CurrentUnitOfWork.isStarted()) {
-            joinPending(CurrentUnitOfWork.get());
-        }
-    }
-
-    private void joinPending(UnitOfWork<?> unitOfWork) {
-        List<PublicationRequestedEvent> pending = unitOfWork.getResource(JOINING);
-        if (pending != null && !pending.isEmpty()) {
-            List<PublicationRequestedEvent> joining = List.copyOf(pending);
-            pending.clear();
-            joinLines(joining);
-        }
-    }
-
-    /**
-     * One statement for the batch: each line's row is locked until commit (in key order, so two
-     * nodes' batches cannot deadlock) and takes as many numbers as it has new operations, which get
-     * them in the order of their events. So the order of {@code seq} is the order of commits.
-     */
-    private void joinLines(List<PublicationRequestedEvent> events) {
-        int n = events.size();
-        String[] publications = new String[n];
-        String[] workspaces = new String[n];
-        String[] entries = new String[n];
-        String[] channels = new String[n];
-        String[] actions = new String[n];
-        Long[] versions = new Long[n];
-        for (int i = 0; i < n; i++) {
-            PublicationRequestedEvent event = events.get(i);
-            publications[i] = event.publicationId().value();
-            workspaces[i] = event.workspaceId().value();
-            entries[i] = event.calendarEntryId();
-            channels[i] = event.channelId().value();
-            actions[i] = event.action().wireName();
-            versions[i] = event.contentVersion();
-        }
-        jdbc.update(JOIN_LINES, publications, workspaces, entries, channels, actions, versions);
     }
 
     @EventHandler
@@ -269,11 +181,13 @@ public class EntryLines implements EntryOrder {
         }
     }
 
-    /** An upload's success or a first comment's result neither settles the operation nor names its post. */
+    /**
+     * An upload's success or a first comment's result neither settles the operation nor names its
+     * post; the batch's successes settle together ({@link EntryLineBatch}).
+     */
     @EventHandler
     void on(PublicationSucceededEvent event) {
-        settle(SETTLE_BY_POST, event.publicationId(), State.DONE, event.providerRef(), event.attemptNo(),
-                event.attemptNo());
+        batch.settleDone(event.publicationId(), event.providerRef(), event.attemptNo());
     }
 
     /**

@@ -9,8 +9,10 @@ import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.PublicationId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.Content;
+import io.herald.contracts.publication.ProviderRef;
 import io.herald.contracts.publication.PublicationAction;
 import io.herald.contracts.publication.PublicationRequestedEvent;
+import io.herald.contracts.publication.PublicationSucceededEvent;
 import io.herald.deploy.HeraldIntegrationTest;
 import java.lang.reflect.Method;
 import java.time.Instant;
@@ -25,9 +27,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.util.AopTestUtils;
 
 /**
- * A batch's new operations join their entries' lines in one statement at the end of the batch, on
- * the real tables: each line numbers them in the order of their events, after what it already
- * holds, and a read in the middle of the batch sees the ones before it.
+ * A batch's new operations, and its operations done, are written to the entries' lines together,
+ * on the real tables: each line numbers new ones in the order of their events, after what it
+ * already holds; a read in the middle of the batch sees the ones before it; and operations settled
+ * together wake each line's next update as settling them one by one would.
  */
 class EntryLinesBatchIT extends HeraldIntegrationTest {
 
@@ -48,10 +51,15 @@ class EntryLinesBatchIT extends HeraldIntegrationTest {
                 action, CONTENT, CONTENT.hash(), null, Instant.now(), "calendar");
     }
 
+    private PublicationSucceededEvent succeeded(PublicationRequestedEvent requested) {
+        return new PublicationSucceededEvent(requested.publicationId(), WS, 1,
+                new ProviderRef("post_" + requested.publicationId().value(), null), null, Instant.now());
+    }
+
     /** As the subscribing processor delivers it (its handlers are package-private, as Axon allows). */
-    private void deliver(PublicationRequestedEvent event) {
+    private void deliver(Object event) {
         try {
-            Method on = EntryLines.class.getDeclaredMethod("on", PublicationRequestedEvent.class);
+            Method on = EntryLines.class.getDeclaredMethod("on", event.getClass());
             on.setAccessible(true);
             on.invoke(AopTestUtils.getTargetObject(lines), event);
         } catch (ReflectiveOperationException e) {
@@ -161,5 +169,50 @@ class EntryLinesBatchIT extends HeraldIntegrationTest {
         assertThat(seqs("f")).isEmpty();
         assertThat(jdbc.queryForList("SELECT next_seq FROM entry_line WHERE workspace_id = ? AND calendar_entry_id = ?",
                 Long.class, WS.value(), run + "f")).isEmpty();
+    }
+
+    private boolean woken(PublicationRequestedEvent requested) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("SELECT EXISTS (SELECT 1 FROM publication_timer"
+                + " WHERE publication_id = ? AND kind = 'ATTEMPT_DUE' AND due_at <= now())", Boolean.class,
+                requested.publicationId().value()));
+    }
+
+    private String state(PublicationRequestedEvent requested) {
+        return jdbc.queryForObject("SELECT state || ' ' || coalesce(ref_id, '-') FROM entry_operation"
+                + " WHERE publication_id = ?", String.class, requested.publicationId().value());
+    }
+
+    @Test
+    void operationsSettledTogetherWakeEachLinesNextUpdateOnce() {
+        PublicationRequestedEvent publishG = requested("g", 1, PublicationAction.PUBLISH);
+        PublicationRequestedEvent firstG = requested("g", 2, PublicationAction.UPDATE);
+        PublicationRequestedEvent secondG = requested("g", 3, PublicationAction.UPDATE);
+        PublicationRequestedEvent publishH = requested("h", 1, PublicationAction.PUBLISH);
+        PublicationRequestedEvent deleteH = requested("h", 2, PublicationAction.DELETE);
+        inOneTransaction(() -> List.of(publishG, firstG, secondG, publishH, deleteH).forEach(this::deliver));
+
+        inOneTransaction(() -> List.of(succeeded(publishG), succeeded(firstG), succeeded(publishH))
+                .forEach(this::deliver));
+
+        assertThat(state(publishG)).isEqualTo("DONE post_" + publishG.publicationId().value());
+        assertThat(state(firstG)).as("an update keeps its target: no created post").isEqualTo("DONE -");
+        assertThat(woken(secondG)).as("the update after both settled ones").isTrue();
+        assertThat(woken(firstG)).as("settled in the same batch: nothing to wake").isFalse();
+        assertThat(woken(deleteH)).as("the other line's next").isTrue();
+    }
+
+    @Test
+    void anOperationJoiningBeforeASettlingInTheBatchIsWokenByIt() {
+        PublicationRequestedEvent publish = requested("k", 1, PublicationAction.PUBLISH);
+        PublicationRequestedEvent update = requested("k", 2, PublicationAction.UPDATE);
+        deliver(publish);
+
+        inOneTransaction(() -> {
+            deliver(update);
+            deliver(succeeded(publish));
+        });
+
+        assertThat(state(publish)).isEqualTo("DONE post_" + publish.publicationId().value());
+        assertThat(woken(update)).isTrue();
     }
 }
