@@ -53,7 +53,7 @@ FIXED_PHASES=${BENCH_FIXED_PHASES:-1}
 SANDBOX_MODE=${BENCH_SANDBOX:-own}
 SANDBOX_OPTS=${BENCH_SANDBOX_OPTS:--Xmx512m -XX:+UseParallelGC}
 # a folder: Herald's GC log, a flight recording (jcmd JFR.start, settings=profile) of the intake
-# phases at the fixed and mid rates and of the slow-provider phase, and each fixed-rate phase's
+# phases at the fixed and mid rates, of the end-to-end, slow-provider and replay phases, and each fixed-rate phase's
 # requests (planned send and latency), written there; unset, none of them
 PROFILE_DIR=${BENCH_PROFILE_DIR:-}
 DRAIN_SECONDS=${BENCH_DRAIN_SECONDS:-900}
@@ -384,7 +384,9 @@ sleep 11; IDLE_0=$(commits); sleep 11; IDLE_COMMITS=$(( $(commits) - IDLE_0 ))
 statements_reset
 COMMITS_0=$(commits)
 CPU_0=$(cpu_seconds)
+profile_start e2e
 E2E=$(measure e2e "$BASE" "$KEY" bench "$E2E_COUNT" e2e- "$JDBC")
+profile_stop e2e
 E2E_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$E2E_COUNT")
 # statements are counted as they run: read at once, so no idle time after the phase is counted
 TOP=
@@ -457,7 +459,9 @@ UPDATE token_entry SET token = convert_to(regexp_replace(convert_from(token, 'UT
 WHERE token IS NOT NULL;
 SQL
 start_herald
+profile_start replay
 REPLAY=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
+profile_stop replay
 RSS_END=$(rss_mb)
 fi
 
