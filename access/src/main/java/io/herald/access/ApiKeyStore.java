@@ -2,6 +2,8 @@ package io.herald.access;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
+import io.herald.platform.database.RowCache;
 import java.security.MessageDigest;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -25,7 +27,7 @@ import org.springframework.stereotype.Component;
 /**
  * Workspaces and their API keys. A raw key is {@code <keyId>.<secret>}: the key id finds the row,
  * then the SHA-256 of the whole presented key is compared in constant time with the stored one.
- * Rows found by key id are kept for {@code herald.security.cache-ttl}: a request costs no query,
+ * Rows found by key id are kept for {@code herald.security.cache-ttl} ({@link RowCache}): a request costs no query,
  * and a revocation on another node takes effect there within that time (on this node at once).
  *
  * <p>Made-up keys cost little: a string that is not of the form {@link #issue} mints is refused
@@ -46,7 +48,7 @@ public class ApiKeyStore {
     private final JdbcTemplate jdbc;
     private final Clock clock;
     /** Key id to its live row; nothing else (no raw key) is kept. */
-    private final Cache<String, LiveKey> live;
+    private final LoadingCache<String, LiveKey> live;
     /** Key ids that had no live row when asked: bounded, and apart from {@link #live}. */
     private final Cache<String, Boolean> unknown;
     /** Key ids whose last use this node wrote within {@link #LAST_USE_RESOLUTION}. */
@@ -56,10 +58,11 @@ public class ApiKeyStore {
     public ApiKeyStore(JdbcTemplate jdbc, Clock clock, SecurityProperties properties) {
         this.jdbc = jdbc;
         this.clock = clock;
-        this.live = Caffeine.newBuilder().maximumSize(properties.keyCacheSize())
-                .expireAfterWrite(properties.cacheTtl()).build();
         this.unknown = Caffeine.newBuilder().maximumSize(properties.unknownKeyCacheSize())
                 .expireAfterWrite(properties.cacheTtl()).build();
+        // a null from the loader is not kept in live: the id is remembered in unknown instead
+        this.live = RowCache.of(properties.keyCacheSize(), properties.cacheTtl(),
+                id -> unknown.getIfPresent(id) != null ? null : load(id));
         this.lastUseWritten = Caffeine.newBuilder().maximumSize(properties.keyCacheSize())
                 .expireAfterWrite(LAST_USE_RESOLUTION).build();
     }
@@ -157,8 +160,7 @@ public class ApiKeyStore {
             return UNKNOWN;
         }
         String keyId = presented.substring(0, presented.indexOf('.'));
-        // a null from the loader is not cached in live: the id is remembered in unknown instead
-        LiveKey key = live.get(keyId, id -> unknown.getIfPresent(id) != null ? null : load(id));
+        LiveKey key = live.get(keyId);
         if (key == null || !MessageDigest.isEqual(key.hash(), Hashes.sha256(presented))) {
             return UNKNOWN;
         }

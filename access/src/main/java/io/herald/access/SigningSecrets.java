@@ -1,7 +1,7 @@
 package io.herald.access;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
+import io.herald.platform.database.RowCache;
 import io.herald.platform.secrets.CredentialCipher;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  * Each workspace's secret for signed request bodies, encrypted at rest with the credential key,
  * and the signatures already accepted. Seen signatures live in PostgreSQL, not in memory: every
  * node shares them, so a request replayed to another node inside the window is refused as well.
- * A workspace's secret (or that it has none) is kept for {@code herald.security.cache-ttl}; a
+ * A workspace's secret (or that it has none) is kept for {@code herald.security.cache-ttl} ({@link RowCache}); a
  * change made on another node applies here within that time.
  */
 @Component
@@ -28,14 +28,14 @@ public class SigningSecrets {
     private final JdbcTemplate jdbc;
     private final CredentialCipher cipher;
     private final Clock clock;
-    private final Cache<String, Optional<byte[]>> secrets;
+    private final LoadingCache<String, Optional<byte[]>> secrets;
     private final AtomicReference<Instant> lastCleanup = new AtomicReference<>(Instant.EPOCH);
 
     public SigningSecrets(JdbcTemplate jdbc, CredentialCipher cipher, Clock clock, SecurityProperties properties) {
         this.jdbc = jdbc;
         this.cipher = cipher;
         this.clock = clock;
-        this.secrets = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(properties.cacheTtl()).build();
+        this.secrets = RowCache.of(10_000, properties.cacheTtl(), this::load);
     }
 
     public void store(String workspaceId, String secret) {
@@ -56,7 +56,7 @@ public class SigningSecrets {
 
     /** The workspace's secret when it requires signed requests. */
     public Optional<byte[]> secret(String workspaceId) {
-        return secrets.get(workspaceId, this::load);
+        return secrets.get(workspaceId);
     }
 
     private Optional<byte[]> load(String workspaceId) {

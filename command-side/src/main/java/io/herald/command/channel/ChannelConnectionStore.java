@@ -2,12 +2,12 @@ package io.herald.command.channel;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
+import io.herald.platform.database.RowCache;
 import io.herald.platform.secrets.CredentialCipher;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.herald.adapters.port.ChannelDirectory;
 import io.herald.adapters.port.ChannelPlugins;
 import io.herald.adapters.port.ChannelSecrets;
@@ -28,8 +28,8 @@ import org.springframework.stereotype.Repository;
  * The command side's table of channel connections, with their credentials encrypted. It answers
  * the intake ("is this a channel of this workspace, and of which type?") and the attempts and
  * read-backs (the decrypted connection for one call). Both answers come from rows kept, still encrypted, for
- * {@code herald.channels.cache-ttl}: a connection changed on another node is used here within that
- * time (on this node at once). Configuring a connection always reads the table itself.
+ * {@code herald.channels.cache-ttl} ({@link RowCache}): a connection changed on another node is used
+ * here within that time (on this node at once). Configuring a connection always reads the table itself.
  */
 @Repository
 @EnableConfigurationProperties(ChannelCacheProperties.class)
@@ -39,7 +39,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
     private final CredentialCipher cipher;
     private final ObjectMapper json;
     private final ChannelPlugins plugins;
-    private final Cache<WorkspaceChannel, Optional<StoredConnection>> recent;
+    private final LoadingCache<WorkspaceChannel, Optional<StoredConnection>> recent;
 
     public ChannelConnectionStore(JdbcTemplate jdbc, CredentialCipher cipher, ObjectMapper json,
                                   ChannelPlugins plugins, ChannelCacheProperties cache) {
@@ -47,7 +47,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
         this.cipher = cipher;
         this.json = json;
         this.plugins = plugins;
-        this.recent = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cache.cacheTtl()).build();
+        this.recent = RowCache.of(10_000, cache.cacheTtl(), key -> load(key.workspace(), key.channel()));
     }
 
     private record WorkspaceChannel(WorkspaceId workspace, ChannelId channel) {
@@ -71,7 +71,7 @@ public class ChannelConnectionStore implements ChannelDirectory {
     }
 
     private Optional<StoredConnection> recent(WorkspaceId workspace, ChannelId channel) {
-        return recent.get(new WorkspaceChannel(workspace, channel), key -> load(key.workspace(), key.channel()));
+        return recent.get(new WorkspaceChannel(workspace, channel));
     }
 
     Optional<StoredConnection> load(WorkspaceId workspace, ChannelId channel) {
