@@ -27,8 +27,9 @@ import org.springframework.stereotype.Component;
 /**
  * Workspaces and their API keys. A raw key is {@code <keyId>.<secret>}: the key id finds the row,
  * then the SHA-256 of the whole presented key is compared in constant time with the stored one.
- * Rows found by key id are kept for {@code herald.security.cache-ttl} ({@link RowCache}): a request costs no query,
- * and a revocation on another node takes effect there within that time (on this node at once).
+ * Rows found by key id are kept for {@code herald.security.cache-ttl} ({@link RowCache}): a request
+ * costs no query, and a revocation on another node takes effect there within that time (on this
+ * node at once).
  *
  * <p>Made-up keys cost little: a string that is not of the form {@link #issue} mints is refused
  * without a query, and a key id without a live row is remembered in a bounded cache of its own,

@@ -17,8 +17,8 @@ import org.springframework.stereotype.Component;
  * Each workspace's secret for signed request bodies, encrypted at rest with the credential key,
  * and the signatures already accepted. Seen signatures live in PostgreSQL, not in memory: every
  * node shares them, so a request replayed to another node inside the window is refused as well.
- * A workspace's secret (or that it has none) is kept for {@code herald.security.cache-ttl} ({@link RowCache}); a
- * change made on another node applies here within that time.
+ * A workspace's secret (or that it has none) is kept for {@code herald.security.cache-ttl}
+ * ({@link RowCache}); a change made on another node applies here within that time.
  */
 @Component
 public class SigningSecrets {

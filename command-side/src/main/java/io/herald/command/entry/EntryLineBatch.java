@@ -66,8 +66,10 @@ final class EntryLineBatch {
                        AS i(publication_id, has_ref, ref_id, ref_url, attempt_no)),
             settled AS (
                 UPDATE entry_operation o SET state = 'DONE',
-                       ref_id = CASE WHEN i.has_ref AND o.action IN ('publish', 'draft') THEN i.ref_id ELSE o.ref_id END,
-                       ref_url = CASE WHEN i.has_ref AND o.action IN ('publish', 'draft') THEN i.ref_url ELSE o.ref_url END
+                       ref_id = CASE WHEN i.has_ref AND o.action IN ('publish', 'draft')
+                                     THEN i.ref_id ELSE o.ref_id END,
+                       ref_url = CASE WHEN i.has_ref AND o.action IN ('publish', 'draft')
+                                      THEN i.ref_url ELSE o.ref_url END
                   FROM settling i
                  WHERE o.publication_id = i.publication_id
                    AND NOT (i.attempt_no = ANY(o.upload_attempts)) AND NOT (i.attempt_no = ANY(o.comment_attempts))

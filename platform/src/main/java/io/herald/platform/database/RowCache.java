@@ -20,7 +20,8 @@ import java.util.concurrent.Executors;
 public final class RowCache {
 
     /** Reloads wait here for a database connection, never a request thread. */
-    private static final Executor RELOADS = Executors.newFixedThreadPool(2, BackgroundThreads.named("herald-row-reload"));
+    private static final Executor RELOADS = Executors.newFixedThreadPool(2,
+            BackgroundThreads.named("herald-row-reload"));
 
     private RowCache() {
     }
