@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -162,55 +164,37 @@ final class EntryLineBatch {
 
     private void writeJoining(Pending pending) {
         if (!pending.joining.isEmpty()) {
-            List<PublicationRequestedEvent> joining = List.copyOf(pending.joining);
+            join(pending.joining);
             pending.joining.clear();
-            join(joining);
         }
     }
 
     private void writeDone(Pending pending) {
         if (!pending.done.isEmpty()) {
-            List<Done> done = List.copyOf(pending.done.values());
+            settle(List.copyOf(pending.done.values()));
             pending.done.clear();
-            settle(done);
         }
     }
 
     private void join(List<PublicationRequestedEvent> events) {
-        int n = events.size();
-        String[] publications = new String[n];
-        String[] workspaces = new String[n];
-        String[] entries = new String[n];
-        String[] channels = new String[n];
-        String[] actions = new String[n];
-        Long[] versions = new Long[n];
-        for (int i = 0; i < n; i++) {
-            PublicationRequestedEvent event = events.get(i);
-            publications[i] = event.publicationId().value();
-            workspaces[i] = event.workspaceId().value();
-            entries[i] = event.calendarEntryId();
-            channels[i] = event.channelId().value();
-            actions[i] = event.action().wireName();
-            versions[i] = event.contentVersion();
-        }
-        jdbc.update(JOIN, publications, workspaces, entries, channels, actions, versions);
+        jdbc.update(JOIN, column(events, e -> e.publicationId().value(), String[]::new),
+                column(events, e -> e.workspaceId().value(), String[]::new),
+                column(events, PublicationRequestedEvent::calendarEntryId, String[]::new),
+                column(events, e -> e.channelId().value(), String[]::new),
+                column(events, e -> e.action().wireName(), String[]::new),
+                column(events, PublicationRequestedEvent::contentVersion, Long[]::new));
     }
 
     private void settle(List<Done> done) {
-        int n = done.size();
-        String[] publications = new String[n];
-        Boolean[] hasRef = new Boolean[n];
-        String[] refIds = new String[n];
-        String[] refUrls = new String[n];
-        Integer[] attempts = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            Done d = done.get(i);
-            publications[i] = d.publicationId().value();
-            hasRef[i] = d.createdPost() != null;
-            refIds[i] = d.createdPost() == null ? null : d.createdPost().id();
-            refUrls[i] = d.createdPost() == null ? null : d.createdPost().url();
-            attempts[i] = d.attemptNo();
-        }
-        jdbc.update(SETTLE_DONE, publications, hasRef, refIds, refUrls, attempts);
+        jdbc.update(SETTLE_DONE, column(done, d -> d.publicationId().value(), String[]::new),
+                column(done, d -> d.createdPost() != null, Boolean[]::new),
+                column(done, d -> d.createdPost() == null ? null : d.createdPost().id(), String[]::new),
+                column(done, d -> d.createdPost() == null ? null : d.createdPost().url(), String[]::new),
+                column(done, Done::attemptNo, Integer[]::new));
+    }
+
+    /** One statement parameter: a column's values, one per row, in the rows' order. */
+    private static <R, T> T[] column(List<R> rows, Function<R, T> value, IntFunction<T[]> array) {
+        return rows.stream().map(value).toArray(array);
     }
 }
