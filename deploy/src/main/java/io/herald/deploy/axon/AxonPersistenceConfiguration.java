@@ -12,14 +12,12 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import java.time.Instant;
-import java.util.stream.Stream;
 import javax.sql.DataSource;
 import io.herald.adapters.port.ChannelPlugins;
 import org.axonframework.common.caching.Cache;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
@@ -87,11 +85,7 @@ public class AxonPersistenceConfiguration {
                 .build();
     }
 
-    /**
-     * Axon's JDBC event store as its Spring Boot set-up builds it, except that loading an aggregate
-     * does not look for a snapshot: Herald takes none, and the lookup was one query per command.
-     * Should snapshots ever be configured, this override goes.
-     */
+    /** Axon's JDBC event store as its Spring Boot set-up builds it, with the reads {@link HeraldJdbcStorageEngine} changes. */
     @Bean
     EventStorageEngine eventStorageEngine(Serializer defaultSerializer,
                                           PersistenceExceptionResolver persistenceExceptionResolver,
@@ -99,7 +93,7 @@ public class AxonPersistenceConfiguration {
                                           org.axonframework.config.Configuration configuration,
                                           ConnectionProvider connectionProvider,
                                           TransactionManager transactionManager, EventSchema eventSchema) {
-        return new JdbcEventStorageEngine(JdbcEventStorageEngine.builder()
+        return new HeraldJdbcStorageEngine(JdbcEventStorageEngine.builder()
                 .snapshotSerializer(defaultSerializer)
                 .upcasterChain(configuration.upcasterChain())
                 .persistenceExceptionResolver(persistenceExceptionResolver)
@@ -107,12 +101,7 @@ public class AxonPersistenceConfiguration {
                 .snapshotFilter(configuration.snapshotFilter())
                 .connectionProvider(connectionProvider)
                 .transactionManager(transactionManager)
-                .schema(eventSchema)) {
-            @Override
-            protected Stream<? extends DomainEventData<?>> readSnapshotData(String aggregateIdentifier) {
-                return Stream.empty();
-            }
-        };
+                .schema(eventSchema));
     }
 
     /**

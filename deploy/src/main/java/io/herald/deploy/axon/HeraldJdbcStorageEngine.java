@@ -1,0 +1,56 @@
+package io.herald.deploy.axon;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.axonframework.eventhandling.DomainEventData;
+import org.axonframework.eventhandling.TrackedEventData;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+
+/**
+ * Axon's JDBC event store as its Spring Boot set-up builds it, with two reads changed.
+ *
+ * <ul>
+ *   <li>Loading an aggregate does not look for a snapshot: Herald takes none, and the lookup was one
+ *       query per command. Should snapshots ever be configured, this override goes.</li>
+ *   <li>The stream the event store's own reader asks for (the one that feeds the processors at
+ *       the head of the store, and the only one opened with {@code mayBlock}) ends after the first
+ *       batch that is not full, where Axon's ends only after an empty one. That reader reads again
+ *       at once whenever its last stream held events, so the empty read at the end of each stream
+ *       was a transaction of its own (with a second query, for events past a gap) that told it
+ *       nothing. A batch can also be short because of a gap in the global index; the events after
+ *       it come with the reader's next read.</li>
+ * </ul>
+ *
+ * <p>Every other stream (a processor catching up on its own, a replay) is Axon's unchanged: those
+ * readers take the end of a stream for the head of the store.
+ */
+class HeraldJdbcStorageEngine extends JdbcEventStorageEngine {
+
+    HeraldJdbcStorageEngine(Builder builder) {
+        super(builder);
+    }
+
+    @Override
+    protected Stream<? extends DomainEventData<?>> readSnapshotData(String aggregateIdentifier) {
+        return Stream.empty();
+    }
+
+    @Override
+    protected Stream<? extends TrackedEventData<?>> readEventData(TrackingToken trackingToken, boolean mayBlock) {
+        if (!mayBlock) {
+            return super.readEventData(trackingToken, false);
+        }
+        return untilShortBatch(trackingToken);
+    }
+
+    /** The batches from the token on, up to and with the first that is not full. */
+    private Stream<? extends TrackedEventData<?>> untilShortBatch(TrackingToken trackingToken) {
+        int full = batchSize();
+        return Stream.<List<? extends TrackedEventData<?>>>iterate(fetchTrackedEvents(trackingToken, full),
+                        batch -> !batch.isEmpty(),
+                        batch -> batch.size() < full ? List.of()
+                                : fetchTrackedEvents(batch.get(batch.size() - 1).trackingToken(), full))
+                .flatMap(List::stream);
+    }
+}

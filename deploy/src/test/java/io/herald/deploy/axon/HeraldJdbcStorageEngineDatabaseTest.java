@@ -1,0 +1,114 @@
+package io.herald.deploy.axon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.herald.testsupport.TestDatabase;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * The store's events as its own reader and as a processor catching up read them from a real
+ * store: every event once and in order, and how many queries that took.
+ */
+class HeraldJdbcStorageEngineDatabaseTest {
+
+    private static final Path STORE = Path.of("src/main/resources/db/migration/deploy/V2026_11_29_01__axon_store.sql");
+
+    private final DataSource dataSource = new DriverManagerDataSource(TestDatabase.shared().freshSibling().jdbcUrl());
+    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    /** Connections the engine took: one per query it ran. */
+    private final AtomicInteger queries = new AtomicInteger();
+    private HeraldJdbcStorageEngine engine;
+
+    @BeforeEach
+    void store() throws IOException {
+        jdbc.execute(Files.readString(STORE));
+        JacksonSerializer serializer = JacksonSerializer.defaultSerializer();
+        engine = new HeraldJdbcStorageEngine(JdbcEventStorageEngine.builder()
+                .snapshotSerializer(serializer)
+                .eventSerializer(serializer)
+                .connectionProvider(() -> {
+                    queries.incrementAndGet();
+                    return dataSource.getConnection();
+                })
+                .transactionManager(NoTransactionManager.INSTANCE)
+                .schema(new AxonPersistenceConfiguration().eventSchema())
+                .batchSize(100));
+    }
+
+    @Test
+    void theStoresReaderGetsEveryEventWithoutAnEmptyReadAtTheEndOfEachStream() {
+        append("pub-a", 250);
+        queries.set(0);
+
+        assertThat(payloads(readAsTheStoresReaderDoes())).containsExactlyElementsOf(
+                IntStream.range(0, 250).mapToObj(i -> "pub-a/" + i).toList());
+        // streams of 99 (a batch from no token ends at index 99), of 100 and 51, and the empty read
+        // with its look past a gap that tells the reader to wait: Axon's streams took 7 queries
+        assertThat(queries.get()).isEqualTo(5);
+    }
+
+    @Test
+    void theStoresReaderGetsTheEventsPastAGapWiderThanABatch() {
+        append("pub-a", 1);
+        jdbc.execute("SELECT setval('domain_event_entry_global_index_seq', 1000)");
+        append("pub-b", 2);
+
+        assertThat(payloads(readAsTheStoresReaderDoes())).containsExactly("pub-a/0", "pub-b/0", "pub-b/1");
+    }
+
+    @Test
+    void aProcessorCatchingUpOnItsOwnStillReadsUntilAnEmptyBatch() {
+        append("pub-a", 150);
+        jdbc.execute("SELECT setval('domain_event_entry_global_index_seq', 1000)");
+        append("pub-b", 2);
+
+        try (var stream = engine.readEvents(null, false)) {
+            assertThat(payloads(stream.<TrackedEventMessage<?>>map(event -> event).toList())).hasSize(152)
+                    .endsWith("pub-a/149", "pub-b/0", "pub-b/1");
+        }
+    }
+
+    private void append(String aggregate, int events) {
+        engine.appendEvents(IntStream.range(0, events)
+                .mapToObj(i -> new GenericDomainEventMessage<>("Publication", aggregate, i, aggregate + "/" + i))
+                .toList());
+    }
+
+    /** As Axon's event store's reader does: streams from the last event read until one is empty. */
+    private List<TrackedEventMessage<?>> readAsTheStoresReaderDoes() {
+        List<TrackedEventMessage<?>> read = new ArrayList<>();
+        TrackingToken token = null;
+        while (true) {
+            List<TrackedEventMessage<?>> stream;
+            try (var events = engine.readEvents(token, true)) {
+                stream = events.<TrackedEventMessage<?>>map(event -> event).toList();
+            }
+            if (stream.isEmpty()) {
+                return read;
+            }
+            read.addAll(stream);
+            token = stream.get(stream.size() - 1).trackingToken();
+        }
+    }
+
+    private static List<Object> payloads(List<TrackedEventMessage<?>> events) {
+        return events.stream().<Object>map(TrackedEventMessage::getPayload).toList();
+    }
+}
