@@ -92,7 +92,8 @@ public class AxonPersistenceConfiguration {
                                           @Qualifier("eventSerializer") Serializer eventSerializer,
                                           org.axonframework.config.Configuration configuration,
                                           ConnectionProvider connectionProvider,
-                                          TransactionManager transactionManager, EventSchema eventSchema) {
+                                          TransactionManager transactionManager, EventSchema eventSchema,
+                                          ProcessingProperties processing) {
         return new HeraldJdbcStorageEngine(JdbcEventStorageEngine.builder()
                 .snapshotSerializer(defaultSerializer)
                 .upcasterChain(configuration.upcasterChain())
@@ -101,7 +102,7 @@ public class AxonPersistenceConfiguration {
                 .snapshotFilter(configuration.snapshotFilter())
                 .connectionProvider(connectionProvider)
                 .transactionManager(transactionManager)
-                .schema(eventSchema));
+                .schema(eventSchema), processing.headReadSpacing());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.herald.testsupport.TestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,8 +40,12 @@ class HeraldJdbcStorageEngineDatabaseTest {
     @BeforeEach
     void store() throws IOException {
         jdbc.execute(Files.readString(STORE));
+        engine = engine(Duration.ZERO);
+    }
+
+    private HeraldJdbcStorageEngine engine(Duration headReadSpacing) {
         JacksonSerializer serializer = JacksonSerializer.defaultSerializer();
-        engine = new HeraldJdbcStorageEngine(JdbcEventStorageEngine.builder()
+        return new HeraldJdbcStorageEngine(JdbcEventStorageEngine.builder()
                 .snapshotSerializer(serializer)
                 .eventSerializer(serializer)
                 .connectionProvider(() -> {
@@ -49,7 +54,7 @@ class HeraldJdbcStorageEngineDatabaseTest {
                 })
                 .transactionManager(NoTransactionManager.INSTANCE)
                 .schema(new AxonPersistenceConfiguration().eventSchema())
-                .batchSize(100));
+                .batchSize(100), headReadSpacing);
     }
 
     @Test
@@ -83,6 +88,24 @@ class HeraldJdbcStorageEngineDatabaseTest {
             assertThat(payloads(stream.<TrackedEventMessage<?>>map(event -> event).toList())).hasSize(152)
                     .endsWith("pub-a/149", "pub-b/0", "pub-b/1");
         }
+    }
+
+    @Test
+    void theStoresReaderReadsNoSoonerThanItsSpacingAfterItsLastRead() {
+        append("pub-a", 250);
+        HeraldJdbcStorageEngine spaced = engine(Duration.ofMillis(300));
+
+        long started = System.nanoTime();
+        TrackingToken last;
+        try (var first = spaced.readEvents(null, true)) {
+            List<? extends TrackedEventMessage<?>> events = first.toList();
+            assertThat(events).hasSize(99);
+            last = events.get(98).trackingToken();
+        }
+        try (var second = spaced.readEvents(last, true)) {
+            assertThat(second.count()).as("a full batch and the one after it, in one stream").isEqualTo(151);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
     }
 
     private void append(String aggregate, int events) {
