@@ -85,7 +85,7 @@ public class AxonPersistenceConfiguration {
                 .build();
     }
 
-    /** Axon's JDBC event store as its Spring Boot set-up builds it, with the reads {@link HeraldJdbcStorageEngine} changes. */
+    /** Axon's JDBC event store as its Spring Boot set-up builds it, reading as {@link HeraldJdbcStorageEngine} says. */
     @Bean
     EventStorageEngine eventStorageEngine(Serializer defaultSerializer,
                                           PersistenceExceptionResolver persistenceExceptionResolver,

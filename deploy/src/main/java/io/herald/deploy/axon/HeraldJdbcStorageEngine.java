@@ -24,10 +24,10 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
  *       nothing. A batch can also be short because of a gap in the global index; the events after
  *       it come with the reader's next read.</li>
  *   <li>That reader's reads are at least {@code herald.processing.head-read-spacing} apart. While
- *       events keep coming it read again the moment its last read was done, one read for every two
- *       or three commits; now one read takes what the commits of the last few milliseconds wrote, and
- *       the processors get those events in fewer, larger batches. A read that comes later than
- *       that after the last is not held back, so a quiet store adds nothing to an event's way.</li>
+ *       events keep coming it read again the moment its last read was done, one read (and one
+ *       transaction) for every two or three commits; now one read takes what the commits of the
+ *       last few milliseconds wrote. A read that comes later than that after the last is not held
+ *       back, so on a quiet store an event waits for nothing.</li>
  * </ul>
  *
  * <p>Every other stream (a processor catching up on its own, a replay) is Axon's unchanged: those
