@@ -3,6 +3,7 @@ package io.herald.platform.database;
 import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.herald.platform.threads.BackgroundThreads;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -27,8 +28,13 @@ public final class RowCache {
     }
 
     public static <K, V> LoadingCache<K, V> of(long maximumSize, Duration ttl, CacheLoader<K, V> loader) {
+        return of(maximumSize, ttl, loader, Ticker.systemTicker());
+    }
+
+    /** As {@link #of(long, Duration, CacheLoader)}, on the given clock (the tests' own). */
+    static <K, V> LoadingCache<K, V> of(long maximumSize, Duration ttl, CacheLoader<K, V> loader, Ticker ticker) {
         Caffeine<Object, Object> cache = Caffeine.newBuilder().maximumSize(maximumSize).expireAfterWrite(ttl)
-                .executor(RELOADS);
+                .executor(RELOADS).ticker(ticker);
         Duration half = ttl.dividedBy(2);
         // a ttl of zero keeps nothing: there is nothing to reload
         return (half.isZero() ? cache : cache.refreshAfterWrite(half)).build(loader);

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.Test;
 class RowCacheTest {
 
     private static final Duration TTL = Duration.ofMillis(400);
+
+    /** The caches' clock: it moves only when a test moves it, however slow the machine is. */
+    private final AtomicLong now = new AtomicLong();
 
     /** Answers the current value; a reload waits until it is let through. */
     private static final class Rows {
@@ -34,8 +38,12 @@ class RowCacheTest {
         }
     }
 
-    private static void sleep(Duration d) throws InterruptedException {
-        Thread.sleep(d.toMillis());
+    private void elapse(Duration d) {
+        now.addAndGet(d.toNanos());
+    }
+
+    private LoadingCache<String, String> cache(Duration ttl, Rows rows) {
+        return RowCache.of(10, ttl, rows::load, now::get);
     }
 
     private static void until(java.util.function.BooleanSupplier done) throws InterruptedException {
@@ -48,12 +56,12 @@ class RowCacheTest {
     @Test
     void aRowInUseIsReadAgainInTheBackgroundWhileItsReadersKeepTheOldOne() throws Exception {
         Rows rows = new Rows();
-        LoadingCache<String, String> cache = RowCache.of(10, TTL, rows::load);
+        LoadingCache<String, String> cache = cache(TTL, rows);
         assertThat(cache.get("k")).isEqualTo("v1");
 
         rows.value.set("v2");
         rows.reloadGate = new CountDownLatch(1);
-        sleep(TTL.dividedBy(2).plusMillis(50));
+        elapse(TTL.dividedBy(2).plusMillis(50));
         // the reload waits at its gate: a reader that waited for it would never get an answer
         String during = CompletableFuture.supplyAsync(() -> cache.get("k")).get(5, TimeUnit.SECONDS);
         assertThat(during).isEqualTo("v1");
@@ -66,11 +74,11 @@ class RowCacheTest {
     @Test
     void aRowNobodyReadForItsWholeTimeIsReadAgainForItsReader() throws Exception {
         Rows rows = new Rows();
-        LoadingCache<String, String> cache = RowCache.of(10, TTL, rows::load);
+        LoadingCache<String, String> cache = cache(TTL, rows);
         assertThat(cache.get("k")).isEqualTo("v1");
 
         rows.value.set("v2");
-        sleep(TTL.plusMillis(100));
+        elapse(TTL.plusMillis(100));
 
         assertThat(cache.get("k")).isEqualTo("v2");
     }
@@ -78,11 +86,11 @@ class RowCacheTest {
     @Test
     void aReloadThatFindsNothingDropsTheRow() throws Exception {
         Rows rows = new Rows();
-        LoadingCache<String, String> cache = RowCache.of(10, TTL, rows::load);
+        LoadingCache<String, String> cache = cache(TTL, rows);
         assertThat(cache.get("k")).isEqualTo("v1");
 
         rows.value.set(null);
-        sleep(TTL.dividedBy(2).plusMillis(50));
+        elapse(TTL.dividedBy(2).plusMillis(50));
         cache.get("k");
 
         until(() -> cache.getIfPresent("k") == null);
@@ -91,7 +99,7 @@ class RowCacheTest {
     @Test
     void aTtlOfZeroKeepsNothing() throws Exception {
         Rows rows = new Rows();
-        LoadingCache<String, String> cache = RowCache.of(10, Duration.ZERO, rows::load);
+        LoadingCache<String, String> cache = cache(Duration.ZERO, rows);
 
         cache.get("k");
         rows.value.set("v2");
