@@ -54,9 +54,11 @@ class HeraldJdbcStorageEngine extends JdbcEventStorageEngine {
         if (!mayBlock) {
             return super.readEventData(trackingToken, false);
         }
+        // a park may end early; an interrupt (the store closing) ends the wait
         long wait = lastHeadRead + spacingNanos - System.nanoTime();
-        if (wait > 0) {
+        while (wait > 0 && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(wait);
+            wait = lastHeadRead + spacingNanos - System.nanoTime();
         }
         try {
             return untilShortBatch(trackingToken);
