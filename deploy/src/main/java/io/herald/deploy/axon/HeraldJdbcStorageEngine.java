@@ -55,10 +55,10 @@ class HeraldJdbcStorageEngine extends JdbcEventStorageEngine {
             return super.readEventData(trackingToken, false);
         }
         // a park may end early; an interrupt (the store closing) ends the wait
-        long wait = lastHeadRead + spacingNanos - System.nanoTime();
-        while (wait > 0 && !Thread.currentThread().isInterrupted()) {
+        long due = lastHeadRead + spacingNanos;
+        long wait;
+        while ((wait = due - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(wait);
-            wait = lastHeadRead + spacingNanos - System.nanoTime();
         }
         try {
             return untilShortBatch(trackingToken);

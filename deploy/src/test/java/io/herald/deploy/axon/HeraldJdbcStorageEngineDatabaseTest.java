@@ -84,10 +84,7 @@ class HeraldJdbcStorageEngineDatabaseTest {
         jdbc.execute("SELECT setval('domain_event_entry_global_index_seq', 1000)");
         append("pub-b", 2);
 
-        try (var stream = engine.readEvents(null, false)) {
-            assertThat(payloads(stream.<TrackedEventMessage<?>>map(event -> event).toList())).hasSize(152)
-                    .endsWith("pub-a/149", "pub-b/0", "pub-b/1");
-        }
+        assertThat(payloads(read(engine, null, false))).hasSize(152).endsWith("pub-a/149", "pub-b/0", "pub-b/1");
     }
 
     @Test
@@ -96,15 +93,10 @@ class HeraldJdbcStorageEngineDatabaseTest {
         HeraldJdbcStorageEngine spaced = engine(Duration.ofMillis(300));
 
         long started = System.nanoTime();
-        TrackingToken last;
-        try (var first = spaced.readEvents(null, true)) {
-            List<? extends TrackedEventMessage<?>> events = first.toList();
-            assertThat(events).hasSize(99);
-            last = events.get(98).trackingToken();
-        }
-        try (var second = spaced.readEvents(last, true)) {
-            assertThat(second.count()).as("a full batch and the one after it, in one stream").isEqualTo(151);
-        }
+        List<TrackedEventMessage<?>> first = read(spaced, null, true);
+        assertThat(first).hasSize(99);
+        assertThat(read(spaced, first.get(98).trackingToken(), true))
+                .as("a full batch and the one after it, in one stream").hasSize(151);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
     }
 
@@ -119,15 +111,20 @@ class HeraldJdbcStorageEngineDatabaseTest {
         List<TrackedEventMessage<?>> read = new ArrayList<>();
         TrackingToken token = null;
         while (true) {
-            List<TrackedEventMessage<?>> stream;
-            try (var events = engine.readEvents(token, true)) {
-                stream = events.<TrackedEventMessage<?>>map(event -> event).toList();
-            }
+            List<TrackedEventMessage<?>> stream = read(engine, token, true);
             if (stream.isEmpty()) {
                 return read;
             }
             read.addAll(stream);
             token = stream.get(stream.size() - 1).trackingToken();
+        }
+    }
+
+    /** One stream of the store's events, read to its end. */
+    private static List<TrackedEventMessage<?>> read(HeraldJdbcStorageEngine from, TrackingToken token,
+                                                     boolean mayBlock) {
+        try (var events = from.readEvents(token, mayBlock)) {
+            return events.<TrackedEventMessage<?>>map(event -> event).toList();
         }
     }
 
