@@ -1,5 +1,6 @@
 package io.herald.platform.projection;
 
+import io.herald.platform.database.BinaryCursor;
 import io.herald.platform.database.LongStatements;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedType;
 import org.axonframework.serialization.UnknownSerializedType;
 import org.axonframework.serialization.upcasting.event.EventUpcaster;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -55,7 +55,7 @@ final class StoredEventPages {
             ORDER BY global_index""";
 
     private final NamedParameterJdbcTemplate jdbc;
-    /** Fetches {@code pageSize} rows at a time: the driver reads a query's rows through a cursor then. */
+    /** Fetches {@code pageSize} rows at a time, in binary. */
     private final NamedParameterJdbcTemplate cursor;
     /** The reading's own transaction (a cursor lives in one), apart from the rebuild's. */
     private final TransactionTemplate reading;
@@ -71,9 +71,8 @@ final class StoredEventPages {
     StoredEventPages(NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactions, Serializer serializer,
                      EventUpcaster upcasters, boolean readEveryType, int pageSize) {
         this.jdbc = jdbc;
-        JdbcTemplate fetching = new JdbcTemplate(jdbc.getJdbcTemplate().getDataSource());
-        fetching.setFetchSize(pageSize);
-        this.cursor = new NamedParameterJdbcTemplate(fetching);
+        this.cursor = new NamedParameterJdbcTemplate(
+                BinaryCursor.template(jdbc.getJdbcTemplate().getDataSource(), pageSize));
         this.reading = new TransactionTemplate(transactions);
         this.reading.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         this.reading.setReadOnly(true);
