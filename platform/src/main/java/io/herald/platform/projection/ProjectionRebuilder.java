@@ -214,9 +214,11 @@ public class ProjectionRebuilder {
             log.info("projection {} rebuilt from {} stored events in {} s ({} events/s)", name, events,
                     String.format("%.1f", seconds), Math.round(events / Math.max(seconds, 1e-3)));
         } catch (RuntimeException e) {
-            tracked.finish();
-            log.error("rebuild of projection {} failed; its rows are as they were before", name, e);
-            failed.put(name, "rebuild failed: " + e.getClass().getSimpleName());
+            failed(name, tracked, e);
+        } catch (Error e) {
+            // a class missing from the build or memory run out: shown as a failed rebuild, not one that runs forever
+            failed(name, tracked, e);
+            throw e;
         } finally {
             // started before it may be asked again, so a second rebuild finds it running and stops it
             try {
@@ -225,6 +227,12 @@ public class ProjectionRebuilder {
                 running.remove(name);
             }
         }
+    }
+
+    private void failed(String name, Progress tracked, Throwable cause) {
+        tracked.finish();
+        log.error("rebuild of projection {} failed; its rows are as they were before", name, cause);
+        failed.put(name, "rebuild failed: " + cause.getClass().getSimpleName());
     }
 
     /**
