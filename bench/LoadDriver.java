@@ -360,8 +360,8 @@ public final class LoadDriver {
             }
         }
         if (!failed.isEmpty()) {
-            System.out.printf("projections=%d events=%d seconds=%.1f events_per_s=failed failed=%s%n", projections.size(),
-                    events, seconds, String.join(",", failed).replace(' ', '_'));
+            System.out.printf("projections=%d events=%d seconds=%.1f events_per_s=failed failed=%s%n",
+                    projections.size(), events, seconds, String.join(",", failed).replace(' ', '_'));
             return;
         }
         System.out.printf("projections=%d events=%d seconds=%.1f events_per_s=%.0f%n", projections.size(), events,

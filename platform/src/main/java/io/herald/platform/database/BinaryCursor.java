@@ -21,6 +21,7 @@ public final class BinaryCursor {
     private BinaryCursor() {
     }
 
+    /** Statements of the template fetch {@code fetchSize} rows at a time, in binary. */
     public static JdbcTemplate template(DataSource dataSource, int fetchSize) {
         JdbcTemplate template = new JdbcTemplate(dataSource) {
             @Override

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.herald.testsupport.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -23,7 +23,7 @@ class BinaryCursorDatabaseTest {
 
     private static final String READ = "SELECT id, payload FROM stored_rows WHERE id > $1 ORDER BY id";
 
-    private final DataSource dataSource =
+    private final SingleConnectionDataSource dataSource =
             new SingleConnectionDataSource(TestDatabase.shared().freshSibling().jdbcUrl(), true);
     private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
     private final TransactionTemplate transaction =
@@ -33,8 +33,14 @@ class BinaryCursorDatabaseTest {
     void rows() {
         jdbc.execute("CREATE TABLE stored_rows (id BIGINT PRIMARY KEY, payload BYTEA NOT NULL)");
         // 250 rows, each with every byte value, so a decoding slip shows
-        jdbc.execute("INSERT INTO stored_rows SELECT i, decode(string_agg(lpad(to_hex((i + b) % 256), 2, '0'), ''), 'hex')"
+        jdbc.execute("INSERT INTO stored_rows SELECT i,"
+                + " decode(string_agg(lpad(to_hex((i + b) % 256), 2, '0'), '' ORDER BY b), 'hex')"
                 + " FROM generate_series(1, 250) i, generate_series(0, 255) b GROUP BY i");
+    }
+
+    @AfterEach
+    void close() {
+        dataSource.destroy();
     }
 
     @Test
