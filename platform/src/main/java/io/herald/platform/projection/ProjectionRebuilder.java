@@ -2,12 +2,12 @@ package io.herald.platform.projection;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
+import io.herald.platform.projection.RebuildProgress.Tracker;
 import io.herald.platform.threads.BackgroundThreads;
 
 import io.herald.contracts.error.ErrorCode;
 import io.herald.contracts.error.HeraldRejection;
 import jakarta.annotation.PreDestroy;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -104,7 +104,7 @@ public class ProjectionRebuilder {
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final Map<String, String> failed = new ConcurrentHashMap<>();
     /** How far this node's last rebuild of each projection got. */
-    private final Map<String, Progress> progress = new ConcurrentHashMap<>();
+    private final Map<String, Tracker> progress = new ConcurrentHashMap<>();
 
     public ProjectionRebuilder(EventProcessingConfiguration processing, TokenStore tokenStore,
                                NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactions,
@@ -157,7 +157,7 @@ public class ProjectionRebuilder {
             // fails fast, before anything is deleted, while another node holds a segment
             transaction.executeWithoutResult(status -> claimAndRelease(name));
             failed.remove(name);
-            Progress tracked = new Progress();
+            Tracker tracked = new Tracker();
             progress.put(name, tracked);
             worker.execute(() -> fold(processor, handlers.eventHandlerInvoker(), tracked));
         } catch (UnableToClaimTokenException e) {
@@ -184,7 +184,7 @@ public class ProjectionRebuilder {
 
     /** How far this node's running or last rebuild of the projection got; empty if it rebuilt none. */
     public Optional<RebuildProgress> progress(String name) {
-        return Optional.ofNullable(progress.get(name)).map(Progress::snapshot);
+        return Optional.ofNullable(progress.get(name)).map(Tracker::snapshot);
     }
 
     /** Herald names each processor after its one processing group. */
@@ -192,7 +192,7 @@ public class ProjectionRebuilder {
         return processing.sequencingPolicy(name) instanceof SequentialPerAggregatePolicy;
     }
 
-    private void fold(StreamingEventProcessor processor, EventHandlerInvoker handlers, Progress tracked) {
+    private void fold(StreamingEventProcessor processor, EventHandlerInvoker handlers, Tracker tracked) {
         String name = processor.getName();
         long started = System.nanoTime();
         try {
@@ -229,7 +229,7 @@ public class ProjectionRebuilder {
         }
     }
 
-    private void failed(String name, Progress tracked, Throwable cause) {
+    private void failed(String name, Tracker tracked, Throwable cause) {
         tracked.finish();
         log.error("rebuild of projection {} failed; its rows are as they were before", name, cause);
         failed.put(name, "rebuild failed: " + cause.getClass().getSimpleName());
@@ -240,7 +240,7 @@ public class ProjectionRebuilder {
      * second thread reads and deserializes the next pages (on a connection of its own, outside the
      * rebuild's transaction) while this one handles the current page and writes its rows.
      */
-    private long foldEveryStream(String name, EventHandlerInvoker handlers, Progress tracked) {
+    private long foldEveryStream(String name, EventHandlerInvoker handlers, Tracker tracked) {
         StoredEventPages.Types stored = store.storedTypes(handlers);
         tracked.total = stored.events();
         List<String> types = stored.names();
@@ -259,7 +259,7 @@ public class ProjectionRebuilder {
      * Hands every stored event of the fold's aggregate types to it as stored, a page at a time: no
      * event is upcast or deserialized. Read ahead on a second thread, as {@link #foldEveryStream}.
      */
-    private long foldEveryRow(String name, StoredEventFold fold, Progress tracked) {
+    private long foldEveryRow(String name, StoredEventFold fold, Tracker tracked) {
         Set<String> types = fold.aggregateTypes();
         tracked.total = store.storedEventsOf(types);
         StoredEventFold.Pass pass = fold.begin();
@@ -274,7 +274,7 @@ public class ProjectionRebuilder {
         void readInto(BlockingQueue<List<T>> pages) throws InterruptedException;
     }
 
-    private <T> long foldPages(String name, Progress tracked, PageReader<T> reader, Consumer<List<T>> handler) {
+    private <T> long foldPages(String name, Tracker tracked, PageReader<T> reader, Consumer<List<T>> handler) {
         BlockingQueue<List<T>> pages = new ArrayBlockingQueue<>(READ_AHEAD);
         Future<?> reading = worker.submit(() -> {
             reader.readInto(pages);
@@ -354,26 +354,6 @@ public class ProjectionRebuilder {
             throw new IllegalStateException("interrupted while stopping " + processor.getName(), e);
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not stop " + processor.getName(), e.getCause());
-        }
-    }
-
-    /** A rebuild's counters: written by its one handling thread, read by any. */
-    private static final class Progress {
-        private final Instant startedAt = Instant.now();
-        private final long started = System.nanoTime();
-        private volatile long done;
-        private volatile Long total;
-        private volatile long finished;
-
-        void finish() {
-            finished = System.nanoTime();
-        }
-
-        RebuildProgress snapshot() {
-            long end = finished;
-            boolean running = end == 0;
-            return new RebuildProgress(running, done, total, startedAt,
-                    ((running ? System.nanoTime() : end) - started) / 1e9);
         }
     }
 

@@ -38,4 +38,24 @@ public record RebuildProgress(boolean running, long eventsDone, Long eventsTotal
                 eventsTotal == null ? "?" : String.format("%,d", eventsTotal), eventsPerSecond(),
                 eta == null ? "" : ", about " + Duration.ofSeconds(eta).toString().substring(2).toLowerCase() + " left");
     }
+
+    /** A running rebuild's counters: written by its one handling thread, read by any. */
+    static final class Tracker {
+        private final Instant startedAt = Instant.now();
+        private final long started = System.nanoTime();
+        volatile long done;
+        volatile Long total;
+        private volatile long finished;
+
+        void finish() {
+            finished = System.nanoTime();
+        }
+
+        RebuildProgress snapshot() {
+            long end = finished;
+            boolean running = end == 0;
+            return new RebuildProgress(running, done, total, startedAt,
+                    ((running ? System.nanoTime() : end) - started) / 1e9);
+        }
+    }
 }
