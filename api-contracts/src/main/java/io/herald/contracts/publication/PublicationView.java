@@ -18,8 +18,9 @@ import java.util.List;
  * @param steps        its provider writes in order: one {@code upload_media} per image, the post step,
  *                     {@code first_comment} where asked
  * @param decisionStep while {@code needsDecision}: the step the decision is about
- * @param throttledUntil while REQUESTED or RETRY_SCHEDULED and its connection's budget holds it back: when the
- *                     budget allows its attempt (a reason, not a state); null otherwise
+ * @param throttledUntil while its next attempt waits to start (REQUESTED, RETRY_SCHEDULED, or ATTEMPTING
+ *                     between two steps) and its connection's budget holds it back: when the budget allows
+ *                     that attempt (a reason, not a state); null otherwise
  * @param asOf         only on a view read as it stood at an instant ({@code ?asOf=}): that instant
  * @param verifiedAt   when its post was last read again after success and found still there; null otherwise
  * @param vanishedAt   when its post was read again after success and found gone (it stays SUCCEEDED); null otherwise

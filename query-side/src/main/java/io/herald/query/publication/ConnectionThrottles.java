@@ -3,8 +3,8 @@ package io.herald.query.publication;
 import io.herald.contracts.id.ChannelId;
 import io.herald.contracts.id.WorkspaceId;
 import io.herald.contracts.publication.PublicationPage;
-import io.herald.contracts.publication.PublicationStatus;
 import io.herald.contracts.publication.PublicationView;
+import io.herald.contracts.publication.PublicationView.AttemptOutcome;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
@@ -15,10 +15,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * A publication's {@code throttledUntil}, read when it is shown: while it waits to start (REQUESTED or
- * RETRY_SCHEDULED), the time its connection's budget ({@code connection_budget}) allows an attempt,
- * if that is later than now and than the time it was due anyway. Throttling is a reason, not a
- * state: the stored view never changes for it.
+ * A publication's {@code throttledUntil}, read when it is shown: while its next attempt waits to
+ * start (REQUESTED or RETRY_SCHEDULED, or ATTEMPTING between two steps, such as a media container
+ * made and its post not yet published), the time its connection's budget ({@code connection_budget})
+ * allows an attempt, if that is later than now and than the time it was due anyway. Throttling is a
+ * reason, not a state: the stored view never changes for it.
  */
 @Component
 public class ConnectionThrottles {
@@ -40,7 +41,7 @@ public class ConnectionThrottles {
     }
 
     private PublicationView apply(PublicationView view, Map<String, Optional<Instant>> byConnection) {
-        if (view.status() != PublicationStatus.REQUESTED && view.status() != PublicationStatus.RETRY_SCHEDULED) {
+        if (!awaitsAnAttempt(view)) {
             return view;
         }
         Optional<Instant> until = byConnection.computeIfAbsent(view.workspaceId().value() + "/"
@@ -49,6 +50,16 @@ public class ConnectionThrottles {
             return view;
         }
         return view.throttledUntil(until.get());
+    }
+
+    /** Whether its next attempt is still to start: it waits for it, so a budget can hold it back. */
+    private static boolean awaitsAnAttempt(PublicationView view) {
+        return switch (view.status()) {
+            case REQUESTED, RETRY_SCHEDULED -> true;
+            // a step before the post leaves it ATTEMPTING: between two steps no attempt is in flight
+            case ATTEMPTING -> view.attempts().stream().noneMatch(a -> a.outcome() == AttemptOutcome.IN_FLIGHT);
+            default -> false;
+        };
     }
 
     /** When the connection's budget next allows an attempt, if not now. */
