@@ -54,10 +54,7 @@ class ConnectionThrottlesIT {
 
     @Test
     void aPublicationWaitingBetweenTwoStepsSaysUntilWhenItsBudgetAllowsTheNext() {
-        PublicationId id = events.requestedWithSteps(WS, "between", List.of(RED), null, T0);
-        events.attempted(id, WS, 1, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(1));
-        events.succeeded(id, WS, 1, new ProviderRef("container-1", null), T0.plusSeconds(2));
-        events.nextStepDue(id, WS, 2, PublicationStep.CREATE_POST, T0.plusSeconds(2));
+        PublicationId id = betweenTwoSteps("between");
 
         PublicationView view = view(id);
         assertThat(view.status()).isEqualTo(PublicationStatus.ATTEMPTING);
@@ -74,10 +71,7 @@ class ConnectionThrottlesIT {
 
     @Test
     void aPublicationWithAnAttemptInFlightIsNotThrottled() {
-        PublicationId id = events.requestedWithSteps(WS, "calling", List.of(RED), null, T0);
-        events.attempted(id, WS, 1, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(1));
-        events.succeeded(id, WS, 1, new ProviderRef("container-2", null), T0.plusSeconds(2));
-        events.nextStepDue(id, WS, 2, PublicationStep.CREATE_POST, T0.plusSeconds(2));
+        PublicationId id = betweenTwoSteps("calling");
         events.attempted(id, WS, 2, PublicationStep.CREATE_POST, null, T0.plusSeconds(3));
 
         assertThat(view(id).status()).isEqualTo(PublicationStatus.ATTEMPTING);
@@ -87,12 +81,18 @@ class ConnectionThrottlesIT {
     @Test
     void aPublicationOnAConnectionWithRoomIsNotThrottled() {
         store.jdbc().getJdbcTemplate().update("UPDATE connection_budget SET used = 1 WHERE workspace_id = ?", WS);
-        PublicationId id = events.requestedWithSteps(WS, "room", List.of(RED), null, T0);
-        events.attempted(id, WS, 1, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(1));
-        events.succeeded(id, WS, 1, new ProviderRef("container-3", null), T0.plusSeconds(2));
-        events.nextStepDue(id, WS, 2, PublicationStep.CREATE_POST, T0.plusSeconds(2));
+        PublicationId id = betweenTwoSteps("room");
 
         assertThat(view(id).throttledUntil()).isNull();
+    }
+
+    /** Its image uploaded (a container made), its post the next step, not started. */
+    private PublicationId betweenTwoSteps(String entry) {
+        PublicationId id = events.requestedWithSteps(WS, entry, List.of(RED), null, T0);
+        events.attempted(id, WS, 1, PublicationStep.UPLOAD_MEDIA, RED, T0.plusSeconds(1));
+        events.succeeded(id, WS, 1, new ProviderRef("container-of-" + entry, null), T0.plusSeconds(2));
+        events.nextStepDue(id, WS, 2, PublicationStep.CREATE_POST, T0.plusSeconds(2));
+        return id;
     }
 
     private PublicationView view(PublicationId id) {
