@@ -113,6 +113,11 @@ start_herald() {
 stop_herald() { kill "$HERALD_PID"; wait "$HERALD_PID" || true; HERALD_PID=; }
 measure() { local out; if out=$("${DRIVER[@]}" "$@" 2>>"$WORK/driver.err"); then log "$out"; echo "$out"; else echo "not measured: the load driver failed ($(tail -1 "$WORK/driver.err"))"; fi; }
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# ratios "A's figures" "B's figures" -> B ÷ A of each pair, and their median
+ratios() { python3 -c "
+import statistics, sys
+r = [float(b) / float(a) for a, b in zip(sys.argv[1].split(), sys.argv[2].split())]
+print(' '.join(f'{x:.3f}' for x in r), f'(median {statistics.median(r):.3f})')" "$1" "$2" 2>/dev/null || echo "not measured"; }
 calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
 # CPU ticks so far of Herald and of the benchmark's own PostgreSQL cluster (0 on a server of others)
 cpu_seconds() {
@@ -243,8 +248,24 @@ if [ -n "$REBUILD_ONLY" ]; then
     echo "=== rebuild A/B on a grown store $(date -u +%FT%TZ) ==="
     echo "machine: $(nproc) cores, load average at start $LOAD_AT_START, $(free -m | awk '/Mem:/{print $2}') MB RAM, PostgreSQL $(psql -tAc 'SHOW server_version' -d "$DB" | head -1), Herald -Xmx$HERALD_HEAP $HERALD_OPTS${REBUILD_PAGE_SIZE:+ herald.rebuild.page-size=$REBUILD_PAGE_SIZE}"
     echo "grown store: $GROWN_EVENTS events (from $SMALL_EVENTS; copies written by SQL in $GROW_SECONDS s); followed: $FOLLOW"
+    # per jar, each round's seconds for every projection and for the slowest projection, for the summary
+    declare -A AB_ALL=() AB_SLOWEST=()
+    # the store's first rebuild replaces the small store's rows only, and leaves no dead rows behind
+    # for the next: one rebuild with the first jar before the rounds, not counted
+    stop_herald
+    HERALD_JAR=${REBUILD_JARS[0]}
+    start_herald
+    measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS" >/dev/null
+    echo "first rebuild, not counted ($(basename "$HERALD_JAR")): $(rebuild_once)"
     for round in $(seq 1 "$REBUILD_ROUNDS"); do
+        # every other round in the opposite order: a rebuild right after another runs slower (an A/A
+        # of one jar gave the second of each pair 1.00 to 1.14 times the first's seconds), so no jar
+        # may always come second
+        order=()
         for jar in "${REBUILD_JARS[@]}"; do
+            if [ $((round % 2)) -eq 0 ]; then order=("$jar" "${order[@]}"); else order+=("$jar"); fi
+        done
+        for jar in "${order[@]}"; do
             stop_herald
             HERALD_JAR=$jar
             start_herald
@@ -261,12 +282,22 @@ if [ -n "$REBUILD_ONLY" ]; then
             rate=$(field events_per_s "$out")
             echo "round $round $(basename "$jar") (load $load → $(cut -d' ' -f1-3 /proc/loadavg)): $out"
             echo "  each projection, as Herald logged it:"
-            tail -n +"$((logged + 1))" "$WORK/herald.log" | sed -n 's/.*: projection \(.* rebuilt from .*\)/    \1/p'
+            each=$(tail -n +"$((logged + 1))" "$WORK/herald.log" | sed -n 's/.*: projection \(.* rebuilt from .*\)/    \1/p')
+            echo "$each"
+            AB_ALL[$jar]+="$(field seconds "$out") "
+            AB_SLOWEST[$jar]+="$(sed -n 's/.* in \([0-9.]*\) s .*/\1/p' <<<"$each" | sort -g | tail -1) "
             echo "  the database's read: $read_out"
             echo "  rows after it (md5 of each table's rows in order; equal in every round): $rows"
             echo "  rebuild ÷ the database's read, store order: $(calc "$rate/$(field store_order_events_per_s "$read_out")" .3f); aggregate order: $(calc "$rate/$(field aggregate_order_events_per_s "$read_out")" .3f)"
         done
     done
+    if [ "${#REBUILD_JARS[@]}" -gt 1 ]; then
+        # each later jar against the first, round by round: a change shows as the same side in every round
+        first=${REBUILD_JARS[0]}
+        for jar in "${REBUILD_JARS[@]:1}"; do
+            echo "A/B: $(basename "$jar") ÷ $(basename "$first"), seconds round by round: every projection $(ratios "${AB_ALL[$first]}" "${AB_ALL[$jar]}"); the slowest projection $(ratios "${AB_SLOWEST[$first]}" "${AB_SLOWEST[$jar]}")"
+        done
+    fi
     exit 0
 fi
 log "rebuilding every projection"
