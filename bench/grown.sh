@@ -250,15 +250,15 @@ if [ -n "$REBUILD_ONLY" ]; then
     echo "grown store: $GROWN_EVENTS events (from $SMALL_EVENTS; copies written by SQL in $GROW_SECONDS s); followed: $FOLLOW"
     # per jar, each round's seconds for every projection and for the slowest projection, for the summary
     declare -A AB_ALL=() AB_SLOWEST=()
-    # the store's first rebuild replaces the small store's rows only, and leaves no dead rows behind
-    # for the next: one rebuild with the first jar before the rounds, not counted
+    # the store's first rebuild deletes only the small store's rows and follows no other rebuild's
+    # dead rows, so it is like no later one: one rebuild with the first jar before the rounds, not counted
     stop_herald
     HERALD_JAR=${REBUILD_JARS[0]}
     start_herald
     measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS" >/dev/null
     echo "first rebuild, not counted ($(basename "$HERALD_JAR")): $(rebuild_once)"
     for round in $(seq 1 "$REBUILD_ROUNDS"); do
-        # every other round in the opposite order: a rebuild right after another runs slower (an A/A
+        # every other round in the opposite order: a rebuild right after another tends to be slower (an A/A
         # of one jar gave the second of each pair 1.00 to 1.14 times the first's seconds), so no jar
         # may always come second
         order=()
