@@ -4,6 +4,7 @@ import static io.herald.query.jdbc.JdbcColumns.instant;
 import static io.herald.query.jdbc.JdbcColumns.timestamp;
 
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.jdbc.core.RowCallbackHandler;
@@ -16,9 +17,15 @@ import org.springframework.stereotype.Repository;
 public class PublicationStatsRepository {
 
     record HourKey(String workspaceId, Instant hour, String kind) {
+        /** The table's key order: rows are upserted in it. */
+        static final Comparator<HourKey> ORDER = Comparator.comparing(HourKey::workspaceId)
+                .thenComparing(HourKey::hour).thenComparing(HourKey::kind);
     }
 
     record AnswerKey(String workspaceId, String channelId, Instant hour, int bucket) {
+        /** The table's key order: rows are upserted in it. */
+        static final Comparator<AnswerKey> ORDER = Comparator.comparing(AnswerKey::workspaceId)
+                .thenComparing(AnswerKey::hour).thenComparing(AnswerKey::channelId).thenComparingInt(AnswerKey::bucket);
     }
 
     /** What the overview reads for one window: the hour rows, the cases open before it, the answer times. */
@@ -31,7 +38,11 @@ public class PublicationStatsRepository {
         this.jdbc = jdbc;
     }
 
-    /** Adds the counts to their rows, one batch per table. */
+    /**
+     * Adds the counts to their rows, one batch per table, each in the table's key order: two batches
+     * that add to the same rows at once (the view's segments commit side by side) lock them in the same
+     * order, so one waits for the other instead of both for each other (a deadlock aborts a batch).
+     */
     void add(Map<HourKey, Long> outcomes, Map<AnswerKey, Long> answers) {
         if (!outcomes.isEmpty()) {
             jdbc.batchUpdate("""
@@ -39,7 +50,8 @@ public class PublicationStatsRepository {
                     VALUES (:workspace, :hour, :kind, :n)
                     ON CONFLICT (workspace_id, hour, kind)
                     DO UPDATE SET publications = publication_hour_stats.publications + EXCLUDED.publications""",
-                    outcomes.entrySet().stream().map(e -> new MapSqlParameterSource("workspace", e.getKey().workspaceId())
+                    outcomes.entrySet().stream().sorted(Map.Entry.comparingByKey(HourKey.ORDER))
+                            .map(e -> new MapSqlParameterSource("workspace", e.getKey().workspaceId())
                             .addValue("hour", timestamp(e.getKey().hour())).addValue("kind", e.getKey().kind())
                             .addValue("n", e.getValue())).toArray(MapSqlParameterSource[]::new));
         }
@@ -49,7 +61,8 @@ public class PublicationStatsRepository {
                     VALUES (:workspace, :channel, :hour, :bucket, :n)
                     ON CONFLICT (workspace_id, hour, channel_id, bucket)
                     DO UPDATE SET answers = answer_time_buckets.answers + EXCLUDED.answers""",
-                    answers.entrySet().stream().map(e -> new MapSqlParameterSource("workspace", e.getKey().workspaceId())
+                    answers.entrySet().stream().sorted(Map.Entry.comparingByKey(AnswerKey.ORDER))
+                            .map(e -> new MapSqlParameterSource("workspace", e.getKey().workspaceId())
                             .addValue("channel", e.getKey().channelId()).addValue("hour", timestamp(e.getKey().hour()))
                             .addValue("bucket", e.getKey().bucket()).addValue("n", e.getValue()))
                             .toArray(MapSqlParameterSource[]::new));
