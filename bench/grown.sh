@@ -248,14 +248,18 @@ if [ -n "$REBUILD_ONLY" ]; then
     echo "=== rebuild A/B on a grown store $(date -u +%FT%TZ) ==="
     echo "machine: $(nproc) cores, load average at start $LOAD_AT_START, $(free -m | awk '/Mem:/{print $2}') MB RAM, PostgreSQL $(psql -tAc 'SHOW server_version' -d "$DB" | head -1), Herald -Xmx$HERALD_HEAP $HERALD_OPTS${REBUILD_PAGE_SIZE:+ herald.rebuild.page-size=$REBUILD_PAGE_SIZE}"
     echo "grown store: $GROWN_EVENTS events (from $SMALL_EVENTS; copies written by SQL in $GROW_SECONDS s); followed: $FOLLOW"
+    # restart_with jar: Herald started again with that jar, its processors caught up
+    restart_with() {
+        stop_herald
+        HERALD_JAR=$1
+        start_herald
+        measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS" >/dev/null
+    }
     # per jar, each round's seconds for every projection and for the slowest projection, for the summary
     declare -A AB_ALL=() AB_SLOWEST=()
     # the store's first rebuild deletes only the small store's rows and follows no other rebuild's
     # dead rows, so it is like no later one: one rebuild with the first jar before the rounds, not counted
-    stop_herald
-    HERALD_JAR=${REBUILD_JARS[0]}
-    start_herald
-    measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS" >/dev/null
+    restart_with "${REBUILD_JARS[0]}"
     echo "first rebuild, not counted ($(basename "$HERALD_JAR")): $(rebuild_once)"
     for round in $(seq 1 "$REBUILD_ROUNDS"); do
         # every other round in the opposite order: a rebuild right after another tends to be slower (an A/A
@@ -266,10 +270,7 @@ if [ -n "$REBUILD_ONLY" ]; then
             if [ $((round % 2)) -eq 0 ]; then order=("$jar" "${order[@]}"); else order+=("$jar"); fi
         done
         for jar in "${order[@]}"; do
-            stop_herald
-            HERALD_JAR=$jar
-            start_herald
-            measure caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$CATCH_UP_SECONDS" >/dev/null
+            restart_with "$jar"
             load=$(cut -d' ' -f1-3 /proc/loadavg)
             logged=$(wc -l < "$WORK/herald.log")
             out=$(rebuild_once)
