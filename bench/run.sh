@@ -251,19 +251,25 @@ cpu_seconds() {
 cpu_per() { python3 -c "a='$1'.split(); b='$2'.split(); t=int(b[2]); n=$3
 print(f'Herald {(int(b[0])-int(a[0]))/t*1000/n:.2f} ms (its JIT compiler {(int(b[3])-int(a[3]))/t*1000/n:.2f} ms),'
       f' PostgreSQL {(int(b[1])-int(a[1]))/t*1000/n:.2f} ms, sandbox {(int(b[4])-int(a[4]))/t*1000/n:.2f} ms')"; }
+# bytes Herald's heap has taken for new objects so far, as its collector counts them at each collection
+# (Micrometer's jvm.gc.memory.allocated on the open Prometheus endpoint; 0 if it cannot be read)
+allocated_bytes() {
+    curl -fs "$BASE/actuator/prometheus" 2>/dev/null \
+        | awk '/^jvm_gc_memory_allocated_bytes_total/ { printf "%.0f", $2; found = 1 } END { if (!found) printf "0" }'
+}
 # nanoseconds Herald's threads have run, and have waited runnable for a CPU (the run queue), so far
-# (/proc/<pid>/task/*/schedstat; threads that ended meanwhile are not counted)
+# (/proc/<pid>/task/*/schedstat; threads that ended meanwhile are not counted), and bytes allocated
 sched_ns() {
     local task run=0 wait=0 r w _
     for task in /proc/"$HERALD_PID"/task/*; do
         read -r r w _ < "$task/schedstat" 2>/dev/null || continue
         run=$((run + r)); wait=$((wait + w))
     done
-    echo "$run $wait"
+    echo "$run $wait $(allocated_bytes)"
 }
 sched_per() { python3 -c "a='$1'.split(); b='$2'.split(); n=$3
-run=(int(b[0])-int(a[0]))/1e6/n; wait=(int(b[1])-int(a[1]))/1e6/n
-print(f'herald_threads_ran_ms={run:.2f} waited_for_cpu_ms={wait:.2f} per request')"; }
+run=(int(b[0])-int(a[0]))/1e6/n; wait=(int(b[1])-int(a[1]))/1e6/n; kb=(int(b[2])-int(a[2]))/1e3/n
+print(f'herald_threads_ran_ms={run:.2f} waited_for_cpu_ms={wait:.2f} allocated_kb={kb:.0f} per request')"; }
 # Herald's CPU per publication alone, from a cpu_per line
 herald_ms() { sed -n 's/^Herald \([0-9.]*\) ms.*/\1/p' <<<"$1"; }
 
@@ -273,6 +279,17 @@ herald_ms() { sed -n 's/^Herald \([0-9.]*\) ms.*/\1/p' <<<"$1"; }
 # as autovacuum would have done, and the result block says so.
 AUTOVACUUM=$(psql -tAc 'SHOW autovacuum' -d "$DB")
 settle() { if [ "$AUTOVACUUM" = "off" ]; then psql -q -d "$DB" -c 'VACUUM (ANALYZE)' 2>/dev/null || true; fi; }
+
+# A phase's backlog: every publication it sent settled, then every processor (the view, the audit chain,
+# the live verifier) at the store's head. Settled is not enough: after an intake phase the processors
+# that follow the dispatcher were still handling its events while the next phase began, and that
+# phase's first seconds paid for them.
+backlog() {
+    local done
+    done="$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS") $("${DRIVER[@]}" caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$DRAIN_SECONDS")"
+    log "$done"
+    echo "$done"
+}
 
 # --- 1b. the yardstick: stock Axon on the same database (tables of its own), before Herald starts
 log "stock Axon reference, $REF_WARMUP lifecycles of warm-up, then $REF_COUNT measured"
@@ -346,7 +363,7 @@ log "intake at saturation, $SATURATION_CLIENTS clients"
 SCHED_0=$(sched_ns)
 SAT=$(measure saturate "$BASE" "$KEY" bench "$SATURATION_CLIENTS" "$SECONDS_PER_PHASE" sat-)
 SAT_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$(field accepted "$SAT" | grep . || echo 1)")
-DRAIN_1=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_1"; settle
+DRAIN_1=$(backlog); settle
 FIX="skipped" MID="skipped" SUS="skipped" FIX_SCHED= MID_SCHED= SUS_SCHED= DRAIN_2= DRAIN_M= DRAIN_3=
 if [ "$FIXED_PHASES" -ne 0 ]; then
     log "intake at $FIXED_RATE req/s"
@@ -356,7 +373,7 @@ if [ "$FIXED_PHASES" -ne 0 ]; then
         ${PROFILE_DIR:+"$PROFILE_DIR/intake-$FIXED_RATE-latency.txt"})
     FIX_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((FIXED_RATE * SECONDS_PER_PHASE))")
     profile_stop intake-$FIXED_RATE
-    DRAIN_2=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_2"; settle
+    DRAIN_2=$(backlog); settle
     log "intake at $MID_RATE req/s"
     profile_start intake-$MID_RATE
     SCHED_0=$(sched_ns)
@@ -364,13 +381,13 @@ if [ "$FIXED_PHASES" -ne 0 ]; then
         ${PROFILE_DIR:+"$PROFILE_DIR/intake-$MID_RATE-latency.txt"})
     MID_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((MID_RATE * SECONDS_PER_PHASE))")
     profile_stop intake-$MID_RATE
-    DRAIN_M=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_M"; settle
+    DRAIN_M=$(backlog); settle
     log "intake at $SUSTAINED_RATE req/s"
     SCHED_0=$(sched_ns)
     SUS=$(measure fixed "$BASE" "$KEY" bench "$SUSTAINED_RATE" "$SECONDS_PER_PHASE" sus- \
         ${PROFILE_DIR:+"$PROFILE_DIR/intake-$SUSTAINED_RATE-latency.txt"})
     SUS_SCHED=$(sched_per "$SCHED_0" "$(sched_ns)" "$((SUSTAINED_RATE * SECONDS_PER_PHASE))")
-    DRAIN_3=$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS"); log "$DRAIN_3"; settle
+    DRAIN_3=$(backlog); settle
 fi
 
 E2E="skipped" E2E_CPU="not measured" E2E_STATEMENTS="not measured" E2E_COMMITS="not measured"
@@ -384,10 +401,12 @@ sleep 11; IDLE_0=$(commits); sleep 11; IDLE_COMMITS=$(( $(commits) - IDLE_0 ))
 statements_reset
 COMMITS_0=$(commits)
 CPU_0=$(cpu_seconds)
+ALLOC_0=$(allocated_bytes)
 profile_start e2e
 E2E=$(measure e2e "$BASE" "$KEY" bench "$E2E_COUNT" e2e- "$JDBC")
 profile_stop e2e
 E2E_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$E2E_COUNT")
+E2E_ALLOC=$(calc "($(allocated_bytes)-$ALLOC_0)/1000/$E2E_COUNT" .0f)
 # statements are counted as they run: read at once, so no idle time after the phase is counted
 TOP=
 if [ "$STATEMENTS" = on ]; then
@@ -511,6 +530,7 @@ cat <<EOF
 end to end, sandbox 0 ms:                   $E2E
   ratio to raw append ÷ 3:                  $(calc "$E2E_RATE/($RAW_TPS/3)" .3f)
   CPU per publication:                      $E2E_CPU
+  Herald's allocation per publication:      $E2E_ALLOC KB (counted at each collection)
   statements per publication:               $E2E_STATEMENTS
   commits per publication:                  $E2E_COMMITS
 ${TOP:+  most frequent statements (per publication | calls | statement):
