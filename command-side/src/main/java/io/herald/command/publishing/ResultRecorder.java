@@ -2,6 +2,7 @@ package io.herald.command.publishing;
 
 import io.herald.platform.unitofwork.AfterCommit;
 import io.herald.platform.threads.BackgroundThreads;
+import io.herald.platform.commands.CommandTargets;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
@@ -14,7 +15,6 @@ import java.util.function.Consumer;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.messaging.MetaData;
-import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
 import org.axonframework.modelling.command.CommandTargetResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +31,7 @@ public class ResultRecorder {
 
     private static final Logger log = LoggerFactory.getLogger(ResultRecorder.class);
     static final int MAX_BATCH = 100;
-    private static final CommandTargetResolver TARGETS = AnnotationCommandTargetResolver.builder().build();
+    private static final CommandTargetResolver TARGETS = new CommandTargets();
 
     /** A result command, the metadata it carries, and what to do with the publication's answer. */
     record Result(Object command, MetaData origin, Consumer<Object> then) {

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import java.time.Instant;
 import javax.sql.DataSource;
 import io.herald.adapters.port.ChannelPlugins;
+import io.herald.platform.commands.CommandTargets;
 import org.axonframework.common.caching.Cache;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -27,6 +28,7 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.serialization.ChainingConverter;
 import org.axonframework.serialization.RevisionResolver;
 import org.axonframework.serialization.Serializer;
@@ -137,6 +139,15 @@ public class AxonPersistenceConfiguration {
                            AggregateCacheProperties properties) {
         return new StoreCheckedAggregateCache(eventStorageEngine, new JdbcTemplate(dataSource),
                 eventSchema.domainEventTable(), properties.aggregateCacheSize(), properties.aggregateCacheIdle());
+    }
+
+    /**
+     * Which aggregate each command goes to: Axon's target annotations, each command class read once
+     * ({@link CommandTargets}). Every aggregate's command handlers take Axon's component of this type.
+     */
+    @Bean
+    CommandTargetResolver commandTargetResolver() {
+        return new CommandTargets();
     }
 
     @Bean
