@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
@@ -98,6 +100,26 @@ class HeraldJdbcStorageEngineDatabaseTest {
         assertThat(read(spaced, first.get(98).trackingToken(), true))
                 .as("a full batch and the one after it, in one stream").hasSize(151);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void eventsReadForTheProcessorsCarryTheInstantsTheyWereStoredWith() {
+        List<Instant> stored = List.of(Instant.parse("2026-12-07T01:45:50Z"), Instant.parse("2026-12-07T01:45:50.120Z"),
+                Instant.parse("2026-12-07T01:45:50.123456789Z"), Instant.parse("1999-12-31T23:59:59.999Z"));
+        engine.appendEvents(IntStream.range(0, stored.size())
+                .mapToObj(i -> new GenericDomainEventMessage<>("Publication", "pub-a", i, "pub-a/" + i, Map.of(),
+                        "event-" + i, stored.get(i)))
+                .toList());
+        // a form Herald does not write (an offset) is Axon's to read
+        jdbc.update("UPDATE domain_event_entry SET time_stamp = '2026-12-07T02:45:50.5+01:00' WHERE sequence_number = 3");
+        // Axon stores milliseconds
+        List<Instant> expected = List.of(stored.get(0), stored.get(1), Instant.parse("2026-12-07T01:45:50.123Z"),
+                Instant.parse("2026-12-07T01:45:50.500Z"));
+
+        assertThat(read(engine, null, true)).extracting(TrackedEventMessage::getTimestamp)
+                .containsExactlyElementsOf(expected);
+        assertThat(read(engine, null, false)).extracting(TrackedEventMessage::getTimestamp)
+                .containsExactlyElementsOf(expected);
     }
 
     private void append(String aggregate, int events) {
