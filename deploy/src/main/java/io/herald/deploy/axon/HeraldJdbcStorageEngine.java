@@ -33,15 +33,16 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
  *       transaction) for every two or three commits; now one read takes what the commits of the
  *       last few milliseconds wrote. A read that comes later than that after the last is not held
  *       back, so on a quiet store an event waits for nothing.</li>
- *   <li>An event read for the processors carries its timestamp read once, digit by digit
+ *   <li>An event read for a processor carries its timestamp read once, digit by digit
  *       ({@link StoredInstantDeserializer#utc}). Axon keeps the stored text and parses it through
  *       {@code DateTimeFormatter} for every message it builds from the event (each processor builds its
  *       own): in a flight recording of intake at 250 requests/s that was about a tenth of all Herald
  *       allocated. Text in any other form is left to Axon.</li>
  * </ul>
  *
- * <p>Every other stream (a processor catching up on its own, a replay) is Axon's unchanged: those
- * readers take the end of a stream for the head of the store.
+ * <p>Every other stream (a processor catching up on its own, a replay) ends only on an empty read
+ * and is never held back, as in Axon: those readers take the end of a stream for the head of the
+ * store. Their events carry their timestamps read once too.
  */
 class HeraldJdbcStorageEngine extends JdbcEventStorageEngine {
 
