@@ -285,10 +285,10 @@ settle() { if [ "$AUTOVACUUM" = "off" ]; then psql -q -d "$DB" -c 'VACUUM (ANALY
 # that follow the dispatcher were still handling its events while the next phase began, and that
 # phase's first seconds paid for them.
 backlog() {
-    local done
-    done="$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS") $("${DRIVER[@]}" caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$DRAIN_SECONDS")"
-    log "$done"
-    echo "$done"
+    local waited
+    waited="$("${DRIVER[@]}" drain "$JDBC" "$DRAIN_SECONDS") $("${DRIVER[@]}" caughtup "$BASE" "$SYSTEM_KEY" "$JDBC" "$DRAIN_SECONDS")"
+    log "$waited"
+    echo "$waited"
 }
 
 # --- 1b. the yardstick: stock Axon on the same database (tables of its own), before Herald starts
