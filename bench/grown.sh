@@ -48,6 +48,9 @@ REBUILD_PAGE_SIZE=${BENCH_REBUILD_PAGE_SIZE:-}
 # BENCH_REBUILD_ROUNDS times with each jar of BENCH_REBUILD_JARS in turn (an A/B on one store)
 REBUILD_ONLY=${BENCH_REBUILD_ONLY:-}
 REBUILD_ROUNDS=${BENCH_REBUILD_ROUNDS:-1}
+# BENCH_REBUILD_TOP_STATEMENTS=N: after each counted rebuild, the N statements that took the database
+# the longest (pg_stat_statements' execution time; 0 lists none)
+REBUILD_TOP_STATEMENTS=${BENCH_REBUILD_TOP_STATEMENTS:-0}
 
 JAR=deploy/target/herald.jar
 read -r -a REBUILD_JARS <<<"${BENCH_REBUILD_JARS:-$JAR}"
@@ -244,6 +247,53 @@ rebuild_once() {
     fi
     echo "$out | CPU per 1,000 events: $cpu | statements per event: $sts"
 }
+# the statements that took the database the longest since the last reset (top_statements N):
+# "total ms | calls | ms per call | the statement's first 150 characters" lines
+top_statements() {
+    psql -tA -F' | ' -d "$DB" -v limit="$1" <<'SQL'
+SELECT round(total_exec_time::numeric), calls, round((total_exec_time / calls)::numeric, 2),
+       left(regexp_replace(query, '\s+', ' ', 'g'), 150)
+FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND query NOT LIKE '%bench-driver%' ORDER BY total_exec_time DESC LIMIT :limit
+SQL
+}
+# rows inserted so far into each table of the database: "table count" lines
+inserted_rows() {
+    # a backend reports its counts to the statistics a second or more after its transaction: wait them out
+    sleep 11
+    psql -tA -F' ' -d "$DB" -c "SELECT relname, n_tup_ins FROM pg_stat_user_tables ORDER BY relname COLLATE \"C\""
+}
+# the tables a rebuild wrote: those with rows inserted between two inserted_rows answers, the store
+# and the processors' tokens apart (rebuilt_tables BEFORE AFTER)
+rebuilt_tables() {
+    LC_ALL=C join <(echo "$1") <(echo "$2") | awk '$3 > $2 && $1 != "domain_event_entry" && $1 != "token_entry" {print $1}'
+}
+# the database's own rewrite of the rows a rebuild wrote (database_rewrite TABLE…): each table
+# copied aside (not timed), then, timed, in one transaction that commits: every row deleted and the
+# copy inserted back, as the rebuild's one transaction replaces them (the same rows, indexes and
+# all, none of Herald's work); the copies dropped and the tables vacuumed after it, so the next
+# rebuild follows no dead rows of this one -> "tables=… rows=N wall_seconds=S pg_cpu_seconds=C"
+database_rewrite() {
+    local table setup="" timed="BEGIN;" drop="" rows t0 c0 c1 seconds
+    for table in "$@"; do
+        setup+="CREATE UNLOGGED TABLE bench_rewrite_$table AS SELECT * FROM $table;"
+        timed+="DELETE FROM $table; INSERT INTO $table SELECT * FROM bench_rewrite_$table;"
+        drop+="DROP TABLE bench_rewrite_$table;"
+    done
+    psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$setup" >/dev/null
+    rows=$(psql -tA -d "$DB" -c "SELECT $(printf "(SELECT count(*) FROM bench_rewrite_%s) + " "$@") 0")
+    c0=$(pg_cpu_ticks); t0=$(date +%s.%N)
+    psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$timed COMMIT;" >/dev/null
+    seconds=$(calc "$(date +%s.%N)-$t0" .2f); c1=$(pg_cpu_ticks)
+    psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$drop" >/dev/null
+    for table in "$@"; do psql -q -d "$DB" -c "VACUUM $table"; done
+    echo "tables=$(IFS=,; echo "$*") rows=$rows wall_seconds=$seconds pg_cpu_seconds=$(calc "($c1-$c0)/$(getconf CLK_TCK)" .2f)"
+}
+# the database alone: its read of every event in store order, then its rewrite of the rebuilt rows,
+# one after the other (database_alone EVENTS READ REWRITE) -> "events/s; the rebuild's ÷ it"
+database_alone() {
+    calc "$1/($1/$(field store_order_events_per_s "$2")+$(field wall_seconds "$3"))" .0f
+}
 if [ -n "$REBUILD_ONLY" ]; then
     echo "=== rebuild A/B on a grown store $(date -u +%FT%TZ) ==="
     echo "machine: $(nproc) cores, load average at start $LOAD_AT_START, $(free -m | awk '/Mem:/{print $2}') MB RAM, PostgreSQL $(psql -tAc 'SHOW server_version' -d "$DB" | head -1), Herald -Xmx$HERALD_HEAP $HERALD_OPTS${REBUILD_PAGE_SIZE:+ herald.rebuild.page-size=$REBUILD_PAGE_SIZE}"
@@ -260,7 +310,9 @@ if [ -n "$REBUILD_ONLY" ]; then
     # the store's first rebuild deletes only the small store's rows and follows no other rebuild's
     # dead rows, so it is like no later one: one rebuild with the first jar before the rounds, not counted
     restart_with "${REBUILD_JARS[0]}"
+    before=$(inserted_rows)
     echo "first rebuild, not counted ($(basename "$HERALD_JAR")): $(rebuild_once)"
+    read -r -a REBUILT <<<"$(rebuilt_tables "$before" "$(inserted_rows)" | tr '\n' ' ')"
     for round in $(seq 1 "$REBUILD_ROUNDS"); do
         # every other round in the opposite order: a rebuild right after another tends to be slower (an A/A
         # of one jar gave the second of each pair 1.00 to 1.14 times the first's seconds), so no jar
@@ -279,17 +331,28 @@ if [ -n "$REBUILD_ONLY" ]; then
                 UNION ALL SELECT 'channel_connection_view', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM channel_connection_view v
                 UNION ALL SELECT 'publication_hour_stats', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM publication_hour_stats v
                 UNION ALL SELECT 'answer_time_buckets', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM answer_time_buckets v) x")
+            top=""
+            if [ "$REBUILD_TOP_STATEMENTS" -gt 0 ] && [ "$STATEMENTS" = on ]; then
+                top=$(top_statements "$REBUILD_TOP_STATEMENTS" | sed 's/^/    /')
+            fi
             read_out=$(measure read "$JDBC")
             rate=$(field events_per_s "$out")
             echo "round $round $(basename "$jar") (load $load → $(cut -d' ' -f1-3 /proc/loadavg)): $out"
             echo "  each projection, as Herald logged it:"
             each=$(tail -n +"$((logged + 1))" "$WORK/herald.log" | sed -n 's/.*: projection \(.* rebuilt from .*\)/    \1/p')
             echo "$each"
+            if [ -n "$top" ]; then
+                printf '  the statements that took the database the longest (total ms | calls | ms per call | statement):\n%s\n' "$top"
+            fi
             AB_ALL[$jar]+="$(field seconds "$out") "
             AB_SLOWEST[$jar]+="$(sed -n 's/.* in \([0-9.]*\) s .*/\1/p' <<<"$each" | sort -g | tail -1) "
             echo "  the database's read: $read_out"
             echo "  rows after it (md5 of each table's rows in order; equal in every round): $rows"
             echo "  rebuild ÷ the database's read, store order: $(calc "$rate/$(field store_order_events_per_s "$read_out")" .3f); aggregate order: $(calc "$rate/$(field aggregate_order_events_per_s "$read_out")" .3f)"
+            rewrite=$(database_rewrite "${REBUILT[@]}")
+            alone=$(database_alone "$(field events "$out")" "$read_out" "$rewrite")
+            echo "  the database's own rewrite of the rows the rebuild wrote: $rewrite"
+            echo "  the database alone, its read in store order and then that rewrite: $alone events/s; rebuild ÷ it: $(calc "$rate/$alone" .3f)"
         done
     done
     if [ "${#REBUILD_JARS[@]}" -gt 1 ]; then
@@ -302,16 +365,20 @@ if [ -n "$REBUILD_ONLY" ]; then
     exit 0
 fi
 log "rebuilding every projection"
+BEFORE=$(inserted_rows)
 statements_reset
 CPU_0=$(cpu_seconds)
 REBUILD=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
 REBUILD_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$(field events "$REBUILD")/1000")
+read -r -a REBUILT <<<"$(rebuilt_tables "$BEFORE" "$(inserted_rows)" | tr '\n' ' ')"
 REBUILD_STATEMENTS="not measured ($STATEMENTS)"
 if [ "$STATEMENTS" = on ]; then
     read -r ST _ <<<"$(statements)"
     REBUILD_STATEMENTS=$(calc "$ST/$(field events "$REBUILD")" .4f)
 fi
 READ=$(measure read "$JDBC")
+REWRITE=$(database_rewrite "${REBUILT[@]}")
+ALONE=$(database_alone "$(field events "$REBUILD")" "$READ" "$REWRITE")
 
 # --- 5. the grown store
 log "the grown store: end to end at $LATENCY_RATE/s, $LATENCY_COUNT publications after $LATENCY_WARMUP_COUNT of warm-up"
@@ -336,6 +403,8 @@ grown store: $GROWN_EVENTS events (copies written by SQL in $GROW_SECONDS s)
     statements per event in the store:     $REBUILD_STATEMENTS (the driver's polls of the store apart; the admin API's included)
   the database's own read of every event:  $READ
   rebuild ÷ the database's read, store order: $(calc "$REBUILD_RATE/$(field store_order_events_per_s "$READ")" .3f); aggregate order: $(calc "$REBUILD_RATE/$(field aggregate_order_events_per_s "$READ")" .3f)
+  the database's own rewrite of the rows the rebuild wrote: $REWRITE
+  the database alone, its read in store order and then that rewrite: $ALONE events/s; rebuild ÷ it: $(calc "$REBUILD_RATE/$ALONE" .3f)
 end to end at $LATENCY_RATE publications/s, $LATENCY_COUNT in an open loop, each store right after its rebuild, a vacuum and $LATENCY_WARMUP_COUNT publications of warm-up:
   small store: $SMALL_LATENCY
   grown store: $GROWN_LATENCY
