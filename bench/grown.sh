@@ -326,15 +326,15 @@ if [ -n "$REBUILD_ONLY" ]; then
             load=$(cut -d' ' -f1-3 /proc/loadavg)
             logged=$(wc -l < "$WORK/herald.log")
             out=$(rebuild_once)
+            top=""
+            if [ "$REBUILD_TOP_STATEMENTS" -gt 0 ] && [ "$STATEMENTS" = on ]; then
+                top=$(top_statements "$REBUILD_TOP_STATEMENTS" | sed 's/^/    /')
+            fi
             rows=$(psql -tA -d "$DB" -c "SELECT string_agg(t || ' ' || h, ', ' ORDER BY t) FROM (
                 SELECT 'publication_view' t, md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) h FROM publication_view v
                 UNION ALL SELECT 'channel_connection_view', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM channel_connection_view v
                 UNION ALL SELECT 'publication_hour_stats', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM publication_hour_stats v
                 UNION ALL SELECT 'answer_time_buckets', md5(string_agg(to_jsonb(v)::text, '' ORDER BY to_jsonb(v)::text)) FROM answer_time_buckets v) x")
-            top=""
-            if [ "$REBUILD_TOP_STATEMENTS" -gt 0 ] && [ "$STATEMENTS" = on ]; then
-                top=$(top_statements "$REBUILD_TOP_STATEMENTS" | sed 's/^/    /')
-            fi
             read_out=$(measure read "$JDBC")
             rate=$(field events_per_s "$out")
             echo "round $round $(basename "$jar") (load $load → $(cut -d' ' -f1-3 /proc/loadavg)): $out"
