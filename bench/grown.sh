@@ -275,15 +275,22 @@ rebuilt_tables() {
 # rebuild follows no dead rows of this one -> "tables=… rows=N wall_seconds=S pg_cpu_seconds=C"
 database_rewrite() {
     local table setup="" timed="BEGIN;" drop="" rows t0 c0 c1 seconds
+    if [ "$#" -eq 0 ]; then echo "not measured: the statistics showed no table written"; return; fi
     for table in "$@"; do
         setup+="CREATE UNLOGGED TABLE bench_rewrite_$table AS SELECT * FROM $table;"
         timed+="DELETE FROM $table; INSERT INTO $table SELECT * FROM bench_rewrite_$table;"
         drop+="DROP TABLE bench_rewrite_$table;"
     done
-    psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$setup" >/dev/null
+    if ! psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$setup" >/dev/null 2>>"$WORK/driver.err"; then
+        psql -q -d "$DB" -c "$(sed 's/DROP TABLE/DROP TABLE IF EXISTS/g' <<<"$drop")" >/dev/null 2>&1
+        echo "not measured: the copies could not be made ($(tail -1 "$WORK/driver.err"))"; return
+    fi
     rows=$(psql -tA -d "$DB" -c "SELECT $(printf "(SELECT count(*) FROM bench_rewrite_%s) + " "$@") 0")
     c0=$(pg_cpu_ticks); t0=$(date +%s.%N)
-    psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$timed COMMIT;" >/dev/null
+    if ! psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$timed COMMIT;" >/dev/null 2>>"$WORK/driver.err"; then
+        psql -q -d "$DB" -c "$drop" >/dev/null
+        echo "not measured: the rewrite failed ($(tail -1 "$WORK/driver.err"))"; return
+    fi
     seconds=$(calc "$(date +%s.%N)-$t0" .2f); c1=$(pg_cpu_ticks)
     psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$drop" >/dev/null
     for table in "$@"; do psql -q -d "$DB" -c "VACUUM $table"; done
@@ -370,12 +377,13 @@ statements_reset
 CPU_0=$(cpu_seconds)
 REBUILD=$(measure replay "$BASE" "$SYSTEM_KEY" "$JDBC")
 REBUILD_CPU=$(cpu_per "$CPU_0" "$(cpu_seconds)" "$(field events "$REBUILD")/1000")
-read -r -a REBUILT <<<"$(rebuilt_tables "$BEFORE" "$(inserted_rows)" | tr '\n' ' ')"
 REBUILD_STATEMENTS="not measured ($STATEMENTS)"
 if [ "$STATEMENTS" = on ]; then
     read -r ST _ <<<"$(statements)"
     REBUILD_STATEMENTS=$(calc "$ST/$(field events "$REBUILD")" .4f)
 fi
+# after the statements are counted: the wait for the tables' statistics is idle time, not the rebuild's
+read -r -a REBUILT <<<"$(rebuilt_tables "$BEFORE" "$(inserted_rows)" | tr '\n' ' ')"
 READ=$(measure read "$JDBC")
 REWRITE=$(database_rewrite "${REBUILT[@]}")
 ALONE=$(database_alone "$(field events "$REBUILD")" "$READ" "$REWRITE")
