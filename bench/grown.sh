@@ -279,10 +279,10 @@ database_rewrite() {
     for table in "$@"; do
         setup+="CREATE UNLOGGED TABLE bench_rewrite_$table AS SELECT * FROM $table;"
         timed+="DELETE FROM $table; INSERT INTO $table SELECT * FROM bench_rewrite_$table;"
-        drop+="DROP TABLE bench_rewrite_$table;"
+        drop+="DROP TABLE IF EXISTS bench_rewrite_$table;"
     done
     if ! psql -q -v ON_ERROR_STOP=1 -d "$DB" -c "$setup" >/dev/null 2>>"$WORK/driver.err"; then
-        psql -q -d "$DB" -c "$(sed 's/DROP TABLE/DROP TABLE IF EXISTS/g' <<<"$drop")" >/dev/null 2>&1
+        psql -q -d "$DB" -c "$drop" >/dev/null 2>&1
         echo "not measured: the copies could not be made ($(tail -1 "$WORK/driver.err"))"; return
     fi
     rows=$(psql -tA -d "$DB" -c "SELECT $(printf "(SELECT count(*) FROM bench_rewrite_%s) + " "$@") 0")
