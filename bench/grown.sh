@@ -354,7 +354,7 @@ if [ -n "$REBUILD_ONLY" ]; then
             AB_ALL[$jar]+="$(field seconds "$out") "
             AB_SLOWEST[$jar]+="$(sed -n 's/.* in \([0-9.]*\) s .*/\1/p' <<<"$each" | sort -g | tail -1) "
             echo "  the database's read: $read_out"
-            echo "  rows after it (md5 of each table's rows in order; equal in every round): $rows"
+            echo "  rows after it (md5 of each table's rows in order; equal in every round but the channels', which follow the events each start of Herald appends): $rows"
             echo "  rebuild ÷ the database's read, store order: $(calc "$rate/$(field store_order_events_per_s "$read_out")" .3f); aggregate order: $(calc "$rate/$(field aggregate_order_events_per_s "$read_out")" .3f)"
             rewrite=$(database_rewrite "${REBUILT[@]}")
             alone=$(database_alone "$(field events "$out")" "$read_out" "$rewrite")
