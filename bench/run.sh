@@ -165,6 +165,11 @@ HERALD_HEAP=${BENCH_HERALD_HEAP:-512m}
 # the JVM options and malloc arenas of the Kubernetes manifests (deploy/k8s/configmap.yaml)
 HERALD_OPTS=${BENCH_HERALD_OPTS:--XX:+UseParallelGC -XX:-TieredCompilation -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:TrimNativeHeapInterval=10000}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
+# the java that runs Herald (and the stock-Axon reference, so the two stay comparable); the
+# driver and the sandbox keep the default one
+HERALD_JAVA=${BENCH_HERALD_JAVA:-java}
+# the jcmd of that Java, which attaches to it for the flight recordings
+HERALD_JCMD=$(dirname "$(readlink -f "$(command -v "$HERALD_JAVA")")")/jcmd
 
 # the sandbox in a JVM of its own: Herald's libraries, only the sandbox's beans and a web server
 # (io.herald.sandbox.SandboxLauncher), no database; it keeps its state in memory for the whole run
@@ -204,7 +209,7 @@ GC_LOG=
 [ -n "$PROFILE_DIR" ] && { mkdir -p "$PROFILE_DIR"; GC_LOG="-Xlog:gc*,safepoint:file=$PROFILE_DIR/herald-gc-%p.log:time,uptime,level,tags"; }
 start_herald() {
     # shellcheck disable=SC2086,SC2046
-    java -Xmx"$HERALD_HEAP" $HERALD_OPTS $GC_LOG -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
+    "$HERALD_JAVA" -Xmx"$HERALD_HEAP" $HERALD_OPTS $GC_LOG -Daxoniq.update-checker.disabled=true -jar "$JAR" --server.port="$PORT" \
         --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
         --spring.datasource.username="$PGUSER" --spring.datasource.password="${PGPASSWORD:-}" \
         --herald.data-dir="$WORK/data" $(sandbox_arguments) \
@@ -227,9 +232,9 @@ field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 calc() { python3 -c "print(f'{$1:$2}')" 2>/dev/null || echo "not measured"; }
 rss_mb() { echo $(( $(ps -o rss= -p "$HERALD_PID") / 1024 )); }
 # a flight recording of Herald for one phase, where BENCH_PROFILE_DIR names a folder
-profile_start() { [ -z "$PROFILE_DIR" ] || jcmd "$HERALD_PID" JFR.start name="$1" settings=profile \
+profile_start() { [ -z "$PROFILE_DIR" ] || "$HERALD_JCMD" "$HERALD_PID" JFR.start name="$1" settings=profile \
     filename="$PROFILE_DIR/$1.jfr" >/dev/null 2>&1 || true; }
-profile_stop() { [ -z "$PROFILE_DIR" ] || jcmd "$HERALD_PID" JFR.stop name="$1" >/dev/null 2>&1 || true; }
+profile_stop() { [ -z "$PROFILE_DIR" ] || "$HERALD_JCMD" "$HERALD_PID" JFR.stop name="$1" >/dev/null 2>&1 || true; }
 # CPU ticks used so far by Herald's process alone (/proc/<pid>/stat, user + system), by all PostgreSQL
 # server processes, by Herald's JIT compiler threads (part of Herald's), and by the sandbox's process
 # where it runs apart (0 where it runs inside Herald: then its CPU is in Herald's)
@@ -301,7 +306,7 @@ elif javac -nowarn -cp "$WORK/lib/*" -d "$WORK/reference" bench/StockAxonReferen
     # Herald's platform module left out: it names Axon's identifier factory (META-INF/services), and
     # the reference stays stock Axon
     REF_CP=$(ls "$WORK"/lib/*.jar | grep -v '/platform-[^/]*\.jar$' | tr '\n' ':')
-    REF=$(java -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$REF_CP" StockAxonReference "$JDBC" \
+    REF=$("$HERALD_JAVA" -Xmx"$HERALD_HEAP" $HERALD_OPTS -cp "$WORK/reference:$REF_CP" StockAxonReference "$JDBC" \
         "$REF_WARMUP" "$REF_COUNT" "$REF_SEGMENTS" 2>>"$WORK/driver.err") \
         || REF="not measured: the reference failed ($(tail -1 "$WORK/driver.err"))"
 fi
@@ -502,7 +507,7 @@ SANDBOX_LINE="provider sandbox in Herald's process (its CPU counted in Herald's)
 [ "$SANDBOX_MODE" = own ] && SANDBOX_LINE="provider sandbox in a JVM of its own ($SANDBOX_OPTS), its CPU apart from Herald's"
 cat <<EOF
 === Herald benchmark $(date -u +%FT%TZ) ===
-machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) $([ -n "$PG_OWN" ] && echo "(the benchmark's own cluster, pg_stat_statements preloaded)" || echo "on $PGHOST") (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald $JAR -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ($PHASES) ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
+machine: $(nproc) cores, load average at start $LOAD_AT_START, at end $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/Mem:/{print $2}') MB RAM, $(psql -tAc 'SHOW server_version' -d postgres | head -1) $([ -n "$PG_OWN" ] && echo "(the benchmark's own cluster, pg_stat_statements preloaded)" || echo "on $PGHOST") (autovacuum $AUTOVACUUM$([ "$AUTOVACUUM" = off ] && echo ': vacuumed between phases')), Herald $JAR on $("$HERALD_JAVA" -XshowSettings:properties -version 2>&1 | awk -F"= " "/java.runtime.version/{print \$2}") -Xmx$HERALD_HEAP $HERALD_OPTS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, phases ($PHASES) ${SECONDS_PER_PHASE}s, at most ${DRAIN_SECONDS}s to drain between phases, $SANDBOX_LINE
 raw append (pgbench, 8 clients, 1 row/tx):  $RAW_TPS tx/s   (÷3 = $RAW_THIRD)
   the append alone at $FIXED_RATE tx/s (8 clients):  $DB_FIXED
   the append alone at $MID_RATE tx/s (8 clients):  $DB_MID
