@@ -6,6 +6,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.embedded.EmbeddedWebServerFactoryCustomizerAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.servlet.HttpEncodingAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.servlet.MultipartAutoConfiguration;
@@ -33,6 +34,9 @@ public final class SandboxLauncher {
     /** Not a {@code @Configuration}: Herald's scan of {@code io.herald} must not pick it up. */
     @ImportAutoConfiguration({PropertyPlaceholderAutoConfiguration.class, JacksonAutoConfiguration.class,
             HttpMessageConvertersAutoConfiguration.class, ServletWebServerFactoryAutoConfiguration.class,
+            // applies the server.tomcat.* properties: without it Tomcat kept its own defaults, a listen
+            // backlog of 100, and a burst of new connections overflowed it
+            EmbeddedWebServerFactoryCustomizerAutoConfiguration.class,
             DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class, HttpEncodingAutoConfiguration.class,
             MultipartAutoConfiguration.class, ErrorMvcAutoConfiguration.class})
     @ComponentScan(basePackageClasses = SandboxState.class)

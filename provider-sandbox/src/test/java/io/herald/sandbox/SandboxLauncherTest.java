@@ -8,8 +8,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.apache.coyote.AbstractProtocol;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 class SandboxLauncherTest {
@@ -35,6 +37,18 @@ class SandboxLauncherTest {
             assertThat(id).startsWith("4242_");
             assertThat(sandbox.truth("facebook", "4242").toString()).contains(id, "launched");
             assertThat(context.containsBean("dataSource")).as("no database of its own").isFalse();
+        }
+    }
+
+    @Test
+    void theLauncherTakesABurstOfNewConnections() {
+        // a slow provider's calls each open a connection of their own: 2,000 at once in the benchmark
+        try (ConfigurableApplicationContext context = SandboxLauncher.start("--server.port=0")) {
+            TomcatWebServer server = (TomcatWebServer) ((WebServerApplicationContext) context).getWebServer();
+            AbstractProtocol<?> protocol = (AbstractProtocol<?>) server.getTomcat().getConnector().getProtocolHandler();
+
+            assertThat(protocol.getAcceptCount()).as("the listen backlog").isEqualTo(4096);
+            assertThat(protocol.getMaxConnections()).isEqualTo(20000);
         }
     }
 }
